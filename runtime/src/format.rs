@@ -1,0 +1,342 @@
+//! The table file format shared by every game: a fixed 40-byte header of our own, then a
+//! bincode payload.
+//!
+//! ```text
+//! offset size field
+//!      0    8 magic           b"CARDTBL\0"
+//!      8    2 format_version  u16 LE, currently 1
+//!     10    2 game            u16 LE, see [`Game`]
+//!     12    4 reserved        must be 0
+//!     16    8 rules_hash      u64 LE, identifies the rule set the table was computed under
+//!     24    8 payload_len     u64 LE, bytes after the header; must equal the rest of the file
+//!     32    4 payload_crc32   CRC-32 (IEEE) of the payload
+//!     36    4 reserved        must be 0
+//!     40    … payload         bincode 2, fixed-width little-endian integers
+//! ```
+//!
+//! Loading checks every field before decoding. The decoder is given a byte limit derived
+//! from the payload length, so a hostile length prefix fails instead of allocating.
+//! This module is the only place that knows bincode: replacing it changes nothing else.
+
+use serde::{de::DeserializeOwned, Serialize};
+
+/// First eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
+/// The format version this crate reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+/// Size of the fixed header in bytes.
+pub const HEADER_LEN: usize = 40;
+
+/// Which game a table belongs to (the header's `game` field).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u16)]
+pub enum Game {
+    Niuniu = 1,
+    Holdem = 2,
+    Stud = 3,
+    Zhajinhua = 4,
+    Blackjack = 5,
+    /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
+    /// container for its length and checksum checks.
+    Pipeline = 0xFFFF,
+}
+
+impl Game {
+    /// The game with this header code.
+    pub fn from_code(code: u16) -> Option<Game> {
+        [
+            Game::Niuniu,
+            Game::Holdem,
+            Game::Stud,
+            Game::Zhajinhua,
+            Game::Blackjack,
+            Game::Pipeline,
+        ]
+        .into_iter()
+        .find(|g| *g as u16 == code)
+    }
+
+    /// Lower-case name, as used in job kinds and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Niuniu => "niuniu",
+            Game::Holdem => "holdem",
+            Game::Stud => "stud",
+            Game::Zhajinhua => "zhajinhua",
+            Game::Blackjack => "blackjack",
+            Game::Pipeline => "pipeline-internal",
+        }
+    }
+}
+
+/// Everything that can be wrong with a table file. Loading never panics.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("cannot read table file {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("file is {len} bytes, shorter than the {HEADER_LEN}-byte table header: truncated or not a table")]
+    TooShort { len: usize },
+    #[error("bad magic bytes: not a cardtables table file")]
+    BadMagic,
+    #[error("format version {found} is not supported: this build of cardtables reads version {FORMAT_VERSION}; regenerate the table or upgrade cardtables")]
+    UnsupportedVersion { found: u16 },
+    #[error("unknown game code {code} in header")]
+    UnknownGame { code: u16 },
+    #[error("this is a {found} table, expected a {expected} table")]
+    WrongGame {
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("reserved header bytes are not zero: corrupt header")]
+    ReservedNotZero,
+    #[error("header says the payload is {declared} bytes but {actual} follow: truncated or corrupt file")]
+    LengthMismatch { declared: u64, actual: u64 },
+    #[error("payload checksum mismatch (header {expected:#010x}, computed {computed:#010x}): corrupt file")]
+    ChecksumMismatch { expected: u32, computed: u32 },
+    #[error("payload does not decode: {0}")]
+    Decode(String),
+    #[error("payload decodes but is invalid: {0}")]
+    Invalid(String),
+    #[error("cannot encode payload: {0}")]
+    Encode(String),
+}
+
+/// The validated fixed header of a table file.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TableHeader {
+    pub format_version: u16,
+    pub game: Game,
+    pub rules_hash: u64,
+    pub payload_len: u64,
+    pub payload_crc32: u32,
+}
+
+fn le_u16(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+fn le_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+fn le_u64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Reads and checks the header and payload checksum; returns the header and the payload.
+///
+/// This is what `pipeline inspect` uses: it works for any game.
+pub fn read_header(bytes: &[u8]) -> Result<(TableHeader, &[u8]), TableError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(TableError::TooShort { len: bytes.len() });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(TableError::BadMagic);
+    }
+    let format_version = le_u16(bytes, 8);
+    if format_version != FORMAT_VERSION {
+        return Err(TableError::UnsupportedVersion {
+            found: format_version,
+        });
+    }
+    let code = le_u16(bytes, 10);
+    let game = Game::from_code(code).ok_or(TableError::UnknownGame { code })?;
+    if le_u32(bytes, 12) != 0 || le_u32(bytes, 36) != 0 {
+        return Err(TableError::ReservedNotZero);
+    }
+    let payload = &bytes[HEADER_LEN..];
+    let payload_len = le_u64(bytes, 24);
+    if payload_len != payload.len() as u64 {
+        return Err(TableError::LengthMismatch {
+            declared: payload_len,
+            actual: payload.len() as u64,
+        });
+    }
+    let payload_crc32 = le_u32(bytes, 32);
+    let computed = crc32fast::hash(payload);
+    if computed != payload_crc32 {
+        return Err(TableError::ChecksumMismatch {
+            expected: payload_crc32,
+            computed,
+        });
+    }
+    let header = TableHeader {
+        format_version,
+        game,
+        rules_hash: le_u64(bytes, 16),
+        payload_len,
+        payload_crc32,
+    };
+    Ok((header, payload))
+}
+
+/// Checks the header (see [`read_header`]) and that the file is a table of `expected`.
+pub fn open_payload(bytes: &[u8], expected: Game) -> Result<(TableHeader, &[u8]), TableError> {
+    let (header, payload) = read_header(bytes)?;
+    if header.game != expected {
+        return Err(TableError::WrongGame {
+            expected: expected.name(),
+            found: header.game.name(),
+        });
+    }
+    Ok((header, payload))
+}
+
+/// Writes a complete table file: header followed by the bincode encoding of `payload`.
+pub fn write_table<T: Serialize>(
+    game: Game,
+    rules_hash: u64,
+    payload: &T,
+) -> Result<Vec<u8>, TableError> {
+    let body = encode(payload)?;
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(game as u16).to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&rules_hash.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&body);
+    Ok(out)
+}
+
+type BaseConfig = bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Fixint,
+    bincode::config::NoLimit,
+>;
+
+fn config() -> BaseConfig {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_little_endian()
+}
+
+/// Encodes a value with the format's bincode configuration.
+///
+/// Also used by the pipeline for checkpoints and shard parts, so that bincode stays in
+/// this one module.
+pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, TableError> {
+    bincode::serde::encode_to_vec(value, config()).map_err(|e| TableError::Encode(e.to_string()))
+}
+
+fn decode_limited<T: DeserializeOwned, const LIMIT: usize>(
+    bytes: &[u8],
+) -> Result<(T, usize), bincode::error::DecodeError> {
+    bincode::serde::borrow_decode_from_slice(bytes, config().with_limit::<LIMIT>())
+}
+
+/// Decodes a value written by [`encode`], requiring that it uses every byte.
+///
+/// No container may claim more than the smallest power of two at least `bytes.len()`
+/// (bincode's limit), and sequences grow only as their elements are actually read, so a
+/// hostile length prefix yields an error, never a large allocation.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TableError> {
+    macro_rules! by_limit {
+        ($($shift:literal)*) => {{
+            let needed = bytes.len().max(1).next_power_of_two();
+            $( if needed <= 1usize << $shift { decode_limited::<T, { 1usize << $shift }>(bytes) } else )*
+            { return Err(TableError::Decode("payload larger than 1 TiB".into())) }
+        }};
+    }
+    let (value, used) = by_limit!(10 12 14 16 18 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
+        .map_err(|e| TableError::Decode(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(TableError::Decode(format!(
+            "{} trailing bytes after the payload",
+            bytes.len() - used
+        )));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Sample {
+        name: String,
+        values: Vec<u32>,
+    }
+
+    fn sample_file() -> Vec<u8> {
+        let s = Sample {
+            name: "x".into(),
+            values: (0..1000).collect(),
+        };
+        write_table(Game::Niuniu, 7, &s).unwrap()
+    }
+
+    #[test]
+    fn round_trip() {
+        let file = sample_file();
+        let (header, payload) = open_payload(&file, Game::Niuniu).unwrap();
+        assert_eq!(header.rules_hash, 7);
+        let back: Sample = decode(payload).unwrap();
+        assert_eq!(back.values.len(), 1000);
+        assert_eq!(back.values[999], 999);
+    }
+
+    #[test]
+    fn fixed_width_arrays_are_flat() {
+        // u32 values are 4 bytes each after an 8-byte length: 8 + 1 (name) + 8 + 4000.
+        let body = encode(&Sample {
+            name: "x".into(),
+            values: (0..1000).collect(),
+        })
+        .unwrap();
+        assert_eq!(body.len(), 8 + 1 + 8 + 4000);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let file = sample_file();
+        for len in 0..file.len() {
+            assert!(read_header(&file[..len]).is_err(), "length {len} accepted");
+        }
+    }
+
+    #[test]
+    fn header_faults_name_the_problem() {
+        let file = sample_file();
+        let mut bad = file.clone();
+        bad[0] = b'X';
+        assert!(matches!(read_header(&bad), Err(TableError::BadMagic)));
+        let mut bad = file.clone();
+        bad[8] = 9;
+        assert!(matches!(
+            read_header(&bad),
+            Err(TableError::UnsupportedVersion { found: 9 })
+        ));
+        let mut bad = file.clone();
+        bad[100] ^= 0x40;
+        assert!(matches!(
+            read_header(&bad),
+            Err(TableError::ChecksumMismatch { .. })
+        ));
+        assert!(matches!(
+            open_payload(&file, Game::Holdem),
+            Err(TableError::WrongGame { .. })
+        ));
+    }
+
+    #[test]
+    fn hostile_length_prefix_is_refused_without_allocating() {
+        // A vector claiming 2^60 elements, followed by almost nothing.
+        let mut body = Vec::new();
+        body.extend_from_slice(&1u64.to_le_bytes());
+        body.push(b'x');
+        body.extend_from_slice(&(1u64 << 60).to_le_bytes());
+        body.extend_from_slice(&[0; 16]);
+        assert!(decode::<Sample>(&body).is_err());
+        // A string claiming 2^62 bytes.
+        let mut body = Vec::new();
+        body.extend_from_slice(&(1u64 << 62).to_le_bytes());
+        body.extend_from_slice(b"abc");
+        assert!(decode::<Sample>(&body).is_err());
+    }
+}

@@ -1,0 +1,16 @@
+//! `cardtables`: the small runtime that apps embed to answer card-game questions in O(1)
+//! from the exact tables that the `pipeline` binary computes.
+//!
+//! It holds the shared card encoding ([`Card`], [`CardSet`]), the dense colex index of a
+//! card set ([`colex`]), the versioned table file format ([`format`]) and one loader per
+//! game ([`niuniu::Niuniu`]). It depends on serde, bincode and a checksum only, so it stays
+//! cheap to build into any application.
+
+pub mod card;
+pub mod colex;
+pub mod format;
+pub mod niuniu;
+
+pub use card::{parse_cards, Card, CardError, CardSet};
+pub use format::{Game, TableError, TableHeader};
+pub use niuniu::Niuniu;

@@ -1,0 +1,282 @@
+//! O(1) answers for Niuniu (斗牛) from a `niuniu.bin` table written by `pipeline`.
+//!
+//! The table holds, for each of the C(52,5) = 2,598,960 hands by colex index, the hand's
+//! strength and its exact number of wins against one opponent dealt 5 of the 47 unseen
+//! cards. Strength is `category_rank * 52 + high_card`, where the high card is ranked
+//! K > Q > … > A then by suit ♠ > ♥ > ♣ > ♦; two disjoint hands never tie.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, CardError, CardSet};
+use crate::colex;
+use crate::format::{self, Game, TableError, TableHeader};
+
+/// Number of 5-card hands.
+pub const HANDS: usize = 2_598_960;
+/// Number of opponent hands from the 47 cards left: every win probability's denominator.
+pub const OPPONENT_HANDS: u32 = 1_533_939;
+
+/// One category of the rule set the table was computed under.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CategoryInfo {
+    /// Stable snake_case name, e.g. `bull_7`, `bull_bull`, `five_face`.
+    pub name: String,
+    /// Payout multiplier of a hand that wins with this category.
+    pub multiplier: u32,
+}
+
+/// The payload of a Niuniu table file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NiuniuPayload {
+    /// The `[rules]` the table was computed under, as TOML text.
+    pub rules: String,
+    /// Categories from weakest to strongest: a category's rank is its index here.
+    pub categories: Vec<CategoryInfo>,
+    /// Strength of each hand by colex index.
+    pub strength: Vec<u16>,
+    /// Opponent hands (of [`OPPONENT_HANDS`]) that each hand beats, by colex index.
+    pub wins: Vec<u32>,
+}
+
+/// Everything the table knows about one hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NiuniuHand<'a> {
+    /// Colex index of the hand.
+    pub index: u32,
+    /// Category name (see [`CategoryInfo::name`]).
+    pub category: &'a str,
+    /// Category rank: 0 is the weakest category of the rule set.
+    pub category_rank: u8,
+    /// Strength: larger wins.
+    pub strength: u16,
+    /// Payout multiplier when this hand wins.
+    pub multiplier: u32,
+    /// Exact probability of beating one opponent dealt from the 47 unseen cards.
+    pub win_probability: f64,
+    /// Number of the 1,533,939 opponent hands this hand beats.
+    pub wins: u32,
+}
+
+/// A loaded, validated Niuniu table.
+#[derive(Clone, Debug)]
+pub struct Niuniu {
+    header: TableHeader,
+    payload: NiuniuPayload,
+}
+
+impl Niuniu {
+    /// Reads and validates a table file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Niuniu, TableError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| TableError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Niuniu::from_bytes(bytes)
+    }
+
+    /// Validates a table held in memory (a `Vec`, a memory map, an embedded slice).
+    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Niuniu, TableError> {
+        let (header, payload) = format::open_payload(bytes.as_ref(), Game::Niuniu)?;
+        let payload: NiuniuPayload = format::decode(payload)?;
+        validate(&payload)?;
+        Ok(Niuniu { header, payload })
+    }
+
+    /// Builds the table file bytes for a payload (used by the pipeline's table sink).
+    pub fn to_bytes(rules_hash: u64, payload: &NiuniuPayload) -> Result<Vec<u8>, TableError> {
+        validate(payload)?;
+        format::write_table(Game::Niuniu, rules_hash, payload)
+    }
+
+    /// The validated file header.
+    pub fn header(&self) -> &TableHeader {
+        &self.header
+    }
+
+    /// The rules the table was computed under, as TOML text.
+    pub fn rules(&self) -> &str {
+        &self.payload.rules
+    }
+
+    /// Categories from weakest to strongest.
+    pub fn categories(&self) -> &[CategoryInfo] {
+        &self.payload.categories
+    }
+
+    /// Strength of the hand with colex index `index`, or `None` when out of range.
+    pub fn strength_at(&self, index: u32) -> Option<u16> {
+        self.payload.strength.get(index as usize).copied()
+    }
+
+    /// Win probability of the hand with colex index `index`, or `None` when out of range.
+    pub fn win_probability_at(&self, index: u32) -> Option<f64> {
+        let wins = *self.payload.wins.get(index as usize)?;
+        Some(f64::from(wins) / f64::from(OPPONENT_HANDS))
+    }
+
+    /// Category of the hand with colex index `index`, or `None` when out of range.
+    pub fn category_at(&self, index: u32) -> Option<&CategoryInfo> {
+        let strength = self.strength_at(index)?;
+        self.payload.categories.get(usize::from(strength / 52))
+    }
+
+    /// Everything about a hand of five distinct cards, in O(1).
+    pub fn lookup(&self, cards: &[Card]) -> Result<NiuniuHand<'_>, CardError> {
+        let index = hand_index(cards)?;
+        let i = index as usize;
+        let strength = self.payload.strength[i];
+        let rank = strength / 52;
+        let info = &self.payload.categories[usize::from(rank)];
+        let wins = self.payload.wins[i];
+        Ok(NiuniuHand {
+            index,
+            category: &info.name,
+            category_rank: rank as u8,
+            strength,
+            multiplier: info.multiplier,
+            win_probability: f64::from(wins) / f64::from(OPPONENT_HANDS),
+            wins,
+        })
+    }
+
+    /// Category name of a hand of five distinct cards.
+    pub fn category(&self, cards: &[Card]) -> Result<&str, CardError> {
+        Ok(self.lookup(cards)?.category)
+    }
+
+    /// Strength of a hand of five distinct cards: larger wins.
+    pub fn strength(&self, cards: &[Card]) -> Result<u16, CardError> {
+        Ok(self.lookup(cards)?.strength)
+    }
+
+    /// Exact probability that the hand beats one opponent dealt from the 47 unseen cards.
+    pub fn win_probability(&self, cards: &[Card]) -> Result<f64, CardError> {
+        Ok(self.lookup(cards)?.win_probability)
+    }
+}
+
+/// Colex index of five distinct cards in any order.
+pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
+    if cards.len() != 5 {
+        return Err(CardError::WrongCount {
+            expected: 5,
+            found: cards.len(),
+        });
+    }
+    let mut seen = CardSet::EMPTY;
+    for &card in cards {
+        if seen.contains(card) {
+            return Err(CardError::Duplicate { card });
+        }
+        seen = seen.with(card);
+    }
+    Ok(colex::index_of(cards))
+}
+
+fn validate(p: &NiuniuPayload) -> Result<(), TableError> {
+    let invalid = |msg: String| Err(TableError::Invalid(msg));
+    if p.categories.is_empty() || p.categories.len() > 64 {
+        return invalid(format!(
+            "{} categories (expected 1 to 64)",
+            p.categories.len()
+        ));
+    }
+    if p.strength.len() != HANDS || p.wins.len() != HANDS {
+        return invalid(format!(
+            "{} strengths and {} win counts, expected {HANDS} of each",
+            p.strength.len(),
+            p.wins.len()
+        ));
+    }
+    let limit = p.categories.len() * 52;
+    if let Some(i) = p.strength.iter().position(|&s| usize::from(s) >= limit) {
+        return invalid(format!(
+            "hand {i} has strength {} beyond the {} categories",
+            p.strength[i],
+            p.categories.len()
+        ));
+    }
+    if let Some(i) = p.wins.iter().position(|&w| w > OPPONENT_HANDS) {
+        return invalid(format!(
+            "hand {i} beats {} opponents, more than {OPPONENT_HANDS}",
+            p.wins[i]
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny_payload() -> NiuniuPayload {
+        NiuniuPayload {
+            rules: "special_hands = []".into(),
+            categories: vec![
+                CategoryInfo {
+                    name: "low".into(),
+                    multiplier: 1,
+                },
+                CategoryInfo {
+                    name: "high".into(),
+                    multiplier: 2,
+                },
+            ],
+            strength: (0..HANDS).map(|i| (i % 104) as u16).collect(),
+            wins: (0..HANDS).map(|i| (i % 1000) as u32).collect(),
+        }
+    }
+
+    #[test]
+    fn round_trip_and_lookup() {
+        let bytes = Niuniu::to_bytes(42, &tiny_payload()).unwrap();
+        let table = Niuniu::from_bytes(&bytes).unwrap();
+        assert_eq!(table.header().rules_hash, 42);
+        let cards = crate::parse_cards("2d 2c 2h 2s 3d").unwrap();
+        // Cards 0..=4 are the colex-first hand.
+        let hand = table.lookup(&cards).unwrap();
+        assert_eq!(hand.index, 0);
+        assert_eq!(hand.strength, 0);
+        assert_eq!(hand.category, "low");
+        let last = crate::parse_cards("As Ah Ac Ad Ks").unwrap();
+        let hand = table.lookup(&last).unwrap();
+        assert_eq!(hand.index as usize, HANDS - 1);
+        assert_eq!(hand.wins, ((HANDS - 1) % 1000) as u32);
+        assert!(table.win_probability_at(HANDS as u32).is_none());
+    }
+
+    #[test]
+    fn lookup_rejects_bad_hands() {
+        let bytes = Niuniu::to_bytes(1, &tiny_payload()).unwrap();
+        let table = Niuniu::from_bytes(&bytes).unwrap();
+        let dup = [Card::from_id(3).unwrap(); 5];
+        assert!(matches!(
+            table.lookup(&dup),
+            Err(CardError::Duplicate { .. })
+        ));
+        assert!(matches!(
+            table.lookup(&dup[..4]),
+            Err(CardError::WrongCount { .. })
+        ));
+    }
+
+    #[test]
+    fn invalid_payloads_are_refused() {
+        let mut p = tiny_payload();
+        p.strength[7] = 104;
+        assert!(matches!(
+            Niuniu::to_bytes(1, &p),
+            Err(TableError::Invalid(_))
+        ));
+        let mut p = tiny_payload();
+        p.wins.pop();
+        let bytes = format::write_table(Game::Niuniu, 1, &p).unwrap();
+        assert!(matches!(
+            Niuniu::from_bytes(&bytes),
+            Err(TableError::Invalid(_))
+        ));
+    }
+}

@@ -1,0 +1,83 @@
+//! Command-line definitions (clap derive). Parsing only: no I/O happens here.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::engine::Shard;
+
+/// Exact card-game lookup tables: job files in, Parquet + runtime tables + reports out.
+#[derive(Parser, Debug)]
+#[command(name = "pipeline", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run a job file: writes tables/<name>/ (Parquet, runtime table, manifest.json) and
+    /// reports/<name>.md under the output root.
+    Run {
+        /// The job file, e.g. jobs/niuniu.toml.
+        job: PathBuf,
+        /// Output root (tables/ and reports/ are created inside it).
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        /// Worker threads (default: the job's [run] threads; 0 = every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+        /// Compute only units ≡ I (mod N) into tables/<name>/parts/ (0-based I).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
+        /// Continue an interrupted run from its checkpoint.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// List the jobs in a folder with their kind and description.
+    List {
+        /// Folder of job files.
+        #[arg(long, default_value = "jobs")]
+        jobs: PathBuf,
+    },
+    /// Describe a Parquet file (schema, rows, metadata) or a runtime table file (header,
+    /// game, rules, checksum verdict).
+    Inspect {
+        file: PathBuf,
+    },
+    /// Join shard parts into the same files a single run writes.
+    Merge {
+        /// Part files, or folders holding part-*.bin files.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// Output root (tables/ and reports/ are created inside it).
+        #[arg(long)]
+        out: PathBuf,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Answer a question from a runtime table, in O(1).
+    Query {
+        #[command(subcommand)]
+        game: QueryGame,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum QueryGame {
+    /// Category, strength and exact win probability of a Niuniu hand.
+    Niuniu {
+        /// Five cards, e.g. "Ks Qh Jd Tc 9s".
+        hand: String,
+        /// The table to read.
+        #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
+        table: PathBuf,
+    },
+}

@@ -1,0 +1,87 @@
+//! Persisted unit results: checkpoints (for `--resume`) and shard parts (for `merge`).
+//!
+//! Both are `cardtables`-format files (header + checksum + bincode), written atomically,
+//! so a crash while writing leaves the previous version intact and a damaged file is
+//! detected rather than trusted.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use cardtables::format::{self, Game};
+use serde::{Deserialize, Serialize};
+
+use crate::sink::atomic_write_bytes;
+
+/// File name prefix of shard parts: `part-00001-of-00004.bin`.
+pub const PART_PREFIX: &str = "part-";
+
+/// Unit results tagged with the job they belong to.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Checkpoint {
+    pub job_hash: String,
+    pub shard: Option<(u32, u32)>,
+    pub unit_count: u32,
+    pub units: Vec<(u32, Vec<u8>)>,
+}
+
+/// The output of one shard: its unit results plus the whole job file, so that `merge`
+/// needs nothing but the parts.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct PartFile {
+    pub job_hash: String,
+    pub job_path: String,
+    pub job_text: String,
+    pub shard: u32,
+    pub shards: u32,
+    pub unit_count: u32,
+    pub units: Vec<(u32, Vec<u8>)>,
+}
+
+fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+    let bytes = format::write_table(Game::Pipeline, 0, value)?;
+    atomic_write_bytes(path, &bytes)
+}
+
+fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (_, payload) = format::open_payload(&bytes, Game::Pipeline)
+        .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
+    format::decode(payload).with_context(|| format!("{} does not decode", path.display()))
+}
+
+impl Checkpoint {
+    /// Where a run into `dir` keeps its checkpoint.
+    pub fn path(dir: &Path, shard: Option<(u32, u32)>) -> PathBuf {
+        match shard {
+            None => dir.join(".checkpoint.bin"),
+            Some((i, n)) => dir.join(format!(".checkpoint-{}.bin", part_stem(i, n))),
+        }
+    }
+
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        write_internal(path, self)
+    }
+
+    pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
+        read_internal(path)
+    }
+}
+
+/// `part-IIIII-of-NNNNN`, with 0-based I.
+pub fn part_stem(shard: u32, shards: u32) -> String {
+    format!("{PART_PREFIX}{shard:05}-of-{shards:05}")
+}
+
+impl PartFile {
+    pub fn file_name(&self) -> String {
+        format!("{}.bin", part_stem(self.shard, self.shards))
+    }
+
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        write_internal(path, self)
+    }
+
+    pub fn load(path: &Path) -> anyhow::Result<PartFile> {
+        read_internal(path)
+    }
+}

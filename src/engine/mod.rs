@@ -1,0 +1,89 @@
+//! The engine: plans a job as numbered work units, runs them on every core, checkpoints,
+//! shards, merges, and hands the results to the sinks. It knows no game rules.
+//!
+//! A unit is a pure function of (rules, unit index), so results do not depend on thread
+//! count, scheduling, interruption or sharding: the final outputs are a function of the
+//! unit results taken in index order.
+
+mod checkpoint;
+mod manifest;
+mod progress;
+mod run;
+
+use serde::{de::DeserializeOwned, Serialize};
+
+pub use checkpoint::{PartFile, PART_PREFIX};
+pub use manifest::{FileRecord, Manifest};
+pub use progress::Progress;
+pub use run::{merge, run, MergeConfig, RunConfig, RunSummary, Shard};
+
+use crate::report::Report;
+use crate::sink::parquet::ParquetOutput;
+
+/// Everything a finished job produces, before anything touches the disk.
+pub struct Outputs {
+    /// The rule set the results were computed under, as TOML (goes into every file's
+    /// metadata and the report).
+    pub rules: String,
+    /// Parquet tables, written to `tables/<name>/`.
+    pub parquet: Vec<ParquetOutput>,
+    /// Runtime table files, already in the `cardtables` format.
+    pub tables: Vec<BinaryOutput>,
+    /// The Markdown report and its charts.
+    pub report: Report,
+}
+
+/// One runtime table file.
+pub struct BinaryOutput {
+    /// File name inside the job's output folder, e.g. `niuniu.bin`.
+    pub file: String,
+    pub bytes: Vec<u8>,
+    /// Number of entries (hands, cells) the table answers for; goes into the manifest.
+    pub entries: u64,
+}
+
+/// A job kind, typed: what one unit computes and how unit results become outputs.
+pub trait Job: Send + Sync {
+    /// The result of one unit; persisted in checkpoints and shard parts.
+    type Unit: Serialize + DeserializeOwned + Send;
+
+    /// Number of work units; fixed by the rules alone.
+    fn unit_count(&self) -> usize;
+
+    /// Computes unit `index` (`< unit_count()`). Must be a pure function of the rules,
+    /// the seed and `index`.
+    fn run_unit(&self, index: usize) -> Self::Unit;
+
+    /// Builds all outputs from every unit result, in index order.
+    fn finish(&self, units: Vec<Self::Unit>, progress: &Progress) -> anyhow::Result<Outputs>;
+}
+
+/// A [`Job`] with its unit type erased to bytes, so the engine can hold any kind.
+pub trait ErasedJob: Send + Sync {
+    fn unit_count(&self) -> usize;
+    fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>>;
+    fn finish_bytes(&self, units: Vec<Vec<u8>>, progress: &Progress) -> anyhow::Result<Outputs>;
+}
+
+impl<J: Job> ErasedJob for J {
+    fn unit_count(&self) -> usize {
+        Job::unit_count(self)
+    }
+
+    fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>> {
+        Ok(cardtables::format::encode(&self.run_unit(index))?)
+    }
+
+    fn finish_bytes(&self, units: Vec<Vec<u8>>, progress: &Progress) -> anyhow::Result<Outputs> {
+        let units = units
+            .iter()
+            .enumerate()
+            .map(|(i, bytes)| {
+                cardtables::format::decode(bytes).map_err(|e| {
+                    anyhow::anyhow!("stored result of unit {i} does not decode ({e}): delete the checkpoint or part and rerun")
+                })
+            })
+            .collect::<anyhow::Result<Vec<J::Unit>>>()?;
+        self.finish(units, progress)
+    }
+}

@@ -1,0 +1,513 @@
+//! `pipeline run` and `pipeline merge`: execute units, persist progress, write outputs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use rayon::prelude::*;
+
+use super::checkpoint::{Checkpoint, PartFile, PART_PREFIX};
+use super::manifest::{FileRecord, Manifest};
+use super::progress::Progress;
+use super::Outputs;
+use crate::job::JobSpec;
+use crate::sink::{self, atomic_write_bytes};
+
+/// How often finished units are persisted during a run.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
+
+/// This process's share of a sharded run: units `u` with `u % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// Parses `I/N` with `0 <= I < N`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?} is not I/N (e.g. 0/4 for the first of four shards)"))?;
+        let index: u32 = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard index {i:?} is not a whole number"))?;
+        let count: u32 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard count {n:?} is not a whole number"))?;
+        if count == 0 || index >= count {
+            return Err(format!(
+                "shard {index}/{count} does not exist: use I/N with 0 <= I < N"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Everything `pipeline run` needs, validated from the command line.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub job: PathBuf,
+    /// Root of the outputs: tables go to `<out>/tables/<name>/`, reports to `<out>/reports/`.
+    pub out: PathBuf,
+    /// Overrides `[run] threads`; 0 or absent with `threads = 0` means every core.
+    pub threads: Option<usize>,
+    pub quiet: bool,
+    pub shard: Option<Shard>,
+    pub resume: bool,
+}
+
+/// Everything `pipeline merge` needs.
+#[derive(Clone, Debug)]
+pub struct MergeConfig {
+    /// Part files, or folders holding them.
+    pub parts: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub threads: Option<usize>,
+    pub quiet: bool,
+}
+
+/// What a run or merge did, for the closing message.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    pub job: String,
+    pub files: Vec<PathBuf>,
+    pub units_run: usize,
+    pub units_resumed: usize,
+    pub wall_seconds: f64,
+    pub cpu_seconds: f64,
+    pub threads: usize,
+}
+
+/// CPU time (user + system) of this process so far, in seconds.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+fn thread_pool(requested: Option<usize>, spec: &JobSpec) -> anyhow::Result<rayon::ThreadPool> {
+    let threads = match requested.unwrap_or(spec.run.threads) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")
+}
+
+/// Test hook: `PIPELINE_ABORT_AFTER_UNITS=k` aborts the process (like `kill -9`) right
+/// after the first checkpoint that holds at least `k` units, so tests can prove resume.
+fn abort_after_units() -> Option<usize> {
+    std::env::var("PIPELINE_ABORT_AFTER_UNITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+}
+
+/// Runs a job (or one shard of it) and writes its outputs.
+pub fn run(config: &RunConfig) -> anyhow::Result<RunSummary> {
+    let started = Instant::now();
+    let cpu_start = cpu_seconds();
+    let spec = JobSpec::load(&config.job)?;
+    let job = crate::games::build(&spec)?;
+    let pool = thread_pool(config.threads, &spec)?;
+    let unit_count = job.unit_count();
+    let dir = config.out.join("tables").join(&spec.name);
+    let shard_pair = config.shard.map(|s| (s.index, s.count));
+    let checkpoint_path = Checkpoint::path(&dir, shard_pair);
+
+    let mut finished: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    if config.resume {
+        if checkpoint_path.exists() {
+            let cp = Checkpoint::load(&checkpoint_path)?;
+            if cp.job_hash != spec.hash {
+                bail!(
+                    "cannot resume: the checkpoint {} was made from a different version of {} (job hash {} ≠ {}); run without --resume to start over",
+                    checkpoint_path.display(), spec.path, &cp.job_hash[..12], &spec.hash[..12]
+                );
+            }
+            if cp.shard != shard_pair || cp.unit_count as usize != unit_count {
+                bail!(
+                    "cannot resume: the checkpoint {} belongs to another shard layout; run without --resume to start over",
+                    checkpoint_path.display()
+                );
+            }
+            finished.extend(cp.units);
+        }
+    } else if checkpoint_path.exists() {
+        eprintln!(
+            "note: {} holds progress of an interrupted run; starting over (use --resume to continue it)",
+            checkpoint_path.display()
+        );
+    }
+
+    let mine: Vec<usize> = (0..unit_count)
+        .filter(|u| shard_pair.is_none_or(|(i, n)| *u as u32 % n == i))
+        .collect();
+    let todo: Vec<usize> = mine
+        .iter()
+        .copied()
+        .filter(|u| !finished.contains_key(&(*u as u32)))
+        .collect();
+    let resumed = mine.len() - todo.len();
+    let progress = Progress::units(mine.len() as u64, resumed as u64, config.quiet, &spec.name);
+
+    let save = |finished: &BTreeMap<u32, Vec<u8>>| -> anyhow::Result<()> {
+        Checkpoint {
+            job_hash: spec.hash.clone(),
+            shard: shard_pair,
+            unit_count: unit_count as u32,
+            units: finished.iter().map(|(k, v)| (*k, v.clone())).collect(),
+        }
+        .save(&checkpoint_path)
+    };
+    let abort_after = abort_after_units();
+    let (tx, rx) = mpsc::channel::<anyhow::Result<(u32, Vec<u8>)>>();
+    let outcome: anyhow::Result<()> = std::thread::scope(|scope| {
+        let job = &*job;
+        let todo = &todo;
+        let pool = &pool;
+        scope.spawn(move || {
+            pool.install(|| {
+                todo.par_iter().for_each_with(tx, |tx, &u| {
+                    let result = job.run_unit_bytes(u).map(|bytes| (u as u32, bytes));
+                    let _ = tx.send(result);
+                })
+            })
+        });
+        let mut last_save = Instant::now();
+        let mut failure = None;
+        for message in rx {
+            match message {
+                Ok((u, bytes)) => {
+                    finished.insert(u, bytes);
+                    progress.inc();
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+            if last_save.elapsed() >= CHECKPOINT_EVERY || abort_after.is_some() {
+                save(&finished)?;
+                last_save = Instant::now();
+                if abort_after.is_some_and(|k| finished.len() >= k) {
+                    std::process::abort();
+                }
+            }
+        }
+        match failure {
+            Some(e) => {
+                save(&finished)?;
+                Err(e)
+            }
+            None => Ok(()),
+        }
+    });
+    outcome?;
+
+    if let Some(shard) = config.shard {
+        progress.phase("writing shard part");
+        let part = PartFile {
+            job_hash: spec.hash.clone(),
+            job_path: spec.path.clone(),
+            job_text: spec.text.clone(),
+            shard: shard.index,
+            shards: shard.count,
+            unit_count: unit_count as u32,
+            units: finished.into_iter().collect(),
+        };
+        let path = dir.join("parts").join(part.file_name());
+        part.save(&path)?;
+        progress.finish();
+        remove_checkpoint(&checkpoint_path)?;
+        return Ok(RunSummary {
+            job: spec.name.clone(),
+            files: vec![path],
+            units_run: todo.len(),
+            units_resumed: resumed,
+            wall_seconds: started.elapsed().as_secs_f64(),
+            cpu_seconds: cpu_seconds() - cpu_start,
+            threads: pool.current_num_threads(),
+        });
+    }
+
+    let units: Vec<Vec<u8>> = finished.into_values().collect();
+    progress.phase("building tables");
+    let outputs = pool.install(|| job.finish_bytes(units, &progress))?;
+    progress.phase("writing outputs");
+    let files = write_outputs(
+        &config.out,
+        &spec,
+        outputs,
+        unit_count as u32,
+        1,
+        pool.current_num_threads(),
+        started,
+        cpu_start,
+    )?;
+    progress.finish();
+    remove_checkpoint(&checkpoint_path)?;
+    Ok(RunSummary {
+        job: spec.name.clone(),
+        files,
+        units_run: todo.len(),
+        units_resumed: resumed,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds() - cpu_start,
+        threads: pool.current_num_threads(),
+    })
+}
+
+fn remove_checkpoint(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("cannot remove checkpoint {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Part files named directly or found (non-recursively) in the given folders.
+fn collect_part_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(input)
+                .with_context(|| format!("cannot list {}", input.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name().is_some_and(|n| {
+                        let n = n.to_string_lossy();
+                        n.starts_with(PART_PREFIX) && n.ends_with(".bin")
+                    })
+                })
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                bail!("{} holds no part-*.bin files", input.display());
+            }
+            files.extend(found);
+        } else if input.is_file() {
+            files.push(input.clone());
+        } else {
+            bail!("{} does not exist", input.display());
+        }
+    }
+    Ok(files)
+}
+
+/// Joins shard parts into exactly the files a single run writes.
+pub fn merge(config: &MergeConfig) -> anyhow::Result<RunSummary> {
+    let started = Instant::now();
+    let cpu_start = cpu_seconds();
+    let files = collect_part_files(&config.parts)?;
+    let mut parts = files
+        .iter()
+        .map(|p| PartFile::load(p).map(|part| (p.clone(), part)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (first_path, first) = match parts.first() {
+        Some((p, f)) => (p.clone(), f.clone()),
+        None => bail!("no part files given"),
+    };
+    for (path, part) in &parts {
+        if part.job_hash != first.job_hash {
+            bail!(
+                "{} and {} come from different job files (hash {} vs {}): merge parts of one job only",
+                first_path.display(), path.display(), &first.job_hash[..12], &part.job_hash[..12]
+            );
+        }
+        if part.shards != first.shards || part.unit_count != first.unit_count {
+            bail!(
+                "{} was run as one of {} shards, {} as one of {}: all parts must use the same --shard I/N count",
+                path.display(), part.shards, first_path.display(), first.shards
+            );
+        }
+    }
+    parts.sort_by_key(|(_, p)| p.shard);
+    for pair in parts.windows(2) {
+        if pair[0].1.shard == pair[1].1.shard {
+            bail!(
+                "shard {} is given twice ({} and {})",
+                pair[0].1.shard,
+                pair[0].0.display(),
+                pair[1].0.display()
+            );
+        }
+    }
+    let present: Vec<u32> = parts.iter().map(|(_, p)| p.shard).collect();
+    let missing: Vec<String> = (0..first.shards)
+        .filter(|s| !present.contains(s))
+        .map(|s| format!("{s}/{}", first.shards))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "missing shard parts: {} (run them with --shard, then merge again)",
+            missing.join(", ")
+        );
+    }
+    let spec = JobSpec::parse(&first.job_path, first.job_text.clone())?;
+    let job = crate::games::build(&spec)?;
+    if job.unit_count() != first.unit_count as usize {
+        bail!(
+            "the parts expect {} units but this build of pipeline plans {}: merge with the version that ran them",
+            first.unit_count,
+            job.unit_count()
+        );
+    }
+    let mut units: Vec<Option<Vec<u8>>> = vec![None; first.unit_count as usize];
+    for (path, part) in parts {
+        for (u, bytes) in part.units {
+            let ok = (u % part.shards == part.shard) && (u < part.unit_count);
+            let slot = units.get_mut(u as usize).filter(|_| ok).ok_or_else(|| {
+                anyhow::anyhow!("{} holds unit {u}, which is not its shard's", path.display())
+            })?;
+            if slot.replace(bytes).is_some() {
+                bail!("unit {u} appears twice in {}", path.display());
+            }
+        }
+    }
+    let units: Vec<Vec<u8>> = units
+        .into_iter()
+        .enumerate()
+        .map(|(u, b)| b.ok_or_else(|| anyhow::anyhow!("no part holds unit {u}: a part is incomplete")))
+        .collect::<anyhow::Result<_>>()?;
+    let pool = thread_pool(config.threads, &spec)?;
+    let progress = Progress::units(1, 0, config.quiet, &spec.name);
+    progress.phase("building tables");
+    let outputs = pool.install(|| job.finish_bytes(units, &progress))?;
+    progress.phase("writing outputs");
+    let files = write_outputs(
+        &config.out,
+        &spec,
+        outputs,
+        first.unit_count,
+        first.shards,
+        pool.current_num_threads(),
+        started,
+        cpu_start,
+    )?;
+    progress.finish();
+    Ok(RunSummary {
+        job: spec.name.clone(),
+        files,
+        units_run: 0,
+        units_resumed: first.unit_count as usize,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds() - cpu_start,
+        threads: pool.current_num_threads(),
+    })
+}
+
+/// Writes every output atomically, then the manifest; returns the paths written.
+#[allow(clippy::too_many_arguments)]
+fn write_outputs(
+    root: &Path,
+    spec: &JobSpec,
+    outputs: Outputs,
+    units: u32,
+    shards: u32,
+    threads: usize,
+    started: Instant,
+    cpu_start: f64,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let table_dir = root.join("tables").join(&spec.name);
+    let report_dir = root.join("reports");
+    let metadata = vec![
+        ("pipeline.job".to_string(), spec.name.clone()),
+        ("pipeline.kind".to_string(), spec.kind.clone()),
+        ("pipeline.job_sha256".to_string(), spec.hash.clone()),
+        (
+            "pipeline.version".to_string(),
+            env!("CARGO_PKG_VERSION").to_string(),
+        ),
+        ("pipeline.rules".to_string(), outputs.rules.clone()),
+    ];
+    let rel = |p: &Path| {
+        p.strip_prefix(root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
+
+    let written_parquet: Vec<anyhow::Result<(PathBuf, sink::Written, u64)>> = outputs
+        .parquet
+        .par_iter()
+        .map(|table| {
+            let path = table_dir.join(&table.file);
+            let written = sink::parquet::write(&path, table, &metadata)?;
+            Ok((path, written, table.rows()))
+        })
+        .collect();
+    let mut records = Vec::new();
+    let mut paths = Vec::new();
+    for result in written_parquet {
+        let (path, written, rows) = result?;
+        records.push(FileRecord {
+            path: rel(&path),
+            sha256: written.sha256,
+            bytes: written.bytes,
+            rows: Some(rows),
+        });
+        paths.push(path);
+    }
+    for table in &outputs.tables {
+        let path = table_dir.join(&table.file);
+        let written = sink::atomic_write(&path, |w| Ok(std::io::Write::write_all(w, &table.bytes)?))?;
+        records.push(FileRecord {
+            path: rel(&path),
+            sha256: written.sha256,
+            bytes: written.bytes,
+            rows: Some(table.entries),
+        });
+        paths.push(path);
+    }
+    let report_path = report_dir.join(format!("{}.md", spec.name));
+    for (name, svg) in &outputs.report.charts {
+        let path = report_dir.join(&spec.name).join(name);
+        atomic_write_bytes(&path, svg.as_bytes())?;
+        paths.push(path);
+    }
+    let written = sink::atomic_write(&report_path, |w| {
+        Ok(std::io::Write::write_all(w, outputs.report.markdown.as_bytes())?)
+    })?;
+    records.push(FileRecord {
+        path: rel(&report_path),
+        sha256: written.sha256,
+        bytes: written.bytes,
+        rows: None,
+    });
+    paths.push(report_path);
+
+    let manifest = Manifest {
+        job: spec.name.clone(),
+        kind: spec.kind.clone(),
+        description: spec.description.clone(),
+        job_file: spec.file_name(),
+        job_sha256: spec.hash.clone(),
+        pipeline_version: env!("CARGO_PKG_VERSION").to_string(),
+        rules: outputs.rules,
+        units,
+        shards,
+        threads,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds() - cpu_start,
+        files: records,
+    };
+    let manifest_path = table_dir.join("manifest.json");
+    let json = serde_json::to_string_pretty(&manifest)? + "\n";
+    atomic_write_bytes(&manifest_path, json.as_bytes())?;
+    paths.push(manifest_path);
+    Ok(paths)
+}

@@ -1,0 +1,30 @@
+//! The games, one folder each, and the registry of job kinds.
+
+pub mod niuniu;
+
+use crate::engine::ErasedJob;
+use crate::job::{JobError, JobSpec};
+
+/// Every job kind this build knows, with a one-line description.
+pub const KINDS: &[(&str, &str)] = &[(
+    "niuniu.hands",
+    "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
+)];
+
+/// Plans the job a spec names, validating its rules.
+pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
+    match spec.kind.as_str() {
+        "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
+        other => Err(spec.field_error(
+            "job.kind",
+            format!(
+                "unknown job kind {other:?}: this build knows {}",
+                KINDS
+                    .iter()
+                    .map(|(k, _)| format!("{k:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}

@@ -1,0 +1,128 @@
+//! Exact head-to-head counts by rank multiset, without comparing pairs of hands.
+//!
+//! A hand's category depends only on its ranks, and the number of opponent hands with a
+//! given rank multiset that avoid our five cards is `Π_r C(4 − ours_r, theirs_r)`. So for
+//! each of our 6,175 possible rank multisets we sum over the 6,175 opponent multisets
+//! (38 M pairs instead of 4·10^12 pairs of hands) and get, exactly:
+//! - how many disjoint opponent hands fall in each category, and
+//! - how many of those in our own category have a lower tie-break card, for each suit our
+//!   high card may have (which is all the tie-break depends on: see [`below_high`]).
+
+use super::eval::{multiset_ranks, MULTISETS};
+use super::rules::CODES;
+
+/// C(n, k) for n, k <= 4.
+const SMALL_BINOMIAL: [[u32; 5]; 5] = [
+    [1, 0, 0, 0, 0],
+    [1, 1, 0, 0, 0],
+    [1, 2, 1, 0, 0],
+    [1, 3, 3, 1, 0],
+    [1, 4, 6, 4, 1],
+];
+
+/// One possible rank multiset, prepared for counting.
+#[derive(Clone, Debug)]
+pub struct Multiset {
+    /// Cards of each card-id rank (0 = 2 … 12 = A).
+    pub counts: [u8; 13],
+    /// Category code under the job's rules.
+    pub code: u8,
+    /// Card-id rank of the highest card in the tie-break order (K high, A low).
+    pub top_rank: u8,
+    /// (rank, count) of each rank present.
+    pub present: Vec<(u8, u8)>,
+}
+
+/// Niuniu order of a card-id rank (A lowest).
+fn niu(rank: u8) -> u8 {
+    (rank + 1) % 13
+}
+
+/// Prepares every multiset (`None` for five of a kind) given the category table.
+pub fn prepare(categories: &[u8]) -> Vec<Option<Multiset>> {
+    (0..MULTISETS)
+        .map(|i| {
+            if categories[i] == u8::MAX {
+                return None;
+            }
+            let mut counts = [0u8; 13];
+            for r in multiset_ranks(i) {
+                counts[usize::from(r)] += 1;
+            }
+            let present: Vec<(u8, u8)> = (0..13u8)
+                .filter(|&r| counts[usize::from(r)] > 0)
+                .map(|r| (r, counts[usize::from(r)]))
+                .collect();
+            let top_rank = present
+                .iter()
+                .map(|&(r, _)| r)
+                .max_by_key(|&r| niu(r))
+                .expect("five cards");
+            Some(Multiset {
+                counts,
+                code: categories[i],
+                top_rank,
+                present,
+            })
+        })
+        .collect()
+}
+
+/// Head-to-head counts for one of our rank multisets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counts {
+    /// Disjoint opponent hands in each category code.
+    pub by_code: [u32; CODES],
+    /// `below_high[s]`: disjoint opponent hands in our category whose tie-break card is
+    /// lower than ours, when our high card has suit `s` (0 = ♦ … 3 = ♠). Zero where that
+    /// suit is impossible for a hand with these ranks.
+    pub below_high: [u32; 4],
+}
+
+/// Counts against every opponent multiset for our multiset `ours`.
+///
+/// Opponent hands in our category with a lower tie-break card hold only ranks at most our
+/// top rank (in Niuniu order), and at our top rank only suits below our high card's suit
+/// that we do not hold. We hold `counts[top] − 1` of those suits, so `s + 1 − counts[top]`
+/// remain: the count depends on our high card's suit alone, not on our other suits.
+pub fn counts(ours: &Multiset, all: &[Option<Multiset>]) -> Counts {
+    let mut by_code = [0u32; CODES];
+    let mut below_high = [0u32; 4];
+    let top = ours.top_rank;
+    let held_at_top = u32::from(ours.counts[usize::from(top)]);
+    for theirs in all.iter().flatten() {
+        let mut ways = 1u32;
+        let mut ways_off_top = 1u32;
+        let mut at_top = 0u8;
+        let mut above_top = false;
+        for &(r, k) in &theirs.present {
+            let free = 4 - ours.counts[usize::from(r)];
+            let w = SMALL_BINOMIAL[usize::from(free)][usize::from(k)];
+            ways *= w;
+            if r == top {
+                at_top = k;
+            } else {
+                ways_off_top *= w;
+                above_top |= niu(r) > niu(top);
+            }
+        }
+        if ways == 0 && (theirs.code != ours.code || ways_off_top == 0) {
+            continue;
+        }
+        by_code[usize::from(theirs.code)] += ways;
+        if theirs.code == ours.code && !above_top && ways_off_top > 0 {
+            for (suit, slot) in below_high.iter_mut().enumerate() {
+                let below = suit as u32 + 1;
+                if below < held_at_top {
+                    continue;
+                }
+                let free = (below - held_at_top) as usize;
+                *slot += ways_off_top * SMALL_BINOMIAL[free][usize::from(at_top)];
+            }
+        }
+    }
+    Counts {
+        by_code,
+        below_high,
+    }
+}

@@ -1,0 +1,10 @@
+//! Niuniu (斗牛): every five-card hand, its category under a rule set, and exact
+//! head-to-head results. See `shared/RULES.md` for the rules and their variants.
+
+pub mod eval;
+pub mod headsup;
+pub mod hands;
+pub mod rules;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,379 @@
+//! Job files: TOML in, a validated [`JobSpec`] out.
+//!
+//! A job file has three tables: `[job]` (kind, name, description), `[rules]` (the game's
+//! rule set; each game deserializes and validates its own) and `[run]` (seed, threads).
+//! Every error names the file, the line and column, the field, and what is allowed, so a
+//! user can fix the file without reading our source.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+/// A problem with a job file, located as precisely as the file allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobError {
+    /// The job file as the user named it.
+    pub path: String,
+    /// 1-based line and column, when the problem has a place in the file.
+    pub location: Option<(usize, usize)>,
+    /// Dotted field path such as `rules.special_hands`, when one field is at fault.
+    pub field: Option<String>,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl fmt::Display for JobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path)?;
+        if let Some((line, column)) = self.location {
+            write!(f, ":{line}:{column}")?;
+        }
+        write!(f, ": ")?;
+        if let Some(field) = &self.field {
+            write!(f, "field `{field}`: ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for JobError {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobFile {
+    job: JobSection,
+    #[serde(default)]
+    #[allow(dead_code)] // read by each game through `JobSpec::rules`
+    rules: Option<toml::Table>,
+    #[serde(default)]
+    run: RunSettings,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobSection {
+    kind: String,
+    name: String,
+    #[serde(default)]
+    description: String,
+}
+
+/// The `[run]` table: settings that change how a job runs, never what it computes
+/// (except `seed`, which fixes every Monte Carlo stream).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RunSettings {
+    /// Root of every random stream; each work unit derives its own from (seed, unit).
+    pub seed: u64,
+    /// Worker threads; 0 means every core.
+    pub threads: usize,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            seed: 42,
+            threads: 0,
+        }
+    }
+}
+
+/// A parsed job file. The `[rules]` table stays as source text until the game that owns
+/// it reads it with [`JobSpec::rules`], so its errors keep their file positions.
+#[derive(Debug, Clone)]
+pub struct JobSpec {
+    /// The file as the user named it (for messages).
+    pub path: String,
+    /// The whole file text.
+    pub text: String,
+    /// Hex SHA-256 of the file bytes: ties checkpoints, shard parts and manifests to it.
+    pub hash: String,
+    /// `game.job`, e.g. `niuniu.hands`.
+    pub kind: String,
+    /// Output folder name under `tables/`.
+    pub name: String,
+    /// One line for `pipeline list`.
+    pub description: String,
+    pub run: RunSettings,
+    spans: SpanIndex,
+}
+
+impl JobSpec {
+    /// Reads and parses a job file.
+    pub fn load(path: &Path) -> Result<JobSpec, JobError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| JobError {
+            path: shown.clone(),
+            location: None,
+            field: None,
+            message: match e.kind() {
+                std::io::ErrorKind::NotFound => "no such job file".to_string(),
+                _ => format!("cannot read the job file: {e}"),
+            },
+        })?;
+        JobSpec::parse(&shown, text)
+    }
+
+    /// Parses job file text; `path` is only used in messages.
+    pub fn parse(path: &str, text: String) -> Result<JobSpec, JobError> {
+        let spans = SpanIndex::build(&text);
+        let file: JobFile = toml::from_str(&text).map_err(|e| spans.error(path, &text, &e))?;
+        let hash = hex(&Sha256::digest(text.as_bytes()));
+        let spec = JobSpec {
+            path: path.to_string(),
+            hash,
+            kind: file.job.kind,
+            name: file.job.name,
+            description: file.job.description,
+            run: file.run,
+            spans,
+            text,
+        };
+        spec.check_name()?;
+        Ok(spec)
+    }
+
+    fn check_name(&self) -> Result<(), JobError> {
+        let ok = !self.name.is_empty()
+            && self.name.len() <= 100
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+            && !self.name.starts_with('.');
+        if ok {
+            Ok(())
+        } else {
+            Err(self.field_error(
+                "job.name",
+                format!(
+                    "{:?} is not a usable folder name: use 1-100 letters, digits, '-', '_' or '.', not starting with '.'",
+                    self.name
+                ),
+            ))
+        }
+    }
+
+    /// Deserializes the `[rules]` table into a game's rule type. A missing table means
+    /// all defaults. Unknown keys and wrong types come back located in the file.
+    pub fn rules<R: DeserializeOwned + Default>(&self) -> Result<R, JobError> {
+        #[derive(Deserialize)]
+        struct RulesOnly<R> {
+            #[serde(default)]
+            rules: Option<R>,
+        }
+        let parsed: RulesOnly<R> = toml::from_str(&self.text)
+            .map_err(|e| self.spans.error(&self.path, &self.text, &e))?;
+        Ok(parsed.rules.unwrap_or_default())
+    }
+
+    /// An error about one field (`rules.decks`), located at that field when it is in the
+    /// file, else at its table, else unlocated (the default was invalid in context).
+    pub fn field_error(&self, field: &str, message: impl Into<String>) -> JobError {
+        let location = self
+            .spans
+            .key_start(field)
+            .or_else(|| {
+                field
+                    .rsplit_once('.')
+                    .and_then(|(table, _)| self.spans.key_start(table))
+            })
+            .map(|offset| line_column(&self.text, offset));
+        JobError {
+            path: self.path.clone(),
+            location,
+            field: Some(field.to_string()),
+            message: message.into(),
+        }
+    }
+
+    /// The job file's name without folders, e.g. `niuniu.toml`.
+    pub fn file_name(&self) -> String {
+        Path::new(&self.path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.path.clone())
+    }
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// Where each key of the document sits: dotted path → (key span, value span).
+#[derive(Debug, Clone, Default)]
+struct SpanIndex {
+    entries: BTreeMap<String, (Range<usize>, Range<usize>)>,
+}
+
+impl SpanIndex {
+    fn build(text: &str) -> SpanIndex {
+        let mut index = SpanIndex::default();
+        if let Ok(doc) = toml_edit::Document::parse(text) {
+            index.walk_table(doc.as_table(), "");
+        }
+        index
+    }
+
+    fn record(&mut self, path: String, key: &toml_edit::Key, item: &toml_edit::Item) {
+        let key_span = key.span().unwrap_or(0..0);
+        let value_span = match item {
+            toml_edit::Item::Table(t) => t.span(),
+            _ => item.span(),
+        }
+        .unwrap_or_else(|| key_span.clone());
+        self.entries.insert(path, (key_span, value_span));
+    }
+
+    fn walk_table(&mut self, table: &toml_edit::Table, prefix: &str) {
+        for (name, _) in table.iter() {
+            if let Some((key, item)) = table.get_key_value(name) {
+                let path = join(prefix, name);
+                self.record(path.clone(), key, item);
+                self.walk_item(item, &path);
+            }
+        }
+    }
+
+    fn walk_item(&mut self, item: &toml_edit::Item, path: &str) {
+        match item {
+            toml_edit::Item::Table(t) => self.walk_table(t, path),
+            toml_edit::Item::Value(toml_edit::Value::InlineTable(t)) => {
+                for (name, _) in t.iter() {
+                    if let Some((key, inner)) = t.get_key_value(name) {
+                        let inner_path = join(path, name);
+                        self.record(inner_path.clone(), key, inner);
+                        self.walk_item(inner, &inner_path);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn key_start(&self, path: &str) -> Option<usize> {
+        self.entries.get(path).map(|(key, _)| key.start)
+    }
+
+    /// The deepest key whose key or value span holds `offset`.
+    fn field_at(&self, offset: usize) -> Option<&str> {
+        self.entries
+            .iter()
+            .filter(|(_, (key, value))| key.contains(&offset) || value.contains(&offset))
+            .max_by_key(|(path, _)| path.matches('.').count())
+            .map(|(path, _)| path.as_str())
+    }
+
+    /// Turns a TOML/serde error into a located [`JobError`].
+    fn error(&self, path: &str, text: &str, e: &toml::de::Error) -> JobError {
+        let span = e.span();
+        let field = span
+            .as_ref()
+            .and_then(|s| self.field_at(s.start))
+            .map(str::to_string);
+        let mut message = e.message().trim().to_string();
+        if message.starts_with("missing field") && field.is_none() {
+            message.push_str(" (every job file needs [job] with `kind` and `name`)");
+        }
+        JobError {
+            path: path.to_string(),
+            location: span.map(|s| line_column(text, s.start)),
+            field,
+            message,
+        }
+    }
+}
+
+fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// Every job file in a folder (sorted by file name), for `pipeline list`.
+pub fn job_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize, Default, Debug)]
+    #[serde(deny_unknown_fields, default)]
+    struct Toy {
+        decks: u8,
+        names: Vec<String>,
+    }
+
+    fn parse(text: &str) -> Result<JobSpec, JobError> {
+        JobSpec::parse("job.toml", text.to_string())
+    }
+
+    #[test]
+    fn minimal_job_gets_defaults() {
+        let spec = parse("[job]\nkind = \"x.y\"\nname = \"n\"\n").unwrap();
+        assert_eq!(spec.run, RunSettings::default());
+        let toy: Toy = spec.rules().unwrap();
+        assert_eq!(toy.decks, 0);
+        assert_eq!(spec.hash.len(), 64);
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        let e = parse("[job]\nkind = \"x\"\nname = \"n\"\ncolour = 1\n").unwrap_err();
+        assert_eq!(e.location.map(|l| l.0), Some(4));
+        assert!(e.message.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_in_rules_names_the_field_and_line() {
+        let spec = parse("[job]\nkind = \"x\"\nname = \"n\"\n\n[rules]\ndecks = \"six\"\n").unwrap();
+        let e = spec.rules::<Toy>().unwrap_err();
+        assert_eq!(e.location.map(|l| l.0), Some(6));
+        assert_eq!(e.field.as_deref(), Some("rules.decks"));
+        let shown = e.to_string();
+        assert!(shown.starts_with("job.toml:6:"), "{shown}");
+    }
+
+    #[test]
+    fn field_error_points_at_the_key() {
+        let spec = parse("[job]\nkind = \"x\"\nname = \"n\"\n[rules]\n  decks = 9\n").unwrap();
+        let e = spec.field_error("rules.decks", "too many");
+        assert_eq!(e.location, Some((5, 3)));
+        let absent = spec.field_error("rules.names", "bad default");
+        assert_eq!(absent.location.map(|l| l.0), Some(4));
+    }
+
+    #[test]
+    fn syntax_errors_and_bad_names_are_refused() {
+        let e = parse("[job\nkind = 1").unwrap_err();
+        assert_eq!(e.location.map(|l| l.0), Some(1));
+        let e = parse("[job]\nkind = \"x\"\nname = \"../up\"\n").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("job.name"));
+        let e = parse("[run]\nthreads = 2\n").unwrap_err();
+        assert!(e.message.contains("job"), "{e}");
+    }
+}

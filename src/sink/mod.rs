@@ -1,0 +1,131 @@
+//! Sinks write results to disk. They know file formats and schemas, not the math.
+//!
+//! Every file is written to a temporary name in its final folder, flushed to disk and
+//! renamed into place, so a crash or a full disk never leaves a half-written table under
+//! the real name.
+
+pub mod parquet;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+/// A writer that hashes and counts what passes through it.
+pub struct HashingWriter<W> {
+    inner: W,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> HashingWriter<W> {
+    pub fn new(inner: W) -> Self {
+        HashingWriter {
+            inner,
+            hasher: Sha256::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Hex SHA-256 and length of everything written, and the inner writer.
+    pub fn finish(self) -> (String, u64, W) {
+        (crate::job::hex(&self.hasher.finalize()), self.bytes, self.inner)
+    }
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// What an atomic write produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Writes `path` atomically: `fill` writes into a temporary file in the same folder,
+/// which is synced and renamed over `path` only if `fill` succeeds.
+pub fn atomic_write<F>(path: &Path, fill: F) -> anyhow::Result<Written>
+where
+    F: FnOnce(&mut HashingWriter<BufWriter<File>>) -> anyhow::Result<()>,
+{
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output folder {}", dir.display()))?;
+    }
+    let tmp = temp_path(path);
+    let result = (|| -> anyhow::Result<Written> {
+        let file = File::create(&tmp)
+            .with_context(|| format!("cannot create {} (is the folder writable?)", tmp.display()))?;
+        let mut writer = HashingWriter::new(BufWriter::with_capacity(1 << 20, file));
+        fill(&mut writer)?;
+        writer.flush()?;
+        let (sha256, bytes, buffered) = writer.finish();
+        let file = buffered.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(Written { sha256, bytes })
+    })()
+    .with_context(|| format!("cannot write {}", path.display()));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Writes bytes to `path` atomically.
+pub fn atomic_write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    atomic_write(path, |w| Ok(w.write_all(bytes)?)).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_write_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.bin");
+        std::fs::write(&path, b"old").unwrap();
+        let err = atomic_write(&path, |w| {
+            w.write_all(b"partial")?;
+            anyhow::bail!("disk full")
+        });
+        assert!(err.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1);
+    }
+
+    #[test]
+    fn hash_matches_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/t.bin");
+        let written = atomic_write(&path, |w| Ok(w.write_all(b"abc")?)).unwrap();
+        assert_eq!(written.bytes, 3);
+        assert_eq!(
+            written.sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
