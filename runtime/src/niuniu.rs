@@ -117,6 +117,11 @@ impl Niuniu {
         Some(f64::from(wins) / f64::from(OPPONENT_HANDS))
     }
 
+    /// Opponent hands (of [`OPPONENT_HANDS`]) beaten by the hand with colex index `index`.
+    pub fn wins_at(&self, index: u32) -> Option<u32> {
+        self.payload.wins.get(index as usize).copied()
+    }
+
     /// Category of the hand with colex index `index`, or `None` when out of range.
     pub fn category_at(&self, index: u32) -> Option<&CategoryInfo> {
         let strength = self.strength_at(index)?;

@@ -215,8 +215,8 @@ mod tests {
         // 5 J Q K 4: J Q K is a grouping, 5 + 4 = 9 -> 牛9.
         let f = facts(&hand("5s Jh Qc Ks 4h"), &table);
         assert_eq!((f.code, f.bull, f.point_total), (9, Some(9), 39));
-        // A 2 4 7 9: no three cards make a multiple of ten.
-        let f = facts(&hand("As 2h 4c 7s 9h"), &table);
+        // A 2 3 4 8: no three cards make a multiple of ten.
+        let f = facts(&hand("As 2h 3c 4s 8h"), &table);
         assert_eq!((f.code, f.bull, f.grouping), (NO_BULL, None, None));
         assert_eq!(facts(&hand("Js Qh Kc Ks Qd"), &table).code, FIVE_FACE);
         assert_eq!(facts(&hand("Js Qh Kc Ks Td"), &table).code, FOUR_FACE);

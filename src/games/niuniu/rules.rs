@@ -346,7 +346,7 @@ mod tests {
         };
         let (field, msg) = Ranking::new(rules.clone()).unwrap_err();
         assert_eq!(field, "rules.multipliers");
-        assert!(msg.contains("five_small"), "{msg}");
+        assert!(msg.contains("`bomb`"), "{msg}");
         let common = Ranking::new(NiuniuRules {
             payout_table: PayoutTable::Common,
             ..rules

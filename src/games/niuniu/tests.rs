@@ -1,0 +1,356 @@
+//! Whole-game tests: the fast evaluator against the literal ten-grouping rule on every
+//! hand, and the exact head-to-head against two independent methods (a strength-ordered
+//! sweep with inclusion–exclusion over card subsets, and direct enumeration of all
+//! opponents for chosen hands). They enumerate all 2.6 M hands, so they run in release
+//! builds only (`scripts/test.sh` uses `cargo test --release`).
+
+use std::sync::OnceLock;
+
+use arrow_array::{Array, Float64Array, UInt8Array};
+use cardtables::colex::{binomial, index_sorted};
+use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
+use cardtables::{parse_cards, Card, Niuniu};
+use rayon::prelude::*;
+
+use super::eval::{category_table, facts, literal_bull, multiset_index, points, tie_order};
+use super::hands::HandsJob;
+use super::rules::*;
+use crate::engine::{Job, Outputs, Progress};
+
+/// Every 5-card hand in colex order, cards increasing.
+fn all_hands() -> impl Iterator<Item = [Card; 5]> {
+    let card = |id: usize| Card::from_id(id as u8).expect("id < 52");
+    (4..52).flat_map(move |e| {
+        (3..e).flat_map(move |d| {
+            (2..d).flat_map(move |c| {
+                (1..c).flat_map(move |b| (0..b).map(move |a| [a, b, c, d, e].map(card)))
+            })
+        })
+    })
+}
+
+fn extended_rules() -> NiuniuRules {
+    NiuniuRules {
+        special_hands: vec![
+            Special::FiveSmall,
+            Special::Bomb,
+            Special::FiveFace,
+            Special::FourFace,
+        ],
+        payout_table: PayoutTable::Common,
+        ..NiuniuRules::default()
+    }
+}
+
+/// Category by the literal rules: card-level special checks, then all ten groupings.
+fn literal_category(cards: &[Card; 5], rules: &NiuniuRules) -> u8 {
+    // Card-id ranks: 8 = T, 9 = J, 10 = Q, 11 = K, 12 = A.
+    let faces = cards.iter().filter(|c| (9..=11).contains(&c.rank())).count();
+    let tens = cards.iter().filter(|c| c.rank() == 8).count();
+    let small = cards.iter().all(|c| c.rank() == 12 || c.rank() <= 2);
+    let total: u32 = cards.iter().map(|&c| u32::from(points(c))).sum();
+    let quad = cards
+        .iter()
+        .any(|a| cards.iter().filter(|b| b.rank() == a.rank()).count() == 4);
+    for special in &rules.special_hands {
+        let hit = match special {
+            Special::FiveSmall => small && total <= u32::from(rules.five_small_max_total),
+            Special::Bomb => quad,
+            Special::FiveFace => faces == 5,
+            Special::FourFace => faces == 4 && tens == 1,
+        };
+        if hit {
+            return special.code();
+        }
+    }
+    let bulls = literal_bull(cards);
+    match bulls.first() {
+        None => NO_BULL,
+        Some(0) => BULL_BULL,
+        Some(&b) => b,
+    }
+}
+
+fn run_job(rules: NiuniuRules) -> Outputs {
+    let job = HandsJob::from_ranking(Ranking::new(rules).unwrap(), "test", "", "test.toml");
+    let units: Vec<_> = (0..job.unit_count())
+        .into_par_iter()
+        .map(|u| job.run_unit(u))
+        .collect();
+    job.finish(units, &Progress::hidden()).unwrap()
+}
+
+struct Results {
+    table: Niuniu,
+    banker_ev: Vec<f64>,
+    bull: Vec<Option<u8>>,
+}
+
+fn results_of(outputs: &Outputs) -> Results {
+    let table = Niuniu::from_bytes(&outputs.tables[0].bytes).unwrap();
+    let hands = &outputs.parquet[0];
+    let column = |name: &str| hands.batches[0].schema().index_of(name).unwrap();
+    let (ev_col, bull_col) = (column("banker_ev"), column("bull"));
+    let mut banker_ev = Vec::with_capacity(HANDS);
+    let mut bull = Vec::with_capacity(HANDS);
+    for batch in &hands.batches {
+        let ev = batch
+            .column(ev_col)
+            .as_any()
+            .downcast_ref::<Float64Array>()
+            .unwrap();
+        banker_ev.extend(ev.values().iter().copied());
+        let b = batch
+            .column(bull_col)
+            .as_any()
+            .downcast_ref::<UInt8Array>()
+            .unwrap();
+        bull.extend((0..b.len()).map(|i| b.is_valid(i).then(|| b.value(i))));
+    }
+    Results {
+        table,
+        banker_ev,
+        bull,
+    }
+}
+
+fn default_results() -> &'static Results {
+    static RESULTS: OnceLock<Results> = OnceLock::new();
+    RESULTS.get_or_init(|| results_of(&run_job(NiuniuRules::default())))
+}
+
+fn hand(text: &str) -> [Card; 5] {
+    let mut cards: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();
+    cards.sort();
+    cards
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn fast_evaluator_agrees_with_the_literal_rule_on_every_hand() {
+    for rules in [NiuniuRules::default(), extended_rules()] {
+        let ranking = Ranking::new(rules.clone()).unwrap();
+        let table = category_table(&ranking);
+        let mut checked = 0u32;
+        for cards in all_hands() {
+            let f = facts(&cards, &table);
+            assert_eq!(f.code, literal_category(&cards, &rules), "{cards:?}");
+            let bulls = literal_bull(&cards);
+            // Grouping invariance: every valid grouping gives the total mod 10.
+            assert!(bulls.iter().all(|&b| u32::from(b) == u32::from(f.point_total) % 10));
+            assert_eq!(f.bull, bulls.first().copied());
+            assert_eq!(f.grouping.is_some(), !bulls.is_empty());
+            if let Some(g) = f.grouping {
+                let sum: u8 = g.iter().map(|&i| points(cards[usize::from(i)])).sum();
+                assert_eq!(sum % 10, 0);
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, binomial(52, 5));
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn category_counts_match_independent_counts() {
+    let ranking = Ranking::new(extended_rules()).unwrap();
+    let table = category_table(&ranking);
+    let mut counts = [0u32; CODES];
+    for cards in all_hands() {
+        counts[usize::from(table[multiset_index(&cards)])] += 1;
+    }
+    assert_eq!(counts.iter().sum::<u32>(), 2_598_960);
+    // Bombs outrank five_face and four_face here: C(12,5) five-face hands less the
+    // 3 ranks × 8 fifth faces that hold four of a kind; C(12,4) × 4 tens less 3 × 4.
+    assert_eq!(counts[usize::from(FIVE_FACE)], 792 - 24);
+    assert_eq!(counts[usize::from(FOUR_FACE)], 495 * 4 - 12);
+    // Bombs: 13 ranks × 48 fifth cards, minus those that are also five small
+    // (A A A A 2..4 style quads under 5 with total <= 10), which rank higher here.
+    let mut small_by_hand = 0u32;
+    let mut small_bombs = 0u32;
+    // Five small by an independent count over rank multisets of A..4 (points 1..4):
+    // choose how many of each (0..=4 of 4 suits), total 5 cards, points <= 10.
+    for a in 0..=4u32 {
+        for b in 0..=4u32 {
+            for c in 0..=4u32 {
+                for d in 0..=4u32 {
+                    if a + b + c + d != 5 || a + 2 * b + 3 * c + 4 * d > 10 {
+                        continue;
+                    }
+                    let ways = [a, b, c, d]
+                        .iter()
+                        .map(|&k| binomial(4, k as usize))
+                        .product::<u32>();
+                    small_by_hand += ways;
+                    if [a, b, c, d].contains(&4) {
+                        small_bombs += ways;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(counts[usize::from(FIVE_SMALL)], small_by_hand);
+    assert_eq!(counts[usize::from(BOMB)], 13 * 48 - small_bombs);
+    // Default rules: no bombs or five small; they fall back to their bull numbers.
+    let default = category_table(&Ranking::new(NiuniuRules::default()).unwrap());
+    let mut bulls = [0u32; 10];
+    let mut default_counts = [0u32; CODES];
+    for cards in all_hands() {
+        default_counts[usize::from(default[multiset_index(&cards)])] += 1;
+        if default[multiset_index(&cards)] != NO_BULL {
+            let total: u32 = cards.iter().map(|&c| u32::from(points(c))).sum();
+            bulls[(total % 10) as usize] += 1;
+        }
+    }
+    for b in 1..10 {
+        assert_eq!(bulls[b], bulls[10 - b], "count(bull {b}) != count(bull {})", 10 - b);
+    }
+    assert_eq!(default_counts[usize::from(FIVE_FACE)], 792); // C(12,5)
+    assert_eq!(default_counts[usize::from(FOUR_FACE)], 495 * 4); // C(12,4) × 4 tens
+    assert_eq!(default_counts[usize::from(BOMB)], 0);
+    // Every hand with a bull is 牛1..牛9, 牛牛 or a face special (which are all 牛牛 by points).
+    let with_bull: u32 = (1..=12).map(|c| default_counts[c]).sum();
+    assert_eq!(with_bull, bulls.iter().sum::<u32>());
+}
+
+/// The method: sweep hands in strength order, counting for each hand the weaker
+/// hands disjoint from it by inclusion–exclusion over its 31 proper card subsets.
+fn sweep_wins(strength_of: impl Fn(u32) -> u16) -> Vec<u32> {
+    let hands: Vec<[Card; 5]> = all_hands().collect();
+    let mut order: Vec<u32> = (0..HANDS as u32).collect();
+    order.sort_by_key(|&i| strength_of(i));
+    let mut counters: Vec<Vec<u32>> = (0..5).map(|k| vec![0; binomial(52, k) as usize]).collect();
+    let mut wins = vec![0u32; HANDS];
+    let mut group = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let s = strength_of(order[i]);
+        group.clear();
+        while i < order.len() && strength_of(order[i]) == s {
+            group.push(order[i]);
+            i += 1;
+        }
+        for &h in &group {
+            let cards = &hands[h as usize];
+            let mut total = 0i64;
+            let mut subset = [cards[0]; 5];
+            for mask in 0u32..31 {
+                let mut k = 0;
+                for (bit, &card) in cards.iter().enumerate() {
+                    if mask >> bit & 1 == 1 {
+                        subset[k] = card;
+                        k += 1;
+                    }
+                }
+                let n = i64::from(counters[k][index_sorted(&subset[..k]) as usize]);
+                total += if k % 2 == 0 { n } else { -n };
+            }
+            wins[h as usize] = total as u32;
+        }
+        for &h in &group {
+            let cards = &hands[h as usize];
+            let mut subset = [cards[0]; 5];
+            for mask in 0u32..31 {
+                let mut k = 0;
+                for (bit, &card) in cards.iter().enumerate() {
+                    if mask >> bit & 1 == 1 {
+                        subset[k] = card;
+                        k += 1;
+                    }
+                }
+                counters[k][index_sorted(&subset[..k]) as usize] += 1;
+            }
+        }
+    }
+    wins
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn exact_wins_agree_with_an_inclusion_exclusion_sweep() {
+    let r = default_results();
+    let swept = sweep_wins(|i| r.table.strength_at(i).unwrap());
+    for (i, &w) in swept.iter().enumerate() {
+        assert_eq!(r.table.wins_at(i as u32), Some(w), "hand {i}");
+    }
+    let total: u64 = swept.iter().map(|&w| u64::from(w)).sum();
+    assert_eq!(2 * total, HANDS as u64 * u64::from(OPPONENT_HANDS));
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn chosen_hands_agree_with_direct_enumeration_of_every_opponent() {
+    let r = default_results();
+    let ranking = Ranking::new(NiuniuRules::default()).unwrap();
+    let table = category_table(&ranking);
+    let strength = |cards: &[Card; 5]| {
+        let f = facts(cards, &table);
+        u32::from(ranking.rank(f.code)) * 52 + u32::from(tie_order(f.high_card))
+    };
+    let multiplier = |cards: &[Card; 5]| {
+        i64::from(ranking.multiplier_of_code[usize::from(facts(cards, &table).code)])
+    };
+    for text in [
+        "Ks Qh Jd Tc 9s",
+        "As 2d 3c 4h 5s",
+        "Ks Kh Qd Qc Js",
+        "As 2h 3c 4s 8h",
+        "2d 2c 2h 2s 3d",
+        "7h 8h 9h Th Jh",
+    ] {
+        let mine = hand(text);
+        let my_strength = strength(&mine);
+        let (mut wins, mut ties, mut seen, mut banker) = (0u32, 0u32, 0u32, 0i64);
+        for theirs in all_hands() {
+            if theirs.iter().any(|c| mine.contains(c)) {
+                continue;
+            }
+            seen += 1;
+            let s = strength(&theirs);
+            if s < my_strength {
+                wins += 1;
+                banker += multiplier(&mine);
+            } else if s == my_strength {
+                ties += 1;
+            } else {
+                banker -= multiplier(&theirs);
+            }
+        }
+        assert_eq!(seen, OPPONENT_HANDS);
+        assert_eq!(ties, 0, "disjoint hands never tie");
+        let index = index_sorted(&mine);
+        assert_eq!(r.table.wins_at(index), Some(wins), "{text}");
+        assert_eq!(
+            r.banker_ev[index as usize],
+            banker as f64 / f64::from(OPPONENT_HANDS),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn banker_ev_is_zero_sum_unless_the_banker_wins_ties() {
+    let denominator = f64::from(OPPONENT_HANDS);
+    let total = |evs: &[f64]| -> i64 { evs.iter().map(|e| (e * denominator).round() as i64).sum() };
+    let r = default_results();
+    assert_eq!(total(&r.banker_ev), 0);
+    // Bull numbers from the Parquet column: count(b) = count(10 - b).
+    let mut bulls = [0u32; 10];
+    for b in r.bull.iter().flatten() {
+        bulls[usize::from(*b)] += 1;
+    }
+    for b in 1..10 {
+        assert_eq!(bulls[b], bulls[10 - b]);
+    }
+    let ties = results_of(&run_job(NiuniuRules {
+        banker_wins_ties: true,
+        ..NiuniuRules::default()
+    }));
+    assert!(total(&ties.banker_ev) > 0);
+    for (with_ties, plain) in ties.banker_ev.iter().zip(&r.banker_ev) {
+        assert!(with_ties >= plain);
+    }
+    // Win probabilities are symmetric and do not depend on who is banker.
+    assert_eq!(ties.table.wins_at(12345), r.table.wins_at(12345));
+}
