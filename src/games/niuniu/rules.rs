@@ -223,15 +223,15 @@ impl Ranking {
     /// Validates rules read from `spec` (errors point into the job file).
     pub fn from_spec(spec: &JobSpec) -> Result<Ranking, JobError> {
         let rules: NiuniuRules = spec.rules()?;
-        Ranking::new(rules).map_err(|(field, message)| spec.field_error(field, message))
+        Ranking::new(rules).map_err(|(field, message)| spec.field_error(&field, message))
     }
 
     /// Validates a rule set; an error names the field and says what is allowed.
-    pub fn new(rules: NiuniuRules) -> Result<Ranking, (&'static str, String)> {
+    pub fn new(rules: NiuniuRules) -> Result<Ranking, (String, String)> {
         for (i, s) in rules.special_hands.iter().enumerate() {
             if rules.special_hands[..i].contains(s) {
                 return Err((
-                    "rules.special_hands",
+                    "rules.special_hands".into(),
                     format!(
                         "`{}` is listed twice; list each special hand at most once, strongest first",
                         code_name(s.code())
@@ -241,7 +241,7 @@ impl Ranking {
         }
         if !(5..=20).contains(&rules.five_small_max_total) {
             return Err((
-                "rules.five_small_max_total",
+                "rules.five_small_max_total".into(),
                 format!(
                     "{} is out of range: five cards below 5 total 5 to 20, so use 5..=20 (default 10)",
                     rules.five_small_max_total
@@ -259,8 +259,8 @@ impl Ranking {
         let mut multiplier_of_code = [0u32; CODES];
         for &code in &codes_by_rank {
             let c = usize::from(code);
-            let m = overrides[c].or(base[c]).ok_or((
-                "rules.multipliers",
+            let m = overrides[c].or(base[c]).ok_or_else(|| (
+                "rules.multipliers".to_string(),
                 format!(
                     "`{}` is in play but payout_table = \"{}\" has no multiplier for it: set `{}` in [rules.multipliers] or use payout_table = \"common\"",
                     NAMES[c],
@@ -273,8 +273,8 @@ impl Ranking {
             ))?;
             if !(1..=1000).contains(&m) {
                 return Err((
-                    "rules.multipliers",
-                    format!("`{}` = {m} is out of range: use 1..=1000", NAMES[c]),
+                    format!("rules.multipliers.{}", NAMES[c]),
+                    format!("{m} is out of range: use 1..=1000"),
                 ));
             }
             multiplier_of_code[c] = m;

@@ -1,0 +1,380 @@
+//! End-to-end tests of the `pipeline` binary: outputs, determinism across threads, shards
+//! and crashes, and the errors users see for bad input. One test binary (one link step).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pipeline"))
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+fn run_ok(args: &[&str]) -> Output {
+    let out = bin().args(args).output().expect("binary runs");
+    assert!(
+        out.status.success(),
+        "pipeline {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every file under `root` except manifests, by relative path.
+fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.file_name().unwrap() != "manifest.json" {
+                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn assert_same_outputs(a: &Path, b: &Path) {
+    let (fa, fb) = (files(a), files(b));
+    assert_eq!(
+        fa.keys().collect::<Vec<_>>(),
+        fb.keys().collect::<Vec<_>>(),
+        "different file sets"
+    );
+    for (name, bytes) in &fa {
+        assert!(bytes == &fb[name], "{name} differs between {a:?} and {b:?}");
+    }
+}
+
+/// One uninterrupted, all-threads run of jobs/niuniu.toml that other tests compare with.
+fn reference() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        run_ok(&[
+            "run",
+            repo("jobs/niuniu.toml").to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ]);
+        dir
+    })
+}
+
+#[test]
+fn run_writes_tables_report_and_a_true_manifest() {
+    let root = reference();
+    let dir = root.join("tables/niuniu");
+    for name in ["hands.parquet", "categories.parquet", "niuniu.bin", "manifest.json"] {
+        assert!(dir.join(name).is_file(), "{name} missing");
+    }
+    assert!(root.join("reports/niuniu.md").is_file());
+    assert!(root.join("reports/niuniu/categories.svg").is_file());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["kind"], "niuniu.hands");
+    assert_eq!(manifest["units"], 64);
+    let files = manifest["files"].as_array().unwrap();
+    assert_eq!(files.len(), 4);
+    for file in files {
+        let bytes = std::fs::read(root.join(file["path"].as_str().unwrap())).unwrap();
+        assert_eq!(file["bytes"], bytes.len() as u64);
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(&bytes);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(file["sha256"], hex.as_str());
+    }
+    let hands = files
+        .iter()
+        .find(|f| f["path"] == "tables/niuniu/hands.parquet")
+        .unwrap();
+    assert_eq!(hands["rows"], 2_598_960);
+}
+
+#[test]
+fn one_thread_and_all_threads_write_identical_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    run_ok(&[
+        "run",
+        repo("jobs/niuniu.toml").to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
+    assert_same_outputs(reference(), dir.path());
+}
+
+#[test]
+fn shards_merge_into_the_single_run_byte_for_byte() {
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/niuniu.toml");
+    let mut part_dirs = Vec::new();
+    for i in 0..3 {
+        let out = work.path().join(format!("shard{i}"));
+        run_ok(&[
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--shard",
+            &format!("{i}/3"),
+            "--quiet",
+        ]);
+        part_dirs.push(out.join("tables/niuniu/parts"));
+    }
+    // A missing part is refused with the shard it lacks.
+    let merged = work.path().join("merged");
+    let out = bin()
+        .args(["merge", part_dirs[0].to_str().unwrap(), part_dirs[2].to_str().unwrap()])
+        .args(["--out", merged.to_str().unwrap(), "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("missing shard parts: 1/3"), "{}", stderr(&out));
+
+    let mut args = vec!["merge".to_string()];
+    args.extend(part_dirs.iter().map(|p| p.display().to_string()));
+    args.extend(["--out".into(), merged.display().to_string(), "--quiet".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_ok(&args);
+    assert_same_outputs(reference(), &merged);
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(merged.join("tables/niuniu/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["shards"], 3);
+}
+
+fn copy_job(dir: &Path) -> PathBuf {
+    let job = dir.join("niuniu.toml");
+    std::fs::copy(repo("jobs/niuniu.toml"), &job).unwrap();
+    job
+}
+
+#[test]
+fn resume_after_a_crash_finishes_with_identical_outputs() {
+    let work = tempfile::tempdir().unwrap();
+    let job = copy_job(work.path());
+    let out_dir = work.path().join("out");
+    let crashed = bin()
+        .args(["run", job.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"])
+        .args(["--threads", "1"])
+        .env("PIPELINE_ABORT_AFTER_UNITS", "20")
+        .output()
+        .unwrap();
+    assert!(!crashed.status.success(), "the test hook should abort the run");
+    assert!(out_dir.join("tables/niuniu/.checkpoint.bin").is_file());
+    assert!(!out_dir.join("tables/niuniu/hands.parquet").exists());
+
+    let resumed = run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(
+        stderr(&resumed).contains("20 taken from earlier work"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert!(!out_dir.join("tables/niuniu/.checkpoint.bin").exists());
+    assert_same_outputs(reference(), &out_dir);
+}
+
+#[test]
+fn resume_with_a_changed_job_file_is_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let job = copy_job(work.path());
+    let out_dir = work.path().join("out");
+    let crashed = bin()
+        .args(["run", job.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"])
+        .env("PIPELINE_ABORT_AFTER_UNITS", "5")
+        .output()
+        .unwrap();
+    assert!(!crashed.status.success());
+    let text = std::fs::read_to_string(&job).unwrap() + "\n# edited\n";
+    std::fs::write(&job, text).unwrap();
+    let out = bin()
+        .args(["run", job.to_str().unwrap(), "--out", out_dir.to_str().unwrap()])
+        .args(["--resume", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("different version"), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_job_files_name_file_line_and_field() {
+    let head = "[job]\nkind = \"niuniu.hands\"\nname = \"t\"\n";
+    // (file text, expected "line:" prefix after the path, fragment of the message)
+    let cases: Vec<(String, &str, &str)> = vec![
+        ("[job\nkind = 1\n".into(), ":1:", "unclosed table"),
+        (format!("{head}colour = 1\n"), ":4:", "colour"),
+        ("[job]\nname = \"t\"\n".into(), ":1:", "kind"),
+        ("[job]\nkind = \"niuniu.hands\"\n".into(), ":1:", "name"),
+        (format!("{head}[rules]\nspecial_hands = [\"six_face\"]\n"), ":5:", "rules.special_hands"),
+        (format!("{head}[rules]\nspecial_hands = \"bomb\"\n"), ":5:", "rules.special_hands"),
+        (format!("{head}[rules]\nspecial_hands = [\"bomb\", \"bomb\"]\npayout_table = \"common\"\n"), ":5:", "listed twice"),
+        (format!("{head}[rules]\nfive_small_max_total = 30\n"), ":5:", "5..=20"),
+        (format!("{head}[rules]\nfive_small_max_total = -1\n"), ":5:", "rules.five_small_max_total"),
+        (format!("{head}[rules]\nbanker_wins_ties = \"yes\"\n"), ":5:", "rules.banker_wins_ties"),
+        (format!("{head}[rules]\npayout_table = \"casino\"\n"), ":5:", "rules.payout_table"),
+        (format!("{head}[rules]\nspecial_hands = [\"bomb\"]\n"), ":4:", "has no multiplier for it"),
+        (format!("{head}[rules.multipliers]\nbull_10 = 3\n"), ":5:", "bull_10"),
+        (format!("{head}[rules.multipliers]\nbull_bull = 0\n"), ":5:", "rules.multipliers.bull_bull`: 0 is out of range: use 1..=1000"),
+        (format!("{head}[rules]\ndecks = 6\n"), ":5:", "decks"),
+        (format!("{head}[run]\nthreads = \"all\"\n"), ":5:", "run.threads"),
+        (format!("{head}[run]\nseed = 1.5\n"), ":5:", "run.seed"),
+        (format!("{head}[run]\ncores = 4\n"), ":5:", "cores"),
+        ("[job]\nkind = \"poker.everything\"\nname = \"t\"\n".into(), ":2:", "unknown job kind"),
+        ("[job]\nkind = \"niuniu.hands\"\nname = \"../escape\"\n".into(), ":3:", "job.name"),
+        ("[job]\nkind = \"niuniu.hands\"\nname = \"t\"\ndescription = 7\n".into(), ":4:", "job.description"),
+        (format!("{head}[rules]\nspecial_hands = [\"bomb\"]\n[rules]\n"), ":6:", "duplicate key"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (text, line, fragment)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = bin()
+            .args(["run", path.to_str().unwrap(), "--quiet", "--out"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        if std::env::var_os("SHOW_JOB_ERRORS").is_some() {
+            eprintln!("case {i}: {err}");
+        }
+        assert_eq!(out.status.code(), Some(2), "case {i}: {err}");
+        let located = format!("bad{i}.toml{line}");
+        assert!(err.contains(&located), "case {i}: expected {located} in: {err}");
+        assert!(err.contains(fragment), "case {i}: expected {fragment:?} in: {err}");
+        assert!(!err.contains("panicked"), "case {i}: {err}");
+    }
+    let missing = bin()
+        .args(["run", "no/such/job.toml", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("no/such/job.toml: no such job file"));
+}
+
+fn table_path() -> PathBuf {
+    reference().join("tables/niuniu/niuniu.bin")
+}
+
+#[test]
+fn query_answers_from_the_table() {
+    let out = run_ok(&[
+        "query",
+        "niuniu",
+        "Ks Qh Jd Tc 9s",
+        "--table",
+        table_path().to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("category:        bull_9"), "{text}");
+    assert!(text.contains("of 1533939 opponent hands"), "{text}");
+    // Same hand, other order and notation.
+    let again = run_ok(&[
+        "query",
+        "niuniu",
+        "9♠ 10♣ J♦ Q♥ K♠",
+        "--table",
+        table_path().to_str().unwrap(),
+    ]);
+    let skip_hand_line = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(skip_hand_line(&out), skip_hand_line(&again));
+}
+
+#[test]
+fn bad_card_text_is_a_clear_error() {
+    for (hand, fragment) in [
+        ("Zx Qh Jd Tc 9s", "not a rank"),
+        ("Ks Ks Jd Tc 9s", "more than once"),
+        ("Ks Qh Jd", "expected 5 cards, got 3"),
+        ("Ks Qh Jd Tc 9", "needs a suit"),
+    ] {
+        let out = bin()
+            .args(["query", "niuniu", hand, "--table"])
+            .arg(table_path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{hand}");
+        assert!(stderr(&out).contains(fragment), "{hand}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn damaged_tables_are_refused_without_panicking() {
+    let good = std::fs::read(table_path()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut flipped = good.clone();
+    flipped[1000] ^= 1;
+    let mut version = good.clone();
+    version[8] = 2;
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated", good[..good.len() / 2].to_vec(), "truncated"),
+        ("header only", good[..20].to_vec(), "shorter than"),
+        ("flipped", flipped, "checksum mismatch"),
+        ("version", version, "format version 2"),
+        ("empty", Vec::new(), "shorter than"),
+    ];
+    for (name, bytes, fragment) in cases {
+        let path = dir.path().join("t.bin");
+        std::fs::write(&path, bytes).unwrap();
+        let out = bin()
+            .args(["query", "niuniu", "Ks Qh Jd Tc 9s", "--table"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains(fragment), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn inspect_and_list_describe_what_is_there() {
+    let out = run_ok(&["inspect", table_path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("game:        niuniu"), "{text}");
+    assert!(text.contains("checksum:    ok"), "{text}");
+    let parquet = reference().join("tables/niuniu/hands.parquet");
+    let out = run_ok(&["inspect", parquet.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("rows:        2598960"), "{text}");
+    assert!(text.contains("win_probability"), "{text}");
+    assert!(text.contains("pipeline.kind: niuniu.hands"), "{text}");
+
+    let out = run_ok(&["list", "--jobs", repo("jobs").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("niuniu_extended.toml"), "{text}");
+    assert!(text.contains("niuniu.hands"), "{text}");
+}
