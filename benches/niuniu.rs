@@ -1,1 +1,108 @@
-fn main(){}
+//! Niuniu benchmarks: the evaluator over all hands, the exact head-to-head units, and the
+//! whole job up to (not including) the disk writes. `scripts/bench.sh` adds end-to-end
+//! timings of `pipeline run`.
+
+use std::hint::black_box;
+
+use cardtables::colex::binomial;
+use cardtables::Card;
+use criterion::{criterion_group, criterion_main, Criterion};
+use pipeline::engine::{Job, Progress};
+use pipeline::games::niuniu::eval::{category_table, multiset_index, multiset_ranks, MULTISETS};
+use pipeline::games::niuniu::hands::HandsJob;
+use pipeline::games::niuniu::rules::{NiuniuRules, Ranking, CODES};
+use rayon::prelude::*;
+
+/// Category counts by evaluating every one of the 2,598,960 hands (what the seed's
+/// `exactProbability()` does), in colex order with the rank-multiset index built up one
+/// card at a time: the innermost loop does one add and one table read per hand.
+fn count_by_hand(table: &[u8]) -> [u32; CODES] {
+    let mut counts = [0u32; CODES];
+    // Position i of a sorted hand contributes C(rank + i, i + 1) to the multiset index.
+    let part = |id: usize, i: usize| binomial(id / 4 + i, i + 1) as usize;
+    for e in 4..52 {
+        let se = part(e, 4);
+        for d in 3..e {
+            let sd = se + part(d, 3);
+            for c in 2..d {
+                let sc = sd + part(c, 2);
+                for b in 1..c {
+                    let sb = sc + part(b, 1);
+                    for a in 0..b {
+                        counts[usize::from(table[sb + a / 4])] += 1;
+                    }
+                }
+            }
+        }
+    }
+    let card = |id: u8| Card::from_id(id).expect("id < 52");
+    debug_assert_eq!(
+        part(51, 4) + part(50, 3) + part(49, 2) + part(48, 1) + 47 / 4,
+        multiset_index(&[card(47), card(48), card(49), card(50), card(51)])
+    );
+    counts
+}
+
+/// Category counts by rank multiset: Σ Π C(4, k_r) over the 6,175 possible multisets.
+fn count_by_multiset(table: &[u8]) -> [u32; CODES] {
+    let mut counts = [0u32; CODES];
+    for (m, &code) in table.iter().enumerate().take(MULTISETS) {
+        if code == u8::MAX {
+            continue;
+        }
+        let ranks = multiset_ranks(m);
+        let mut ways = 1u32;
+        let mut i = 0;
+        while i < 5 {
+            let mut j = i;
+            while j < 5 && ranks[j] == ranks[i] {
+                j += 1;
+            }
+            ways *= binomial(4, j - i);
+            i = j;
+        }
+        counts[usize::from(code)] += ways;
+    }
+    counts
+}
+
+fn benches(c: &mut Criterion) {
+    let ranking = Ranking::new(NiuniuRules::default()).expect("default rules are valid");
+    let table = category_table(&ranking);
+    assert_eq!(count_by_hand(&table), count_by_multiset(&table));
+
+    let mut group = c.benchmark_group("niuniu");
+    group.sample_size(20);
+    group.bench_function("category_table_build", |b| {
+        b.iter(|| category_table(black_box(&ranking)))
+    });
+    group.bench_function("category_counts_every_hand", |b| {
+        b.iter(|| count_by_hand(black_box(&table)))
+    });
+    group.bench_function("category_counts_by_rank_multiset", |b| {
+        b.iter(|| count_by_multiset(black_box(&table)))
+    });
+
+    let job = HandsJob::from_ranking(ranking.clone(), "bench", "", "bench.toml");
+    group.sample_size(10);
+    group.bench_function("headsup_all_units_one_thread", |b| {
+        b.iter(|| {
+            (0..job.unit_count())
+                .map(|u| job.run_unit(u))
+                .collect::<Vec<_>>()
+        })
+    });
+    group.bench_function("full_job_in_memory_all_threads", |b| {
+        b.iter(|| {
+            let units: Vec<_> = (0..job.unit_count())
+                .into_par_iter()
+                .map(|u| job.run_unit(u))
+                .collect();
+            job.finish(units, &Progress::hidden()).expect("finish")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(niuniu, benches);
+criterion_main!(niuniu);

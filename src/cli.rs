@@ -45,9 +45,7 @@ pub enum Command {
     },
     /// Describe a Parquet file (schema, rows, metadata) or a runtime table file (header,
     /// game, rules, checksum verdict).
-    Inspect {
-        file: PathBuf,
-    },
+    Inspect { file: PathBuf },
     /// Join shard parts into the same files a single run writes.
     Merge {
         /// Part files, or folders holding part-*.bin files.

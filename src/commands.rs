@@ -79,7 +79,8 @@ fn print_summary(summary: &RunSummary, quiet: bool) {
 }
 
 fn list(dir: &Path) -> anyhow::Result<()> {
-    let files = job_files(dir).with_context(|| format!("cannot list job folder {}", dir.display()))?;
+    let files =
+        job_files(dir).with_context(|| format!("cannot list job folder {}", dir.display()))?;
     if files.is_empty() {
         bail!("{} holds no .toml job files", dir.display());
     }
@@ -138,7 +139,11 @@ fn inspect_parquet(path: &Path) -> anyhow::Result<()> {
             "  {:<22} {}{}",
             field.name(),
             field.data_type(),
-            if field.is_nullable() { " (nullable)" } else { "" }
+            if field.is_nullable() {
+                " (nullable)"
+            } else {
+                ""
+            }
         );
     }
     if let Some(kv) = meta.key_value_metadata() {
@@ -210,7 +215,10 @@ fn query_niuniu(hand: &str, table_path: &Path) -> anyhow::Result<()> {
     let shown: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
     println!("hand:            {}", shown.join(" "));
     println!("hand index:      {}", answer.index);
-    println!("category:        {} (rank {})", answer.category, answer.category_rank);
+    println!(
+        "category:        {} (rank {})",
+        answer.category, answer.category_rank
+    );
     println!("multiplier:      {}", answer.multiplier);
     println!("strength:        {}", answer.strength);
     println!(

@@ -167,8 +167,8 @@ impl JobSpec {
             #[serde(default)]
             rules: Option<R>,
         }
-        let parsed: RulesOnly<R> = toml::from_str(&self.text)
-            .map_err(|e| self.spans.error(&self.path, &self.text, &e))?;
+        let parsed: RulesOnly<R> =
+            toml::from_str(&self.text).map_err(|e| self.spans.error(&self.path, &self.text, &e))?;
         Ok(parsed.rules.unwrap_or_default())
     }
 
@@ -208,8 +208,11 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// 1-based line and column (in characters) of a byte offset.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..text.floor_char_boundary(offset)];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
@@ -350,7 +353,8 @@ mod tests {
 
     #[test]
     fn wrong_type_in_rules_names_the_field_and_line() {
-        let spec = parse("[job]\nkind = \"x\"\nname = \"n\"\n\n[rules]\ndecks = \"six\"\n").unwrap();
+        let spec =
+            parse("[job]\nkind = \"x\"\nname = \"n\"\n\n[rules]\ndecks = \"six\"\n").unwrap();
         let e = spec.rules::<Toy>().unwrap_err();
         assert_eq!(e.location.map(|l| l.0), Some(6));
         assert_eq!(e.field.as_deref(), Some("rules.decks"));

@@ -36,7 +36,11 @@ fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
             if path.is_dir() {
                 walk(&path, root, out);
             } else if path.file_name().unwrap() != "manifest.json" {
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 out.insert(rel, std::fs::read(&path).unwrap());
             }
         }
@@ -78,7 +82,12 @@ fn reference() -> &'static Path {
 fn run_writes_tables_report_and_a_true_manifest() {
     let root = reference();
     let dir = root.join("tables/niuniu");
-    for name in ["hands.parquet", "categories.parquet", "niuniu.bin", "manifest.json"] {
+    for name in [
+        "hands.parquet",
+        "categories.parquet",
+        "niuniu.bin",
+        "manifest.json",
+    ] {
         assert!(dir.join(name).is_file(), "{name} missing");
     }
     assert!(root.join("reports/niuniu.md").is_file());
@@ -147,23 +156,34 @@ fn shards_merge_into_the_single_run_byte_for_byte() {
     // A missing part is refused with the shard it lacks.
     let merged = work.path().join("merged");
     let out = bin()
-        .args(["merge", part_dirs[0].to_str().unwrap(), part_dirs[2].to_str().unwrap()])
+        .args([
+            "merge",
+            part_dirs[0].to_str().unwrap(),
+            part_dirs[2].to_str().unwrap(),
+        ])
         .args(["--out", merged.to_str().unwrap(), "--quiet"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("missing shard parts: 1/3"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("missing shard parts: 1/3"),
+        "{}",
+        stderr(&out)
+    );
 
     let mut args = vec!["merge".to_string()];
     args.extend(part_dirs.iter().map(|p| p.display().to_string()));
-    args.extend(["--out".into(), merged.display().to_string(), "--quiet".into()]);
+    args.extend([
+        "--out".into(),
+        merged.display().to_string(),
+        "--quiet".into(),
+    ]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run_ok(&args);
     assert_same_outputs(reference(), &merged);
-    let manifest: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(merged.join("tables/niuniu/manifest.json")).unwrap(),
-    )
-    .unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(merged.join("tables/niuniu/manifest.json")).unwrap())
+            .unwrap();
     assert_eq!(manifest["shards"], 3);
 }
 
@@ -179,12 +199,21 @@ fn resume_after_a_crash_finishes_with_identical_outputs() {
     let job = copy_job(work.path());
     let out_dir = work.path().join("out");
     let crashed = bin()
-        .args(["run", job.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"])
+        .args([
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--quiet",
+        ])
         .args(["--threads", "1"])
         .env("PIPELINE_ABORT_AFTER_UNITS", "20")
         .output()
         .unwrap();
-    assert!(!crashed.status.success(), "the test hook should abort the run");
+    assert!(
+        !crashed.status.success(),
+        "the test hook should abort the run"
+    );
     assert!(out_dir.join("tables/niuniu/.checkpoint.bin").is_file());
     assert!(!out_dir.join("tables/niuniu/hands.parquet").exists());
 
@@ -210,7 +239,13 @@ fn resume_with_a_changed_job_file_is_refused() {
     let job = copy_job(work.path());
     let out_dir = work.path().join("out");
     let crashed = bin()
-        .args(["run", job.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--quiet"])
+        .args([
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--quiet",
+        ])
         .env("PIPELINE_ABORT_AFTER_UNITS", "5")
         .output()
         .unwrap();
@@ -218,12 +253,21 @@ fn resume_with_a_changed_job_file_is_refused() {
     let text = std::fs::read_to_string(&job).unwrap() + "\n# edited\n";
     std::fs::write(&job, text).unwrap();
     let out = bin()
-        .args(["run", job.to_str().unwrap(), "--out", out_dir.to_str().unwrap()])
+        .args([
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ])
         .args(["--resume", "--quiet"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("different version"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("different version"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -235,24 +279,86 @@ fn bad_job_files_name_file_line_and_field() {
         (format!("{head}colour = 1\n"), ":4:", "colour"),
         ("[job]\nname = \"t\"\n".into(), ":1:", "kind"),
         ("[job]\nkind = \"niuniu.hands\"\n".into(), ":1:", "name"),
-        (format!("{head}[rules]\nspecial_hands = [\"six_face\"]\n"), ":5:", "rules.special_hands"),
-        (format!("{head}[rules]\nspecial_hands = \"bomb\"\n"), ":5:", "rules.special_hands"),
-        (format!("{head}[rules]\nspecial_hands = [\"bomb\", \"bomb\"]\npayout_table = \"common\"\n"), ":5:", "listed twice"),
-        (format!("{head}[rules]\nfive_small_max_total = 30\n"), ":5:", "5..=20"),
-        (format!("{head}[rules]\nfive_small_max_total = -1\n"), ":5:", "rules.five_small_max_total"),
-        (format!("{head}[rules]\nbanker_wins_ties = \"yes\"\n"), ":5:", "rules.banker_wins_ties"),
-        (format!("{head}[rules]\npayout_table = \"casino\"\n"), ":5:", "rules.payout_table"),
-        (format!("{head}[rules]\nspecial_hands = [\"bomb\"]\n"), ":4:", "has no multiplier for it"),
-        (format!("{head}[rules.multipliers]\nbull_10 = 3\n"), ":5:", "bull_10"),
-        (format!("{head}[rules.multipliers]\nbull_bull = 0\n"), ":5:", "rules.multipliers.bull_bull`: 0 is out of range: use 1..=1000"),
+        (
+            format!("{head}[rules]\nspecial_hands = [\"six_face\"]\n"),
+            ":5:",
+            "rules.special_hands",
+        ),
+        (
+            format!("{head}[rules]\nspecial_hands = \"bomb\"\n"),
+            ":5:",
+            "rules.special_hands",
+        ),
+        (
+            format!(
+                "{head}[rules]\nspecial_hands = [\"bomb\", \"bomb\"]\npayout_table = \"common\"\n"
+            ),
+            ":5:",
+            "listed twice",
+        ),
+        (
+            format!("{head}[rules]\nfive_small_max_total = 30\n"),
+            ":5:",
+            "5..=20",
+        ),
+        (
+            format!("{head}[rules]\nfive_small_max_total = -1\n"),
+            ":5:",
+            "rules.five_small_max_total",
+        ),
+        (
+            format!("{head}[rules]\nbanker_wins_ties = \"yes\"\n"),
+            ":5:",
+            "rules.banker_wins_ties",
+        ),
+        (
+            format!("{head}[rules]\npayout_table = \"casino\"\n"),
+            ":5:",
+            "rules.payout_table",
+        ),
+        (
+            format!("{head}[rules]\nspecial_hands = [\"bomb\"]\n"),
+            ":4:",
+            "has no multiplier for it",
+        ),
+        (
+            format!("{head}[rules.multipliers]\nbull_10 = 3\n"),
+            ":5:",
+            "bull_10",
+        ),
+        (
+            format!("{head}[rules.multipliers]\nbull_bull = 0\n"),
+            ":5:",
+            "rules.multipliers.bull_bull`: 0 is out of range: use 1..=1000",
+        ),
         (format!("{head}[rules]\ndecks = 6\n"), ":5:", "decks"),
-        (format!("{head}[run]\nthreads = \"all\"\n"), ":5:", "run.threads"),
+        (
+            format!("{head}[run]\nthreads = \"all\"\n"),
+            ":5:",
+            "run.threads",
+        ),
         (format!("{head}[run]\nseed = 1.5\n"), ":5:", "run.seed"),
         (format!("{head}[run]\ncores = 4\n"), ":5:", "cores"),
-        ("[job]\nkind = \"poker.everything\"\nname = \"t\"\n".into(), ":2:", "unknown job kind"),
-        ("[job]\nkind = \"niuniu.hands\"\nname = \"../escape\"\n".into(), ":3:", "job.name"),
-        ("[job]\nkind = \"niuniu.hands\"\nname = \"t\"\ndescription = 7\n".into(), ":4:", "job.description"),
-        (format!("{head}[rules]\nspecial_hands = [\"bomb\"]\n[rules]\n"), ":6:", "duplicate key"),
+        (
+            "[job]\nkind = \"poker.everything\"\nname = \"t\"\n".into(),
+            ":2:",
+            "unknown job kind",
+        ),
+        (
+            "[job]\nkind = \"niuniu.hands\"\nname = \"../escape\"\n".into(),
+            ":3:",
+            "job.name",
+        ),
+        (
+            "[job]\nkind = \"niuniu.hands\"\nname = \"t\"\ndescription = 7\n".into(),
+            ":4:",
+            "job.description",
+        ),
+        (
+            format!("{head}[rules]\nspecial_hands = [\"bomb\"]\n[rules]\n"),
+            ":6:",
+            "duplicate key",
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (i, (text, line, fragment)) in cases.iter().enumerate() {
@@ -269,8 +375,14 @@ fn bad_job_files_name_file_line_and_field() {
         }
         assert_eq!(out.status.code(), Some(2), "case {i}: {err}");
         let located = format!("bad{i}.toml{line}");
-        assert!(err.contains(&located), "case {i}: expected {located} in: {err}");
-        assert!(err.contains(fragment), "case {i}: expected {fragment:?} in: {err}");
+        assert!(
+            err.contains(&located),
+            "case {i}: expected {located} in: {err}"
+        );
+        assert!(
+            err.contains(fragment),
+            "case {i}: expected {fragment:?} in: {err}"
+        );
         assert!(!err.contains("panicked"), "case {i}: {err}");
     }
     let missing = bin()

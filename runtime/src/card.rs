@@ -231,7 +231,10 @@ mod tests {
                 position: 1
             })
         );
-        assert!(matches!(parse_cards("Ks Q"), Err(CardError::BadSuit { .. })));
+        assert!(matches!(
+            parse_cards("Ks Q"),
+            Err(CardError::BadSuit { .. })
+        ));
         assert!(matches!(parse_cards("Kx"), Err(CardError::BadSuit { .. })));
         assert!(matches!(
             parse_cards("Ks Ks"),

@@ -242,8 +242,9 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TableError> {
             { return Err(TableError::Decode("payload larger than 1 TiB".into())) }
         }};
     }
-    let (value, used) = by_limit!(10 12 14 16 18 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
-        .map_err(|e| TableError::Decode(e.to_string()))?;
+    let (value, used) =
+        by_limit!(10 12 14 16 18 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40)
+            .map_err(|e| TableError::Decode(e.to_string()))?;
     if used != bytes.len() {
         return Err(TableError::Decode(format!(
             "{} trailing bytes after the payload",

@@ -30,5 +30,15 @@ pub struct Manifest {
     pub threads: usize,
     pub wall_seconds: f64,
     pub cpu_seconds: f64,
+    /// Wall seconds of each phase: computing units, building tables, writing files.
+    pub phases: Phases,
     pub files: Vec<FileRecord>,
+}
+
+/// Wall-clock seconds spent in each phase of a run (units is 0 for a merge).
+#[derive(Serialize, Debug, Clone, Copy, Default, PartialEq)]
+pub struct Phases {
+    pub units_seconds: f64,
+    pub build_seconds: f64,
+    pub write_seconds: f64,
 }

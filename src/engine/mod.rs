@@ -13,7 +13,7 @@ mod run;
 use serde::{de::DeserializeOwned, Serialize};
 
 pub use checkpoint::{PartFile, PART_PREFIX};
-pub use manifest::{FileRecord, Manifest};
+pub use manifest::{FileRecord, Manifest, Phases};
 pub use progress::Progress;
 pub use run::{merge, run, MergeConfig, RunConfig, RunSummary, Shard};
 

@@ -9,10 +9,11 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::checkpoint::{Checkpoint, PartFile, PART_PREFIX};
-use super::manifest::{FileRecord, Manifest};
+use super::manifest::{FileRecord, Manifest, Phases};
 use super::progress::Progress;
-use super::Outputs;
+use super::{BinaryOutput, Outputs};
 use crate::job::JobSpec;
+use crate::sink::parquet::ParquetOutput;
 use crate::sink::{self, atomic_write_bytes};
 
 /// How often finished units are persisted during a run.
@@ -244,19 +245,27 @@ pub fn run(config: &RunConfig) -> anyhow::Result<RunSummary> {
     }
 
     let units: Vec<Vec<u8>> = finished.into_values().collect();
+    let units_seconds = started.elapsed().as_secs_f64();
     progress.phase("building tables");
     let outputs = pool.install(|| job.finish_bytes(units, &progress))?;
+    let build_seconds = started.elapsed().as_secs_f64() - units_seconds;
     progress.phase("writing outputs");
-    let files = write_outputs(
-        &config.out,
-        &spec,
-        outputs,
-        unit_count as u32,
-        1,
-        pool.current_num_threads(),
-        started,
-        cpu_start,
-    )?;
+    let files = pool.install(|| {
+        write_outputs(
+            &config.out,
+            &spec,
+            outputs,
+            Tally {
+                units: unit_count as u32,
+                shards: 1,
+                threads: pool.current_num_threads(),
+                started,
+                cpu_start,
+                units_seconds,
+                build_seconds,
+            },
+        )
+    })?;
     progress.finish();
     remove_checkpoint(&checkpoint_path)?;
     Ok(RunSummary {
@@ -371,7 +380,10 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<RunSummary> {
         for (u, bytes) in part.units {
             let ok = (u % part.shards == part.shard) && (u < part.unit_count);
             let slot = units.get_mut(u as usize).filter(|_| ok).ok_or_else(|| {
-                anyhow::anyhow!("{} holds unit {u}, which is not its shard's", path.display())
+                anyhow::anyhow!(
+                    "{} holds unit {u}, which is not its shard's",
+                    path.display()
+                )
             })?;
             if slot.replace(bytes).is_some() {
                 bail!("unit {u} appears twice in {}", path.display());
@@ -381,23 +393,33 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<RunSummary> {
     let units: Vec<Vec<u8>> = units
         .into_iter()
         .enumerate()
-        .map(|(u, b)| b.ok_or_else(|| anyhow::anyhow!("no part holds unit {u}: a part is incomplete")))
+        .map(|(u, b)| {
+            b.ok_or_else(|| anyhow::anyhow!("no part holds unit {u}: a part is incomplete"))
+        })
         .collect::<anyhow::Result<_>>()?;
     let pool = thread_pool(config.threads, &spec)?;
     let progress = Progress::units(1, 0, config.quiet, &spec.name);
     progress.phase("building tables");
+    let units_seconds = started.elapsed().as_secs_f64();
     let outputs = pool.install(|| job.finish_bytes(units, &progress))?;
+    let build_seconds = started.elapsed().as_secs_f64() - units_seconds;
     progress.phase("writing outputs");
-    let files = write_outputs(
-        &config.out,
-        &spec,
-        outputs,
-        first.unit_count,
-        first.shards,
-        pool.current_num_threads(),
-        started,
-        cpu_start,
-    )?;
+    let files = pool.install(|| {
+        write_outputs(
+            &config.out,
+            &spec,
+            outputs,
+            Tally {
+                units: first.unit_count,
+                shards: first.shards,
+                threads: pool.current_num_threads(),
+                started,
+                cpu_start,
+                units_seconds: 0.0,
+                build_seconds,
+            },
+        )
+    })?;
     progress.finish();
     Ok(RunSummary {
         job: spec.name.clone(),
@@ -410,18 +432,25 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<RunSummary> {
     })
 }
 
-/// Writes every output atomically, then the manifest; returns the paths written.
-#[allow(clippy::too_many_arguments)]
-fn write_outputs(
-    root: &Path,
-    spec: &JobSpec,
-    outputs: Outputs,
+/// What the manifest says about how the outputs were made.
+struct Tally {
     units: u32,
     shards: u32,
     threads: usize,
     started: Instant,
     cpu_start: f64,
+    units_seconds: f64,
+    build_seconds: f64,
+}
+
+/// Writes every output atomically, then the manifest; returns the paths written.
+fn write_outputs(
+    root: &Path,
+    spec: &JobSpec,
+    outputs: Outputs,
+    tally: Tally,
 ) -> anyhow::Result<Vec<PathBuf>> {
+    let write_start = Instant::now();
     let table_dir = root.join("tables").join(&spec.name);
     let report_dir = root.join("reports");
     let metadata = vec![
@@ -441,37 +470,40 @@ fn write_outputs(
             .replace('\\', "/")
     };
 
-    let written_parquet: Vec<anyhow::Result<(PathBuf, sink::Written, u64)>> = outputs
-        .parquet
+    // Parquet files and runtime tables are written side by side; records keep a fixed
+    // order (Parquet first, then tables) whatever finishes first.
+    let parquet_jobs = outputs.parquet.iter().map(|table| {
+        let path = table_dir.join(&table.file);
+        (path, Some(table), None)
+    });
+    let table_jobs = outputs
+        .tables
+        .iter()
+        .map(|table| (table_dir.join(&table.file), None, Some(table)));
+    let jobs: Vec<(PathBuf, Option<&ParquetOutput>, Option<&BinaryOutput>)> =
+        parquet_jobs.chain(table_jobs).collect();
+    let written: Vec<anyhow::Result<(sink::Written, u64)>> = jobs
         .par_iter()
-        .map(|table| {
-            let path = table_dir.join(&table.file);
-            let written = sink::parquet::write(&path, table, &metadata)?;
-            Ok((path, written, table.rows()))
+        .map(|(path, parquet, table)| match (parquet, table) {
+            (Some(p), _) => Ok((sink::parquet::write(path, p, &metadata)?, p.rows())),
+            (_, Some(t)) => Ok((
+                sink::atomic_write(path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
+                t.entries,
+            )),
+            _ => unreachable!("every write job is a Parquet file or a table"),
         })
         .collect();
     let mut records = Vec::new();
     let mut paths = Vec::new();
-    for result in written_parquet {
-        let (path, written, rows) = result?;
+    for ((path, _, _), result) in jobs.iter().zip(written) {
+        let (written, rows) = result?;
         records.push(FileRecord {
-            path: rel(&path),
+            path: rel(path),
             sha256: written.sha256,
             bytes: written.bytes,
             rows: Some(rows),
         });
-        paths.push(path);
-    }
-    for table in &outputs.tables {
-        let path = table_dir.join(&table.file);
-        let written = sink::atomic_write(&path, |w| Ok(std::io::Write::write_all(w, &table.bytes)?))?;
-        records.push(FileRecord {
-            path: rel(&path),
-            sha256: written.sha256,
-            bytes: written.bytes,
-            rows: Some(table.entries),
-        });
-        paths.push(path);
+        paths.push(path.clone());
     }
     let report_path = report_dir.join(format!("{}.md", spec.name));
     for (name, svg) in &outputs.report.charts {
@@ -480,7 +512,10 @@ fn write_outputs(
         paths.push(path);
     }
     let written = sink::atomic_write(&report_path, |w| {
-        Ok(std::io::Write::write_all(w, outputs.report.markdown.as_bytes())?)
+        Ok(std::io::Write::write_all(
+            w,
+            outputs.report.markdown.as_bytes(),
+        )?)
     })?;
     records.push(FileRecord {
         path: rel(&report_path),
@@ -498,11 +533,16 @@ fn write_outputs(
         job_sha256: spec.hash.clone(),
         pipeline_version: env!("CARGO_PKG_VERSION").to_string(),
         rules: outputs.rules,
-        units,
-        shards,
-        threads,
-        wall_seconds: started.elapsed().as_secs_f64(),
-        cpu_seconds: cpu_seconds() - cpu_start,
+        units: tally.units,
+        shards: tally.shards,
+        threads: tally.threads,
+        wall_seconds: tally.started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds() - tally.cpu_start,
+        phases: Phases {
+            units_seconds: tally.units_seconds,
+            build_seconds: tally.build_seconds,
+            write_seconds: write_start.elapsed().as_secs_f64(),
+        },
         files: records,
     };
     let manifest_path = table_dir.join("manifest.json");

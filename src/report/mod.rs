@@ -63,7 +63,10 @@ pub fn bar_chart_svg(
         };
         let bar = |i: usize, low: f64, high: f64| {
             let mut r = Rectangle::new(
-                [(SegmentValue::Exact(i), low), (SegmentValue::Exact(i + 1), high)],
+                [
+                    (SegmentValue::Exact(i), low),
+                    (SegmentValue::Exact(i + 1), high),
+                ],
                 BLUE.mix(0.7).filled(),
             );
             r.set_margin(0, 0, 4, 4);
@@ -71,7 +74,10 @@ pub fn bar_chart_svg(
         };
         if log_scale {
             let mut chart = builder
-                .build_cartesian_2d((0usize..n).into_segmented(), (min / 2.0..max * 2.0).log_scale())
+                .build_cartesian_2d(
+                    (0usize..n).into_segmented(),
+                    (min / 2.0..max * 2.0).log_scale(),
+                )
                 .map_err(chart_error)?;
             chart
                 .configure_mesh()
@@ -83,7 +89,12 @@ pub fn bar_chart_svg(
                 .draw()
                 .map_err(chart_error)?;
             chart
-                .draw_series(values.iter().enumerate().map(|(i, &v)| bar(i, min / 2.0, v)))
+                .draw_series(
+                    values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &v)| bar(i, min / 2.0, v)),
+                )
                 .map_err(chart_error)?;
         } else {
             let mut chart = builder

@@ -31,7 +31,11 @@ impl<W: Write> HashingWriter<W> {
 
     /// Hex SHA-256 and length of everything written, and the inner writer.
     pub fn finish(self) -> (String, u64, W) {
-        (crate::job::hex(&self.hasher.finalize()), self.bytes, self.inner)
+        (
+            crate::job::hex(&self.hasher.finalize()),
+            self.bytes,
+            self.inner,
+        )
     }
 }
 
@@ -75,8 +79,9 @@ where
     }
     let tmp = temp_path(path);
     let result = (|| -> anyhow::Result<Written> {
-        let file = File::create(&tmp)
-            .with_context(|| format!("cannot create {} (is the folder writable?)", tmp.display()))?;
+        let file = File::create(&tmp).with_context(|| {
+            format!("cannot create {} (is the folder writable?)", tmp.display())
+        })?;
         let mut writer = HashingWriter::new(BufWriter::with_capacity(1 << 20, file));
         fill(&mut writer)?;
         writer.flush()?;

@@ -5,11 +5,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
+use parquet::arrow::arrow_writer::compute_leaves;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
+use rayon::prelude::*;
 
 use super::{atomic_write, Written};
 
@@ -30,8 +32,9 @@ impl ParquetOutput {
     }
 }
 
-/// Rows per row group: large enough for good compression, small enough for readers to
-/// parallelise over a 2.6 M-row file.
+/// Rows per row group (batches are not split, so a group may hold a little more): large
+/// enough for good compression, small enough for readers to parallelise over a 2.6 M-row
+/// file.
 const ROW_GROUP_ROWS: usize = 1 << 19;
 
 /// Writes `output` to `path` atomically, with `metadata` as key-value pairs.
@@ -46,7 +49,6 @@ pub fn write(
     };
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
-        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_key_value_metadata(Some(
             metadata
@@ -59,11 +61,49 @@ pub fn write(
     }
     let props = props.build();
     atomic_write(path, |w| {
-        let mut writer = ArrowWriter::try_new(w, Arc::clone(&schema), Some(props))?;
-        for batch in &output.batches {
-            writer.write(batch)?;
+        let writer = ArrowWriter::try_new(w, Arc::clone(&schema), Some(props))?;
+        let (mut file, factory) = writer.into_serialized_writer()?;
+        for (index, group) in row_groups(&output.batches).into_iter().enumerate() {
+            // Each column of a row group is encoded and compressed on its own core; the
+            // chunks are then appended in column order, so the bytes do not depend on
+            // scheduling.
+            let chunks = factory
+                .create_column_writers(index)?
+                .into_par_iter()
+                .zip(schema.fields().par_iter().enumerate())
+                .map(|(mut column, (i, field))| {
+                    for batch in group {
+                        for leaf in compute_leaves(field, batch.column(i))? {
+                            column.write(&leaf)?;
+                        }
+                    }
+                    column.close()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut row_group = file.next_row_group()?;
+            for chunk in chunks {
+                chunk.append_to_row_group(&mut row_group)?;
+            }
+            row_group.close()?;
         }
-        writer.close()?;
+        file.close()?;
         Ok(())
     })
+}
+
+/// Consecutive batches grouped into row groups of about [`ROW_GROUP_ROWS`] rows.
+fn row_groups(batches: &[RecordBatch]) -> Vec<&[RecordBatch]> {
+    let mut groups = Vec::new();
+    let (mut start, mut rows) = (0, 0);
+    for (i, batch) in batches.iter().enumerate() {
+        rows += batch.num_rows();
+        if rows >= ROW_GROUP_ROWS {
+            groups.push(&batches[start..=i]);
+            (start, rows) = (i + 1, 0);
+        }
+    }
+    if start < batches.len() {
+        groups.push(&batches[start..]);
+    }
+    groups
 }

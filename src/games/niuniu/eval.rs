@@ -36,7 +36,10 @@ pub fn tie_order(card: Card) -> u8 {
 
 /// The tie-break card of a hand: its highest card in [`tie_order`].
 pub fn high_card(cards: &[Card; 5]) -> Card {
-    *cards.iter().max_by_key(|c| tie_order(**c)).expect("five cards")
+    *cards
+        .iter()
+        .max_by_key(|c| tie_order(**c))
+        .expect("five cards")
 }
 
 /// Dense index of the rank multiset of a hand whose cards are in increasing id order.
@@ -220,7 +223,10 @@ mod tests {
         assert_eq!((f.code, f.bull, f.grouping), (NO_BULL, None, None));
         assert_eq!(facts(&hand("Js Qh Kc Ks Qd"), &table).code, FIVE_FACE);
         assert_eq!(facts(&hand("Js Qh Kc Ks Td"), &table).code, FOUR_FACE);
-        assert_eq!(high_card(&hand("Js Qh Kc Ks Td")), parse_cards("Ks").unwrap()[0]);
+        assert_eq!(
+            high_card(&hand("Js Qh Kc Ks Td")),
+            parse_cards("Ks").unwrap()[0]
+        );
     }
 
     #[test]

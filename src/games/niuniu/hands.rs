@@ -229,7 +229,14 @@ impl Job for HandsJob {
                 ParquetOutput {
                     file: "hands.parquet".into(),
                     batches,
-                    plain_columns: vec!["hand_index", "cards", "grouping", "banker_ev", "win_probability", "wins"],
+                    plain_columns: vec![
+                        "hand_index",
+                        "cards",
+                        "grouping",
+                        "banker_ev",
+                        "win_probability",
+                        "wins",
+                    ],
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),
@@ -453,22 +460,24 @@ impl HandsJob {
             ),
             (
                 "multiplier",
-                Arc::new(UInt16Array::from_iter_values(
-                    codes
-                        .iter()
-                        .map(|&c| self.ranking.multiplier_of_code[usize::from(c)] as u16),
-                )),
+                Arc::new(UInt16Array::from_iter_values(codes.iter().map(|&c| {
+                    self.ranking.multiplier_of_code[usize::from(c)] as u16
+                }))),
             ),
             (
                 "mean_win_probability",
                 Arc::new(Float64Array::from_iter_values(
-                    codes.iter().map(|c| mean(stat(c).wins as f64, stat(c).hands)),
+                    codes
+                        .iter()
+                        .map(|c| mean(stat(c).wins as f64, stat(c).hands)),
                 )),
             ),
             (
                 "mean_banker_ev",
                 Arc::new(Float64Array::from_iter_values(
-                    codes.iter().map(|c| mean(stat(c).banker as f64, stat(c).hands)),
+                    codes
+                        .iter()
+                        .map(|c| mean(stat(c).banker as f64, stat(c).hands)),
                 )),
             ),
         ])?;

@@ -29,8 +29,17 @@ pub struct Multiset {
     pub code: u8,
     /// Card-id rank of the highest card in the tie-break order (K high, A low).
     pub top_rank: u8,
+    /// (rank, count) of each rank present, in the first `present_len` slots (inline, so
+    /// the inner loop of [`counts`] reads one contiguous record per multiset).
+    pub present: [(u8, u8); 5],
+    pub present_len: u8,
+}
+
+impl Multiset {
     /// (rank, count) of each rank present.
-    pub present: Vec<(u8, u8)>,
+    pub fn present(&self) -> &[(u8, u8)] {
+        &self.present[..usize::from(self.present_len)]
+    }
 }
 
 /// Niuniu order of a card-id rank (A lowest).
@@ -49,11 +58,13 @@ pub fn prepare(categories: &[u8]) -> Vec<Option<Multiset>> {
             for r in multiset_ranks(i) {
                 counts[usize::from(r)] += 1;
             }
-            let present: Vec<(u8, u8)> = (0..13u8)
-                .filter(|&r| counts[usize::from(r)] > 0)
-                .map(|r| (r, counts[usize::from(r)]))
-                .collect();
-            let top_rank = present
+            let mut present = [(0u8, 0u8); 5];
+            let mut present_len = 0;
+            for r in (0..13u8).filter(|&r| counts[usize::from(r)] > 0) {
+                present[present_len] = (r, counts[usize::from(r)]);
+                present_len += 1;
+            }
+            let top_rank = present[..present_len]
                 .iter()
                 .map(|&(r, _)| r)
                 .max_by_key(|&r| niu(r))
@@ -63,6 +74,7 @@ pub fn prepare(categories: &[u8]) -> Vec<Option<Multiset>> {
                 code: categories[i],
                 top_rank,
                 present,
+                present_len: present_len as u8,
             })
         })
         .collect()
@@ -86,36 +98,38 @@ pub struct Counts {
 /// that we do not hold. We hold `counts[top] − 1` of those suits, so `s + 1 − counts[top]`
 /// remain: the count depends on our high card's suit alone, not on our other suits.
 pub fn counts(ours: &Multiset, all: &[Option<Multiset>]) -> Counts {
+    // ways[r][k]: ways to give the opponent k cards of rank r that we do not hold.
+    let ways_of: [[u32; 5]; 13] =
+        std::array::from_fn(|r| SMALL_BINOMIAL[usize::from(4 - ours.counts[r])]);
     let mut by_code = [0u32; CODES];
     let mut below_high = [0u32; 4];
     let top = ours.top_rank;
     let held_at_top = u32::from(ours.counts[usize::from(top)]);
     for theirs in all.iter().flatten() {
-        let mut ways = 1u32;
+        let ways: u32 = theirs
+            .present()
+            .iter()
+            .map(|&(r, k)| ways_of[usize::from(r)][usize::from(k)])
+            .product();
+        by_code[usize::from(theirs.code)] += ways;
+        if theirs.code != ours.code || niu(theirs.top_rank) > niu(top) {
+            continue;
+        }
         let mut ways_off_top = 1u32;
         let mut at_top = 0u8;
-        let mut above_top = false;
-        for &(r, k) in &theirs.present {
-            let free = 4 - ours.counts[usize::from(r)];
-            let w = SMALL_BINOMIAL[usize::from(free)][usize::from(k)];
-            ways *= w;
+        for &(r, k) in theirs.present() {
             if r == top {
                 at_top = k;
             } else {
-                ways_off_top *= w;
-                above_top |= niu(r) > niu(top);
+                ways_off_top *= ways_of[usize::from(r)][usize::from(k)];
             }
         }
-        if ways == 0 && (theirs.code != ours.code || ways_off_top == 0) {
+        if ways_off_top == 0 {
             continue;
         }
-        by_code[usize::from(theirs.code)] += ways;
-        if theirs.code == ours.code && !above_top && ways_off_top > 0 {
-            for (suit, slot) in below_high.iter_mut().enumerate() {
-                let below = suit as u32 + 1;
-                if below < held_at_top {
-                    continue;
-                }
+        for (suit, slot) in below_high.iter_mut().enumerate() {
+            let below = suit as u32 + 1;
+            if below >= held_at_top {
                 let free = (below - held_at_top) as usize;
                 *slot += ways_off_top * SMALL_BINOMIAL[free][usize::from(at_top)];
             }

@@ -2,8 +2,8 @@
 //! head-to-head results. See `shared/RULES.md` for the rules and their variants.
 
 pub mod eval;
-pub mod headsup;
 pub mod hands;
+pub mod headsup;
 pub mod rules;
 
 #[cfg(test)]

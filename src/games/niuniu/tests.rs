@@ -45,7 +45,10 @@ fn extended_rules() -> NiuniuRules {
 /// Category by the literal rules: card-level special checks, then all ten groupings.
 fn literal_category(cards: &[Card; 5], rules: &NiuniuRules) -> u8 {
     // Card-id ranks: 8 = T, 9 = J, 10 = Q, 11 = K, 12 = A.
-    let faces = cards.iter().filter(|c| (9..=11).contains(&c.rank())).count();
+    let faces = cards
+        .iter()
+        .filter(|c| (9..=11).contains(&c.rank()))
+        .count();
     let tens = cards.iter().filter(|c| c.rank() == 8).count();
     let small = cards.iter().all(|c| c.rank() == 12 || c.rank() <= 2);
     let total: u32 = cards.iter().map(|&c| u32::from(points(c))).sum();
@@ -137,7 +140,9 @@ fn fast_evaluator_agrees_with_the_literal_rule_on_every_hand() {
             assert_eq!(f.code, literal_category(&cards, &rules), "{cards:?}");
             let bulls = literal_bull(&cards);
             // Grouping invariance: every valid grouping gives the total mod 10.
-            assert!(bulls.iter().all(|&b| u32::from(b) == u32::from(f.point_total) % 10));
+            assert!(bulls
+                .iter()
+                .all(|&b| u32::from(b) == u32::from(f.point_total) % 10));
             assert_eq!(f.bull, bulls.first().copied());
             assert_eq!(f.grouping.is_some(), !bulls.is_empty());
             if let Some(g) = f.grouping {
@@ -203,7 +208,12 @@ fn category_counts_match_independent_counts() {
         }
     }
     for b in 1..10 {
-        assert_eq!(bulls[b], bulls[10 - b], "count(bull {b}) != count(bull {})", 10 - b);
+        assert_eq!(
+            bulls[b],
+            bulls[10 - b],
+            "count(bull {b}) != count(bull {})",
+            10 - b
+        );
     }
     assert_eq!(default_counts[usize::from(FIVE_FACE)], 792); // C(12,5)
     assert_eq!(default_counts[usize::from(FOUR_FACE)], 495 * 4); // C(12,4) × 4 tens

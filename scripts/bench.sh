@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Benchmarks: criterion micro-benchmarks, then end-to-end `pipeline run` timings of the
+# shipped jobs (hyperfine when installed, else a plain loop reporting the median).
+# Usage: scripts/bench.sh [--quick]    (--quick skips criterion)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "${1:-}" != "--quick" ]; then
+  cargo bench --bench niuniu
+fi
+
+cargo build --release --quiet
+bin=target/release/pipeline
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+for job in jobs/niuniu.toml jobs/niuniu_extended.toml; do
+  for threads in 1 0; do
+    label="$job --threads $threads"
+    if command -v hyperfine >/dev/null; then
+      hyperfine --warmup 1 --runs 7 -N --command-name "$label" \
+        "$bin run $job --out $out --quiet --threads $threads"
+    else
+      times=()
+      for _ in 1 2 3 4 5 6 7; do
+        start=$(date +%s.%N)
+        "$bin" run "$job" --out "$out" --quiet --threads "$threads"
+        end=$(date +%s.%N)
+        times+=("$(echo "$end - $start" | bc -l)")
+      done
+      median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 4p)
+      printf '%-40s median of 7: %.3f s\n' "$label" "$median"
+    fi
+  done
+done
