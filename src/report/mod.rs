@@ -41,7 +41,7 @@ pub fn bar_chart_svg(
 ) -> anyhow::Result<String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, 480)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (1100, 480)).into_drawing_area();
         root.fill(&WHITE).map_err(chart_error)?;
         let n = labels.len();
         let max = values.iter().cloned().fold(f64::MIN_POSITIVE, f64::max);
@@ -75,7 +75,7 @@ pub fn bar_chart_svg(
         if log_scale {
             let mut chart = builder
                 .build_cartesian_2d(
-                    (0usize..n).into_segmented(),
+                    (0usize..n.saturating_sub(1)).into_segmented(),
                     (min / 2.0..max * 2.0).log_scale(),
                 )
                 .map_err(chart_error)?;
@@ -84,6 +84,7 @@ pub fn bar_chart_svg(
                 .disable_x_mesh()
                 .x_labels(n)
                 .x_label_formatter(&x_fmt)
+                .x_label_style(("sans-serif", 13))
                 .y_desc(y_label)
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()
@@ -98,13 +99,14 @@ pub fn bar_chart_svg(
                 .map_err(chart_error)?;
         } else {
             let mut chart = builder
-                .build_cartesian_2d((0usize..n).into_segmented(), 0.0..max * 1.05)
+                .build_cartesian_2d((0usize..n.saturating_sub(1)).into_segmented(), 0.0..max * 1.05)
                 .map_err(chart_error)?;
             chart
                 .configure_mesh()
                 .disable_x_mesh()
                 .x_labels(n)
                 .x_label_formatter(&x_fmt)
+                .x_label_style(("sans-serif", 13))
                 .y_desc(y_label)
                 .draw()
                 .map_err(chart_error)?;

@@ -553,10 +553,17 @@ impl HandsJob {
         md.push_str(&format!(
             "\nWin probability is against one opponent; banker EV is the banker's expected \
              result against one random player, in player bets. Averaged over all hands the \
-             banker's expected result is **{:+.6}** bets per player bet (exactly {} / {}).\n\n",
+             banker's expected result is **{:+.6}** bets per player bet (exactly {} / {}){}.\n\n",
             total_banker as f64 / pairs,
             total_banker,
-            HANDS as u64 * u64::from(OPPONENT_HANDS)
+            HANDS as u64 * u64::from(OPPONENT_HANDS),
+            if self.ranking.rules.banker_wins_ties {
+                ""
+            } else {
+                ": zero by symmetry, since both hands come from the same deck and the loser \
+                 pays the winner's multiplier either way; only `banker_wins_ties` gives the \
+                 banker an edge"
+            }
         ));
         md.push_str(&format!(
             "![Probability of each category]({}/categories.svg)\n\n",
@@ -572,7 +579,7 @@ impl HandsJob {
             .ranking
             .codes_by_rank
             .iter()
-            .map(|&c| code_name_zh(c).to_string())
+            .map(|&c| code_name(c).to_string())
             .collect();
         let values: Vec<f64> = self
             .ranking
