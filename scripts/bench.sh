@@ -18,8 +18,14 @@ for job in jobs/niuniu.toml jobs/niuniu_extended.toml; do
   for threads in 1 0; do
     label="$job --threads $threads"
     if command -v hyperfine >/dev/null; then
-      hyperfine --warmup 1 --runs 7 -N --command-name "$label" \
-        "$bin run $job --out $out --quiet --threads $threads"
+      hyperfine --warmup 1 --runs 7 -N --style basic --command-name "$label" \
+        --export-json "$out/h.json" "$bin run $job --out $out --quiet --threads $threads"
+      python3 - "$out/h.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print(f"{r['command']:<40} median of {len(r['times'])}: {r['median']:.3f} s "
+      f"(user {r['user']:.3f} s, system {r['system']:.3f} s, mean)")
+PY
     else
       times=()
       for _ in 1 2 3 4 5 6 7; do
