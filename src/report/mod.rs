@@ -99,7 +99,10 @@ pub fn bar_chart_svg(
                 .map_err(chart_error)?;
         } else {
             let mut chart = builder
-                .build_cartesian_2d((0usize..n.saturating_sub(1)).into_segmented(), 0.0..max * 1.05)
+                .build_cartesian_2d(
+                    (0usize..n.saturating_sub(1)).into_segmented(),
+                    0.0..max * 1.05,
+                )
                 .map_err(chart_error)?;
             chart
                 .configure_mesh()
