@@ -13,7 +13,10 @@ step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --release -- -D warnings
 
 step "cargo test --workspace --release"
-cargo test --workspace --release
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --release 2>&1 | tee "$log"
+read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$log")
 
 step "python environment for the Parquet readers (.venv)"
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb" 2>/dev/null; then
@@ -23,8 +26,10 @@ fi
 
 step "run jobs/niuniu.toml and read it back with DuckDB"
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+trap 'rm -rf "$out" "$log"' EXIT
 cargo run --release --quiet -- run jobs/niuniu.toml --out "$out" --quiet
 .venv/bin/python scripts/check_parquet.py "$out" niuniu
+passed=$((passed + 1))
 
 step "all checks passed"
+echo "$passed passed, $failed failed"

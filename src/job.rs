@@ -120,6 +120,15 @@ impl JobSpec {
     }
 
     /// Parses job file text; `path` is only used in messages.
+    ///
+    /// ```
+    /// use pipeline::job::JobSpec;
+    /// let text = "[job]\nkind = \"niuniu.hands\"\nname = \"n\"\n[run]\nthreads = 2\n";
+    /// let spec = JobSpec::parse("n.toml", text.to_string()).unwrap();
+    /// assert_eq!((spec.kind.as_str(), spec.run.threads), ("niuniu.hands", 2));
+    /// let err = JobSpec::parse("n.toml", "[job]\nkind = 1\nname = \"n\"\n".into()).unwrap_err();
+    /// assert!(err.to_string().starts_with("n.toml:2:8: field `job.kind`"));
+    /// ```
     pub fn parse(path: &str, text: String) -> Result<JobSpec, JobError> {
         let spans = SpanIndex::build(&text);
         let file: JobFile = toml::from_str(&text).map_err(|e| spans.error(path, &text, &e))?;

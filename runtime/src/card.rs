@@ -150,6 +150,13 @@ fn suit_of(c: char) -> Option<u8> {
 ///
 /// Ranks are `23456789TJQKA` (any case, `10` for T); suits are `shdc` or `♠♥♦♣`.
 /// Cards may be separated by spaces or commas. A card given twice is an error.
+///
+/// ```
+/// use cardtables::parse_cards;
+/// let cards = parse_cards("A♠ 10h,2d").unwrap();
+/// assert_eq!(cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(), ["As", "Th", "2d"]);
+/// assert!(parse_cards("As As").is_err());
+/// ```
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
     let chars: Vec<char> = text.chars().collect();
     let mut cards = Vec::new();

@@ -46,6 +46,13 @@ pub fn index_sorted(sorted: &[Card]) -> u32 {
 }
 
 /// Colex index of a set of distinct cards in any order (at most [`MAX_K`] cards).
+///
+/// ```
+/// use cardtables::{colex, parse_cards};
+/// // The five lowest cards are the first hand; the five highest the last.
+/// assert_eq!(colex::index_of(&parse_cards("2d 2c 2h 2s 3d").unwrap()), 0);
+/// assert_eq!(colex::index_of(&parse_cards("As Ah Ac Ad Ks").unwrap()), 2_598_959);
+/// ```
 pub fn index_of(cards: &[Card]) -> u32 {
     let mut sorted = [Card::from_id(0).expect("0 is a card"); MAX_K];
     let sorted = &mut sorted[..cards.len()];
