@@ -187,6 +187,27 @@ fn shards_merge_into_the_single_run_byte_for_byte() {
     assert_eq!(manifest["shards"], 3);
 }
 
+/// Runs `job` into `out` and lets the test hook abort it after `units` checkpointed units.
+fn crash_after(job: &Path, out: &Path, units: u32) {
+    let crashed = bin()
+        .args([
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .args(["--threads", "1"])
+        .env("PIPELINE_ABORT_AFTER_UNITS", units.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        !crashed.status.success(),
+        "the test hook should abort the run"
+    );
+    assert!(out.join("tables/niuniu/.checkpoint.bin").is_file());
+}
+
 fn copy_job(dir: &Path) -> PathBuf {
     let job = dir.join("niuniu.toml");
     std::fs::copy(repo("jobs/niuniu.toml"), &job).unwrap();
@@ -198,23 +219,7 @@ fn resume_after_a_crash_finishes_with_identical_outputs() {
     let work = tempfile::tempdir().unwrap();
     let job = copy_job(work.path());
     let out_dir = work.path().join("out");
-    let crashed = bin()
-        .args([
-            "run",
-            job.to_str().unwrap(),
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--quiet",
-        ])
-        .args(["--threads", "1"])
-        .env("PIPELINE_ABORT_AFTER_UNITS", "20")
-        .output()
-        .unwrap();
-    assert!(
-        !crashed.status.success(),
-        "the test hook should abort the run"
-    );
-    assert!(out_dir.join("tables/niuniu/.checkpoint.bin").is_file());
+    crash_after(&job, &out_dir, 20);
     assert!(!out_dir.join("tables/niuniu/hands.parquet").exists());
 
     let resumed = run_ok(&[
@@ -238,18 +243,7 @@ fn resume_with_a_changed_job_file_is_refused() {
     let work = tempfile::tempdir().unwrap();
     let job = copy_job(work.path());
     let out_dir = work.path().join("out");
-    let crashed = bin()
-        .args([
-            "run",
-            job.to_str().unwrap(),
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--quiet",
-        ])
-        .env("PIPELINE_ABORT_AFTER_UNITS", "5")
-        .output()
-        .unwrap();
-    assert!(!crashed.status.success());
+    crash_after(&job, &out_dir, 5);
     let text = std::fs::read_to_string(&job).unwrap() + "\n# edited\n";
     std::fs::write(&job, text).unwrap();
     let out = bin()

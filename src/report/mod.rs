@@ -30,7 +30,7 @@ pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// A vertical bar chart as SVG text. `log_scale` plots values on a log10 axis (all values
+/// A vertical bar chart as SVG text. `log_scale` plots values on a log10 axis (values
 /// must then be positive).
 pub fn bar_chart_svg(
     title: &str,
@@ -39,84 +39,68 @@ pub fn bar_chart_svg(
     y_label: &str,
     log_scale: bool,
 ) -> anyhow::Result<String> {
+    // On a log axis the bars are drawn in log10 units and the tick labels say 1e-3 etc.
+    let heights: Vec<f64> = if log_scale {
+        values.iter().map(|v| v.log10()).collect()
+    } else {
+        values.to_vec()
+    };
+    let top = heights.iter().cloned().fold(f64::MIN, f64::max);
+    let (low, high) = if log_scale {
+        let bottom = heights.iter().cloned().fold(f64::MAX, f64::min);
+        (bottom.floor() - 0.3, top.ceil())
+    } else {
+        (0.0, top.max(0.0) * 1.05)
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1100, 480)).into_drawing_area();
         root.fill(&WHITE).map_err(chart_error)?;
         let n = labels.len();
-        let max = values.iter().cloned().fold(f64::MIN_POSITIVE, f64::max);
-        let min = values
-            .iter()
-            .cloned()
-            .filter(|v| *v > 0.0)
-            .fold(max, f64::min);
-        let mut builder = ChartBuilder::on(&root);
-        builder
+        let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 22))
             .margin(16)
             .x_label_area_size(70)
-            .y_label_area_size(80);
-        let labels_owned = labels.to_vec();
-        let x_fmt = move |v: &SegmentValue<usize>| match v {
-            SegmentValue::CenterOf(i) => labels_owned.get(*i).cloned().unwrap_or_default(),
+            .y_label_area_size(80)
+            .build_cartesian_2d((0usize..n.saturating_sub(1)).into_segmented(), low..high)
+            .map_err(chart_error)?;
+        let x_label = |v: &SegmentValue<usize>| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
             _ => String::new(),
         };
-        let bar = |i: usize, low: f64, high: f64| {
-            let mut r = Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), low),
-                    (SegmentValue::Exact(i + 1), high),
-                ],
-                BLUE.mix(0.7).filled(),
-            );
-            r.set_margin(0, 0, 4, 4);
-            r
+        let y_tick = |v: &f64| {
+            if log_scale {
+                format!("1e{v:.0}")
+            } else {
+                format!("{v}")
+            }
         };
+        let mut mesh = chart.configure_mesh();
+        mesh.disable_x_mesh()
+            .x_labels(n)
+            .x_label_formatter(&x_label)
+            .x_label_style(("sans-serif", 13))
+            .y_desc(y_label)
+            .y_label_formatter(&y_tick);
         if log_scale {
-            let mut chart = builder
-                .build_cartesian_2d(
-                    (0usize..n.saturating_sub(1)).into_segmented(),
-                    (min / 2.0..max * 2.0).log_scale(),
-                )
-                .map_err(chart_error)?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(n)
-                .x_label_formatter(&x_fmt)
-                .x_label_style(("sans-serif", 13))
-                .y_desc(y_label)
-                .y_label_formatter(&|v| format!("{v:.0e}"))
-                .draw()
-                .map_err(chart_error)?;
-            chart
-                .draw_series(
-                    values
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &v)| bar(i, min / 2.0, v)),
-                )
-                .map_err(chart_error)?;
-        } else {
-            let mut chart = builder
-                .build_cartesian_2d(
-                    (0usize..n.saturating_sub(1)).into_segmented(),
-                    0.0..max * 1.05,
-                )
-                .map_err(chart_error)?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(n)
-                .x_label_formatter(&x_fmt)
-                .x_label_style(("sans-serif", 13))
-                .y_desc(y_label)
-                .draw()
-                .map_err(chart_error)?;
-            chart
-                .draw_series(values.iter().enumerate().map(|(i, &v)| bar(i, 0.0, v)))
-                .map_err(chart_error)?;
+            // One line per decade: evenly spaced minor lines would misread as linear.
+            mesh.y_labels((high - low.ceil()) as usize + 1)
+                .light_line_style(TRANSPARENT);
         }
+        mesh.draw().map_err(chart_error)?;
+        chart
+            .draw_series(heights.iter().enumerate().map(|(i, &h)| {
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), low),
+                        (SegmentValue::Exact(i + 1), h),
+                    ],
+                    BLUE.mix(0.7).filled(),
+                );
+                bar.set_margin(0, 0, 4, 4);
+                bar
+            }))
+            .map_err(chart_error)?;
         root.present().map_err(chart_error)?;
     }
     Ok(svg)

@@ -223,6 +223,21 @@ fn category_counts_match_independent_counts() {
     assert_eq!(with_bull, bulls.iter().sum::<u32>());
 }
 
+/// Calls `f(size, colex index)` for each of the 31 proper subsets of a sorted hand.
+fn for_each_proper_subset(cards: &[Card; 5], mut f: impl FnMut(usize, usize)) {
+    let mut subset = [cards[0]; 5];
+    for mask in 0u32..31 {
+        let mut k = 0;
+        for (bit, &card) in cards.iter().enumerate() {
+            if mask >> bit & 1 == 1 {
+                subset[k] = card;
+                k += 1;
+            }
+        }
+        f(k, index_sorted(&subset[..k]) as usize);
+    }
+}
+
 /// The method: sweep hands in strength order, counting for each hand the weaker
 /// hands disjoint from it by inclusion–exclusion over its 31 proper card subsets.
 fn sweep_wins(strength_of: impl Fn(u32) -> u16) -> Vec<u32> {
@@ -241,35 +256,15 @@ fn sweep_wins(strength_of: impl Fn(u32) -> u16) -> Vec<u32> {
             i += 1;
         }
         for &h in &group {
-            let cards = &hands[h as usize];
             let mut total = 0i64;
-            let mut subset = [cards[0]; 5];
-            for mask in 0u32..31 {
-                let mut k = 0;
-                for (bit, &card) in cards.iter().enumerate() {
-                    if mask >> bit & 1 == 1 {
-                        subset[k] = card;
-                        k += 1;
-                    }
-                }
-                let n = i64::from(counters[k][index_sorted(&subset[..k]) as usize]);
+            for_each_proper_subset(&hands[h as usize], |k, index| {
+                let n = i64::from(counters[k][index]);
                 total += if k % 2 == 0 { n } else { -n };
-            }
+            });
             wins[h as usize] = total as u32;
         }
         for &h in &group {
-            let cards = &hands[h as usize];
-            let mut subset = [cards[0]; 5];
-            for mask in 0u32..31 {
-                let mut k = 0;
-                for (bit, &card) in cards.iter().enumerate() {
-                    if mask >> bit & 1 == 1 {
-                        subset[k] = card;
-                        k += 1;
-                    }
-                }
-                counters[k][index_sorted(&subset[..k]) as usize] += 1;
-            }
+            for_each_proper_subset(&hands[h as usize], |k, index| counters[k][index] += 1);
         }
     }
     wins
