@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Reads a niuniu job's Parquet output with DuckDB and checks it as a user would see it.
+"""Reads a job's Parquet output with DuckDB and checks it as a user would see it.
 
-Usage: check_parquet.py OUT_ROOT JOB_NAME
+Usage: check_parquet.py OUT_ROOT JOB_NAME [JOB_NAME ...]
 
-Checks the schema, the row count, that every hand appears once, that category totals
-agree between hands.parquet and categories.parquet and sum to C(52,5), the exact
-head-to-head identity (win counts sum to half of all ordered pairs of disjoint hands),
-and that the rules travel in the file's key-value metadata. Exits non-zero on failure.
+The job kind comes from the files' key-value metadata. For every kind: the schema, the
+row counts, that category totals agree between hands.parquet and categories.parquet, the
+exact head-to-head identities, and that the rules travel in the metadata. Exits non-zero
+on the first failure.
 """
 
 import sys
@@ -48,13 +48,74 @@ def one(con, sql: str, *params):
     return con.execute(sql, list(params)).fetchone()
 
 
+def metadata_of(con, path: str) -> dict:
+    return {
+        (k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+        for k, v in con.execute(f"SELECT key, value FROM parquet_kv_metadata('{path}')").fetchall()
+    }
+
+
 def main() -> None:
-    if len(sys.argv) != 3:
-        fail("usage: check_parquet.py OUT_ROOT JOB_NAME")
-    folder = Path(sys.argv[1]) / "tables" / sys.argv[2]
+    if len(sys.argv) < 3:
+        fail("usage: check_parquet.py OUT_ROOT JOB_NAME [JOB_NAME ...]")
+    con = duckdb.connect()
+    for name in sys.argv[2:]:
+        folder = Path(sys.argv[1]) / "tables" / name
+        hands = str(folder / "hands.parquet")
+        kind = metadata_of(con, hands).get("pipeline.kind")
+        if kind == "niuniu.hands":
+            check_niuniu(con, folder)
+        elif kind == "zhajinhua.hands":
+            check_zhajinhua(con, folder)
+        else:
+            fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
+
+
+ZHAJINHUA_HANDS = 22_100
+ZHAJINHUA_OPPONENTS = 18_424
+
+
+def check_zhajinhua(con, folder: Path) -> None:
     hands = str(folder / "hands.parquet")
     categories = str(folder / "categories.parquet")
-    con = duckdb.connect()
+    rows = con.execute(
+        f"SELECT opponents, count(*), count(DISTINCT hand), min(deals), max(deals) "
+        f"FROM '{hands}' GROUP BY opponents ORDER BY opponents"
+    ).fetchall()
+    expected = [
+        (1, ZHAJINHUA_HANDS, ZHAJINHUA_HANDS, ZHAJINHUA_OPPONENTS, ZHAJINHUA_OPPONENTS),
+        (2, ZHAJINHUA_HANDS, ZHAJINHUA_HANDS, 18_424 * 15_180, 18_424 * 15_180),
+    ]
+    if rows != expected:
+        fail(f"{hands}: rows per opponent count {rows}, expected {expected}")
+    (doubled,) = one(
+        con, f"SELECT sum(2 * wins::HUGEINT + ties) FROM '{hands}' WHERE opponents = 1"
+    )
+    if doubled != ZHAJINHUA_HANDS * ZHAJINHUA_OPPONENTS:
+        fail(f"{hands}: Σ (2·wins + ties) vs 1 opponent is {doubled}, not every pair once")
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{hands}' WHERE abs(win + tie + loss - 1) > 1e-12 "
+        f"OR equity < win OR equity > win + tie OR method <> 'exact'",
+    )
+    if bad:
+        fail(f"{hands}: {bad} rows with inconsistent probabilities")
+    mismatches = con.execute(
+        f"""
+        WITH h AS (SELECT category, count(*) AS n FROM '{hands}' WHERE opponents = 1
+                   GROUP BY category)
+        SELECT c.category, c.count, h.n FROM '{categories}' c FULL OUTER JOIN h USING (category)
+        WHERE c.count IS DISTINCT FROM h.n
+        """
+    ).fetchall()
+    if mismatches:
+        fail(f"{folder}: category counts disagree: {mismatches}")
+    print(f"check_parquet: ok: {folder} (zhajinhua, {2 * ZHAJINHUA_HANDS} rows, exact identities hold)")
+
+
+def check_niuniu(con, folder: Path) -> None:
+    hands = str(folder / "hands.parquet")
+    categories = str(folder / "categories.parquet")
 
     schema = {
         row[0]: row[1]
@@ -101,14 +162,7 @@ def main() -> None:
     if bad_bull:
         fail(f"{bad_bull} hands have a bull number inconsistent with points or grouping")
 
-    metadata = {
-        row[0].decode() if isinstance(row[0], bytes) else row[0]: row[1]
-        for row in con.execute(
-            f"SELECT key, value FROM parquet_kv_metadata('{hands}')"
-        ).fetchall()
-    }
-    if metadata.get("pipeline.kind", b"") not in (b"niuniu.hands", "niuniu.hands"):
-        fail(f"pipeline.kind missing from metadata: {sorted(metadata)}")
+    metadata = metadata_of(con, hands)
     if "pipeline.rules" not in metadata:
         fail("pipeline.rules missing from metadata")
 

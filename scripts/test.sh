@@ -24,12 +24,16 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb" 2>/dev/nul
   .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
 fi
 
-step "run jobs/niuniu.toml and read it back with DuckDB"
+step "run the shipped jobs and read their Parquet back with DuckDB"
 out=$(mktemp -d)
 trap 'rm -rf "$out" "$log"' EXIT
-cargo run --release --quiet -- run jobs/niuniu.toml --out "$out" --quiet
-.venv/bin/python scripts/check_parquet.py "$out" niuniu
-passed=$((passed + 1))
+names=()
+for job in jobs/niuniu.toml jobs/zhajinhua*.toml; do
+  cargo run --release --quiet -- run "$job" --out "$out" --quiet
+  names+=("$(basename "$job" .toml)")
+done
+.venv/bin/python scripts/check_parquet.py "$out" "${names[@]}"
+passed=$((passed + ${#names[@]}))
 
 step "all checks passed"
 echo "$passed passed, $failed failed"

@@ -78,4 +78,30 @@ pub enum QueryGame {
         #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
         table: PathBuf,
     },
+    /// Exact win / tie / loss of a Zhajinhua hand and the EV of each action.
+    Zhajinhua {
+        /// Three cards, e.g. "Ks Kh Qd".
+        hand: String,
+        /// Opponents still in the hand.
+        #[arg(long, default_value_t = 1)]
+        opponents: usize,
+        /// Pot before our decision, including the opponent's bet.
+        #[arg(long, default_value_t = 100.0)]
+        pot: f64,
+        /// Amount to call.
+        #[arg(long, default_value_t = 10.0)]
+        call: f64,
+        /// Probability that the opponent folds to a raise.
+        #[arg(long, default_value_t = 0.2)]
+        fold: f64,
+        /// Raise-to amounts to price (repeatable; default 2×, 3× the call and call + pot).
+        #[arg(long = "raise")]
+        raises: Vec<f64>,
+        /// Cost of asking for a comparison (比牌); default: the call.
+        #[arg(long)]
+        compare: Option<f64>,
+        /// The table to read.
+        #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
+        table: PathBuf,
+    },
 }

@@ -2,7 +2,7 @@
 //! returned for `main` to print.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -10,6 +10,11 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use crate::cli::{Cli, Command, QueryGame};
 use crate::engine::{self, MergeConfig, RunConfig, RunSummary};
 use crate::job::{job_files, JobSpec};
+
+/// A command-line value that is out of range (exit code 2, like a bad job file).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
 
 /// Runs one parsed command line.
 pub fn execute(cli: Cli) -> anyhow::Result<()> {
@@ -52,6 +57,25 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
         Command::Inspect { file } => inspect(&file),
         Command::Query { game } => match game {
             QueryGame::Niuniu { hand, table } => query_niuniu(&hand, &table),
+            QueryGame::Zhajinhua {
+                hand,
+                opponents,
+                pot,
+                call,
+                fold,
+                raises,
+                compare,
+                table,
+            } => query_zhajinhua(&ZhajinhuaQuestion {
+                hand,
+                opponents,
+                pot,
+                call,
+                fold,
+                raises,
+                compare,
+                table,
+            }),
         },
     }
 }
@@ -175,6 +199,15 @@ fn inspect_table(path: &Path) -> anyhow::Result<()> {
             println!("rules hash:  {:016x}", header.rules_hash);
             println!("payload:     {} bytes", header.payload_len);
             println!("checksum:    ok (crc32 {:08x})", header.payload_crc32);
+            if header.game == Game::Zhajinhua {
+                let table = cardtables::Zhajinhua::from_bytes(&bytes)?;
+                println!("hands:       {}", cardtables::zhajinhua::HANDS);
+                println!("opponents:   1..={}", cardtables::zhajinhua::MAX_OPPONENTS);
+                println!("rules:");
+                for line in table.rules().lines() {
+                    println!("  {line}");
+                }
+            }
             if header.game == Game::Niuniu {
                 let table = cardtables::Niuniu::from_bytes(&bytes)?;
                 println!("hands:       {}", cardtables::niuniu::HANDS);
@@ -227,5 +260,132 @@ fn query_niuniu(hand: &str, table_path: &Path) -> anyhow::Result<()> {
         answer.wins,
         cardtables::niuniu::OPPONENT_HANDS
     );
+    Ok(())
+}
+
+/// The arguments of `pipeline query zhajinhua`.
+struct ZhajinhuaQuestion {
+    hand: String,
+    opponents: usize,
+    pot: f64,
+    call: f64,
+    fold: f64,
+    raises: Vec<f64>,
+    compare: Option<f64>,
+    table: PathBuf,
+}
+
+fn query_zhajinhua(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
+    use cardtables::decision::{
+        ev_call, ev_compare, ev_raise, ev_raise_seed, half_kelly, kelly, required_equity, EV_FOLD,
+    };
+    let usage = |m: String| anyhow::Error::new(UsageError(m));
+    if !(q.pot.is_finite() && q.pot > 0.0) {
+        return Err(usage(format!("--pot {} must be a positive amount", q.pot)));
+    }
+    if !(q.call.is_finite() && q.call >= 0.0) {
+        return Err(usage(format!("--call {} must be zero or more", q.call)));
+    }
+    if !(0.0..=1.0).contains(&q.fold) {
+        return Err(usage(format!(
+            "--fold {} must be a probability in [0, 1]",
+            q.fold
+        )));
+    }
+    let raises = if q.raises.is_empty() {
+        vec![2.0 * q.call.max(1.0), 3.0 * q.call.max(1.0), q.call + q.pot]
+    } else {
+        q.raises.clone()
+    };
+    if let Some(r) = raises.iter().find(|r| !(r.is_finite() && **r >= q.call)) {
+        return Err(usage(format!(
+            "--raise {r} must be at least the call ({})",
+            q.call
+        )));
+    }
+    let cost = q.compare.unwrap_or(q.call);
+    if !(cost.is_finite() && cost >= 0.0) {
+        return Err(usage(format!("--compare {cost} must be zero or more")));
+    }
+    let cards = cardtables::card::parse_exact(&q.hand, 3)
+        .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
+    let table = cardtables::Zhajinhua::open(&q.table).with_context(|| {
+        format!(
+            "cannot load {} (run `pipeline run jobs/zhajinhua.toml` first, or pass --table)",
+            q.table.display()
+        )
+    })?;
+    let answer = match table.win_rate(&cards, q.opponents) {
+        Ok(a) => a,
+        Err(cardtables::zhajinhua::QueryError::Cards(e)) => return Err(e.into()),
+        Err(e) => return Err(usage(e.to_string())),
+    };
+    let heads_up = table
+        .win_rate(&cards, 1)
+        .map_err(|e| usage(e.to_string()))?;
+    let w = answer.equity;
+    let shown: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
+    println!(
+        "hand:        {} ({}, strength {})",
+        shown.join(" "),
+        answer.category,
+        answer.strength
+    );
+    println!("opponents:   {}", answer.opponents);
+    println!(
+        "win / tie / loss: {:.6} / {:.6} / {:.6}{}",
+        answer.win,
+        answer.tie,
+        answer.loss,
+        if answer.std_error > 0.0 {
+            format!(" (Monte Carlo, s.e. {:.1e})", answer.std_error)
+        } else {
+            " (exact)".to_string()
+        }
+    );
+    println!("equity:      {w:.6}");
+    println!(
+        "pot {} · call {} · needs equity {:.4} to call",
+        q.pot,
+        q.call,
+        required_equity(q.pot, q.call)
+    );
+    let mut actions: Vec<(String, f64)> = vec![
+        ("fold".to_string(), EV_FOLD),
+        (format!("call {}", q.call), ev_call(w, q.pot, q.call)),
+    ];
+    for &r in &raises {
+        actions.push((
+            format!("raise to {r} (fold {:.0}%)", 100.0 * q.fold),
+            ev_raise(w, q.pot, q.call, r, q.fold),
+        ));
+    }
+    actions.push((
+        format!("compare, cost {cost} (heads-up win {:.4})", heads_up.win),
+        ev_compare(heads_up.equity, q.pot, cost),
+    ));
+    println!("EV of each action (chips):");
+    for (name, ev) in &actions {
+        println!("  {name:<44} {ev:+.3}");
+    }
+    let best = actions
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("fold is always an action");
+    println!("best:        {} ({:+.3})", best.0, best.1);
+    for &r in &raises {
+        println!(
+            "  (seed's raise formula for {r} would say {:+.3}: it forgets the opponent's call)",
+            ev_raise_seed(w, q.pot, r, q.fold)
+        );
+    }
+    if q.call > 0.0 {
+        let odds = q.pot / q.call;
+        println!(
+            "Kelly fraction for this call at odds {odds:.2}:1: {:.4} (half-Kelly {:.4})",
+            kelly(odds, w),
+            half_kelly(odds, w)
+        );
+    }
     Ok(())
 }

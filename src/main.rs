@@ -16,6 +16,9 @@ fn main() {
         let usage = error.chain().any(|cause| {
             cause.downcast_ref::<pipeline::job::JobError>().is_some()
                 || cause.downcast_ref::<cardtables::CardError>().is_some()
+                || cause
+                    .downcast_ref::<pipeline::commands::UsageError>()
+                    .is_some()
         });
         std::process::exit(if usage { 2 } else { 1 });
     }

@@ -484,3 +484,86 @@ fn inspect_and_list_describe_what_is_there() {
     assert!(text.contains("niuniu_extended.toml"), "{text}");
     assert!(text.contains("niuniu.hands"), "{text}");
 }
+
+/// One run of jobs/zhajinhua.toml shared by the Zhajinhua tests.
+fn zhajinhua_table() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap().keep();
+        run_ok(&[
+            "run",
+            repo("jobs/zhajinhua.toml").to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ]);
+        dir.join("tables/zhajinhua/zhajinhua.bin")
+    })
+}
+
+#[test]
+fn zhajinhua_query_prices_every_action() {
+    let table = zhajinhua_table();
+    let out = run_ok(&[
+        "query",
+        "zhajinhua",
+        "Ks Kh Qd",
+        "--opponents",
+        "2",
+        "--pot",
+        "100",
+        "--call",
+        "30",
+        "--fold",
+        "0.25",
+        "--table",
+        table.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Exact two-opponent figures for K-K-Q (also in reports/zhajinhua.md).
+    assert!(text.contains("win / tie / loss: 0.804446"), "{text}");
+    assert!(text.contains("(exact)"), "{text}");
+    // EV(call) = w·(P + C) − C with w = 0.804592…
+    assert!(
+        text.contains("call 30") && text.contains("+74.59"),
+        "{text}"
+    );
+    assert!(text.contains("best:        raise to 130"), "{text}");
+}
+
+#[test]
+fn zhajinhua_query_refuses_bad_questions() {
+    let table = zhajinhua_table();
+    for (args, code, fragment) in [
+        (vec!["Ks Kh Qd", "--opponents", "6"], 2, "1 to 2"),
+        (vec!["Ks Kh Qd", "--fold", "1.5"], 2, "probability"),
+        (
+            vec!["Ks Kh Qd", "--call", "30", "--raise", "10"],
+            2,
+            "at least the call",
+        ),
+        (vec!["Ks Kh", "--opponents", "1"], 2, "expected 3 cards"),
+    ] {
+        let out = bin()
+            .args(["query", "zhajinhua"])
+            .args(&args)
+            .arg("--table")
+            .arg(table)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(fragment),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // A table of another game is named as such.
+    let out = bin()
+        .args(["query", "zhajinhua", "Ks Kh Qd", "--table"])
+        .arg(table_path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("this is a niuniu table, expected a zhajinhua table"));
+}

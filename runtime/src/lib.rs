@@ -3,14 +3,18 @@
 //!
 //! It holds the shared card encoding ([`Card`], [`CardSet`]), the dense colex index of a
 //! card set ([`colex`]), the versioned table file format ([`format`]) and one loader per
-//! game ([`niuniu::Niuniu`]). It depends on serde, bincode and a checksum only, so it stays
+//! game ([`niuniu::Niuniu`], [`zhajinhua::Zhajinhua`]) and the closed-form decision
+//! helpers ([`decision`]). It depends on serde, bincode and a checksum only, so it stays
 //! cheap to build into any application.
 
 pub mod card;
 pub mod colex;
+pub mod decision;
 pub mod format;
 pub mod niuniu;
+pub mod zhajinhua;
 
 pub use card::{parse_cards, Card, CardError, CardSet};
 pub use format::{Game, TableError, TableHeader};
 pub use niuniu::Niuniu;
+pub use zhajinhua::Zhajinhua;

@@ -1,20 +1,28 @@
 //! The games, one folder each, and the registry of job kinds.
 
 pub mod niuniu;
+pub mod zhajinhua;
 
 use crate::engine::ErasedJob;
 use crate::job::{JobError, JobSpec};
 
 /// Every job kind this build knows, with a one-line description.
-pub const KINDS: &[(&str, &str)] = &[(
-    "niuniu.hands",
-    "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
-)];
+pub const KINDS: &[(&str, &str)] = &[
+    (
+        "niuniu.hands",
+        "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
+    ),
+    (
+        "zhajinhua.hands",
+        "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
+    ),
+];
 
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
         "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
+        "zhajinhua.hands" => Ok(Box::new(zhajinhua::hands::HandsJob::new(spec)?)),
         other => Err(spec.field_error(
             "job.kind",
             format!(

@@ -109,3 +109,56 @@ pub fn bar_chart_svg(
 fn chart_error<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("cannot draw chart: {e}")
 }
+
+/// A line chart of several named series as SVG text, with a legend.
+pub fn line_chart_svg(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> anyhow::Result<String> {
+    let points = || series.iter().flat_map(|(_, p)| p.iter());
+    let (x0, x1) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
+    let (y0, y1) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.1), hi.max(p.1))
+    });
+    let pad = ((y1 - y0) * 0.05).max(1e-9);
+    let palette = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(chart_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(16)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))
+            .map_err(chart_error)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .draw()
+            .map_err(chart_error)?;
+        for (i, (name, data)) in series.iter().enumerate() {
+            let color = palette[i % palette.len()];
+            chart
+                .draw_series(LineSeries::new(data.iter().copied(), color.stroke_width(2)))
+                .map_err(chart_error)?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(chart_error)?;
+        root.present().map_err(chart_error)?;
+    }
+    Ok(svg)
+}

@@ -1,0 +1,272 @@
+//! O(1) answers for Zhajinhua (炸金花) from a `zhajinhua.bin` table written by `pipeline`.
+//!
+//! For each of the C(52,3) = 22,100 hands (colex index): category, strength, whether it is
+//! the off-suit 2-3-5 that beats trips under `special_235`, and for 1..=[`MAX_OPPONENTS`]
+//! opponents dealt from the 49 unseen cards: P(win), P(tie), equity and the standard error
+//! (0 for exact values).
+
+use std::cmp::Ordering;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, CardError, CardSet};
+use crate::colex;
+use crate::format::{self, Game, TableError, TableHeader};
+
+/// Number of 3-card hands.
+pub const HANDS: usize = 22_100;
+/// Opponent counts the table covers: 1..=MAX_OPPONENTS.
+pub const MAX_OPPONENTS: usize = 2;
+
+/// The payload of a Zhajinhua table file. Per-opponent arrays are laid out as
+/// `[(opponents − 1) · HANDS + hand]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ZhajinhuaPayload {
+    /// The `[rules]` the table was computed under, as TOML.
+    pub rules: String,
+    /// Category names, weakest first.
+    pub categories: Vec<String>,
+    pub category: Vec<u8>,
+    pub strength: Vec<u16>,
+    pub beats_trips: Vec<bool>,
+    pub win: Vec<f64>,
+    pub tie: Vec<f64>,
+    pub equity: Vec<f64>,
+    pub std_error: Vec<f64>,
+}
+
+/// What the table says about one hand against some number of opponents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZhajinhuaHand<'a> {
+    pub index: u32,
+    pub category: &'a str,
+    pub strength: u16,
+    pub opponents: usize,
+    pub win: f64,
+    pub tie: f64,
+    pub loss: f64,
+    /// Share of the pot: wins plus split ties (ties count 0 under `caller_loses`).
+    pub equity: f64,
+    pub std_error: f64,
+}
+
+/// A loaded, validated Zhajinhua table.
+#[derive(Clone, Debug)]
+pub struct Zhajinhua {
+    header: TableHeader,
+    payload: ZhajinhuaPayload,
+}
+
+/// Why a question could not be answered.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum QueryError {
+    #[error(transparent)]
+    Cards(#[from] CardError),
+    #[error("{0} opponents is not covered: this table answers for 1 to {MAX_OPPONENTS}")]
+    Opponents(usize),
+}
+
+impl Zhajinhua {
+    pub fn open(path: impl AsRef<Path>) -> Result<Zhajinhua, TableError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| TableError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Zhajinhua::from_bytes(bytes)
+    }
+
+    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Zhajinhua, TableError> {
+        let (header, payload) = format::open_payload(bytes.as_ref(), Game::Zhajinhua)?;
+        let payload: ZhajinhuaPayload = format::decode(payload)?;
+        validate(&payload)?;
+        Ok(Zhajinhua { header, payload })
+    }
+
+    pub fn to_bytes(rules_hash: u64, payload: &ZhajinhuaPayload) -> Result<Vec<u8>, TableError> {
+        validate(payload)?;
+        format::write_table(Game::Zhajinhua, rules_hash, payload)
+    }
+
+    pub fn header(&self) -> &TableHeader {
+        &self.header
+    }
+
+    pub fn rules(&self) -> &str {
+        &self.payload.rules
+    }
+
+    /// Category name of three distinct cards.
+    pub fn category(&self, cards: &[Card]) -> Result<&str, CardError> {
+        let i = hand_index(cards)?;
+        Ok(&self.payload.categories[usize::from(self.payload.category[i])])
+    }
+
+    /// Strength of three distinct cards (larger wins; see [`Zhajinhua::compare`] for the
+    /// 2-3-5 exception).
+    pub fn strength(&self, cards: &[Card]) -> Result<u16, CardError> {
+        Ok(self.payload.strength[hand_index(cards)?])
+    }
+
+    /// How hand `a` fares against disjoint hand `b` (Greater = `a` wins).
+    pub fn compare(&self, a: &[Card], b: &[Card]) -> Result<Ordering, CardError> {
+        let (i, j) = (hand_index(a)?, hand_index(b)?);
+        let p = &self.payload;
+        let trips = (p.categories.len() - 1) as u8;
+        Ok(if p.beats_trips[i] && p.category[j] == trips {
+            Ordering::Greater
+        } else if p.beats_trips[j] && p.category[i] == trips {
+            Ordering::Less
+        } else {
+            p.strength[i].cmp(&p.strength[j])
+        })
+    }
+
+    /// Win, tie, loss and equity of a hand against `opponents` players, in O(1).
+    pub fn win_rate(
+        &self,
+        cards: &[Card],
+        opponents: usize,
+    ) -> Result<ZhajinhuaHand<'_>, QueryError> {
+        let i = hand_index(cards)?;
+        if opponents == 0 || opponents > MAX_OPPONENTS {
+            return Err(QueryError::Opponents(opponents));
+        }
+        let p = &self.payload;
+        let k = (opponents - 1) * HANDS + i;
+        Ok(ZhajinhuaHand {
+            index: i as u32,
+            category: &p.categories[usize::from(p.category[i])],
+            strength: p.strength[i],
+            opponents,
+            win: p.win[k],
+            tie: p.tie[k],
+            loss: 1.0 - p.win[k] - p.tie[k],
+            equity: p.equity[k],
+            std_error: p.std_error[k],
+        })
+    }
+}
+
+/// Colex index of three distinct cards in any order.
+pub fn hand_index(cards: &[Card]) -> Result<usize, CardError> {
+    if cards.len() != 3 {
+        return Err(CardError::WrongCount {
+            expected: 3,
+            found: cards.len(),
+        });
+    }
+    let mut seen = CardSet::EMPTY;
+    for &card in cards {
+        if seen.contains(card) {
+            return Err(CardError::Duplicate { card });
+        }
+        seen = seen.with(card);
+    }
+    Ok(colex::index_of(cards) as usize)
+}
+
+fn validate(p: &ZhajinhuaPayload) -> Result<(), TableError> {
+    let invalid = |m: String| Err(TableError::Invalid(m));
+    if p.categories.len() != 6 {
+        return invalid(format!("{} categories, expected 6", p.categories.len()));
+    }
+    let per_hand = [p.category.len(), p.strength.len(), p.beats_trips.len()];
+    if per_hand.iter().any(|&n| n != HANDS) {
+        return invalid(format!(
+            "per-hand arrays have lengths {per_hand:?}, expected {HANDS}"
+        ));
+    }
+    let cells = HANDS * MAX_OPPONENTS;
+    let per_cell = [p.win.len(), p.tie.len(), p.equity.len(), p.std_error.len()];
+    if per_cell.iter().any(|&n| n != cells) {
+        return invalid(format!(
+            "per-opponent arrays have lengths {per_cell:?}, expected {cells}"
+        ));
+    }
+    if p.category.iter().any(|&c| c >= 6) {
+        return invalid("a hand has a category beyond the 6".into());
+    }
+    let probability = |x: f64| (0.0..=1.0).contains(&x);
+    if let Some(k) = (0..cells).find(|&k| {
+        !(probability(p.win[k])
+            && probability(p.tie[k])
+            && probability(p.equity[k])
+            && p.win[k] + p.tie[k] <= 1.0 + 1e-12
+            && p.std_error[k].is_finite()
+            && p.std_error[k] >= 0.0)
+    }) {
+        return invalid(format!("cell {k} holds probabilities outside [0, 1]"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_cards;
+
+    fn payload() -> ZhajinhuaPayload {
+        let cells = HANDS * MAX_OPPONENTS;
+        ZhajinhuaPayload {
+            rules: "a23 = \"lowest\"".into(),
+            categories: [
+                "high_card",
+                "pair",
+                "straight",
+                "flush",
+                "straight_flush",
+                "trips",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            category: (0..HANDS).map(|i| (i % 6) as u8).collect(),
+            strength: (0..HANDS).map(|i| i as u16).collect(),
+            beats_trips: vec![false; HANDS],
+            win: (0..cells).map(|k| k as f64 / cells as f64 / 2.0).collect(),
+            tie: vec![0.25; cells],
+            equity: vec![0.5; cells],
+            std_error: vec![0.0; cells],
+        }
+    }
+
+    #[test]
+    fn round_trip_and_lookups() {
+        let bytes = Zhajinhua::to_bytes(9, &payload()).unwrap();
+        let t = Zhajinhua::from_bytes(&bytes).unwrap();
+        let hand = parse_cards("2d 2c 2h").unwrap(); // colex index 0
+        let a = t.win_rate(&hand, 2).unwrap();
+        assert_eq!((a.index, a.opponents, a.category), (0, 2, "high_card"));
+        assert!((a.win - HANDS as f64 / (2 * HANDS) as f64 / 2.0).abs() < 1e-12);
+        assert!((a.loss - (1.0 - a.win - 0.25)).abs() < 1e-12);
+        assert_eq!(t.win_rate(&hand, 3), Err(QueryError::Opponents(3)));
+        assert_eq!(t.win_rate(&hand, 0), Err(QueryError::Opponents(0)));
+        let other = parse_cards("As Ks Qs").unwrap();
+        assert_eq!(t.compare(&other, &hand).unwrap(), Ordering::Greater);
+    }
+
+    #[test]
+    fn invalid_payloads_are_refused() {
+        let mut p = payload();
+        p.win[5] = 1.5;
+        assert!(matches!(
+            Zhajinhua::to_bytes(1, &p),
+            Err(TableError::Invalid(_))
+        ));
+        let mut p = payload();
+        p.category.pop();
+        assert!(matches!(
+            Zhajinhua::to_bytes(1, &p),
+            Err(TableError::Invalid(_))
+        ));
+        let mut p = payload();
+        p.category[0] = 6;
+        let bytes = format::write_table(Game::Zhajinhua, 1, &p).unwrap();
+        assert!(matches!(
+            Zhajinhua::from_bytes(bytes),
+            Err(TableError::Invalid(_))
+        ));
+    }
+}

@@ -1,0 +1,273 @@
+//! Whole-game tests: exact counts against a brute-force oracle over all pairs of hands,
+//! the exact two-opponent counts against direct enumeration and a seeded Monte Carlo,
+//! and the identities every table must satisfy.
+
+use std::cmp::Ordering;
+
+use cardtables::{parse_cards, Card};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use rayon::prelude::*;
+
+use super::eval::{index_of, Evaluator, HANDS, OPPONENT_HANDS};
+use super::hands::{exact_counts, Counts, HandsJob, OPPONENT_PAIRS};
+use super::rules::{Ties, ZhajinhuaRules, A23};
+use crate::engine::Job;
+
+/// The comparison written out plainly, independent of `eval::classify`'s integer keys:
+/// (category, ranks that decide within it), compared as tuples.
+fn literal_key(cards: &[Card; 3], rules: &ZhajinhuaRules) -> (u8, Vec<u8>) {
+    let mut r: Vec<u8> = cards.iter().map(|c| c.rank() + 2).collect(); // 2..=14
+    r.sort_unstable_by(|a, b| b.cmp(a));
+    let suited = cards.iter().all(|c| c.suit() == cards[0].suit());
+    let wheel = r == vec![14, 3, 2];
+    let run = r[0] == r[1] + 1 && r[1] == r[2] + 1;
+    let straight_top = if run {
+        Some(vec![2 * r[0]])
+    } else if wheel {
+        match rules.a23 {
+            A23::Lowest => Some(vec![5]),  // below 2-3-4 (top 4 → 8)
+            A23::Second => Some(vec![27]), // between K-Q-J (26) and A-K-Q (28)
+            A23::None => None,
+        }
+    } else {
+        None
+    };
+    if r[0] == r[2] {
+        (6, vec![r[0]])
+    } else if suited && straight_top.is_some() {
+        (5, straight_top.unwrap())
+    } else if suited {
+        (4, r)
+    } else if let Some(top) = straight_top {
+        (3, top)
+    } else if r[0] == r[1] {
+        (2, vec![r[0], r[2]])
+    } else if r[1] == r[2] {
+        (2, vec![r[1], r[0]])
+    } else {
+        (1, r)
+    }
+}
+
+/// A hand's literal key plus whether it is the special off-suit 2-3-5.
+type Literal = ((u8, Vec<u8>), bool);
+
+fn literal(cards: &[Card; 3], rules: &ZhajinhuaRules) -> Literal {
+    let mut r: Vec<u8> = cards.iter().map(|c| c.rank()).collect();
+    r.sort_unstable();
+    let special = rules.special_235
+        && r == vec![0, 1, 3]
+        && !cards.iter().all(|c| c.suit() == cards[0].suit());
+    (literal_key(cards, rules), special)
+}
+
+fn literal_compare(a: &Literal, b: &Literal) -> Ordering {
+    let ((ka, sa), (kb, sb)) = (a, b);
+    if *sa && kb.0 == 6 {
+        Ordering::Greater
+    } else if *sb && ka.0 == 6 {
+        Ordering::Less
+    } else {
+        ka.cmp(kb)
+    }
+}
+
+fn variants() -> Vec<ZhajinhuaRules> {
+    vec![
+        ZhajinhuaRules::default(),
+        ZhajinhuaRules {
+            a23: A23::Second,
+            ..ZhajinhuaRules::default()
+        },
+        ZhajinhuaRules {
+            a23: A23::None,
+            special_235: true,
+            ties: Ties::CallerLoses,
+        },
+    ]
+}
+
+/// Counts of every hand as the job computes them (one per suit class, expanded), checked
+/// against computing every hand directly.
+fn all_counts(rules: ZhajinhuaRules) -> (HandsJob, Vec<Counts>) {
+    let job = HandsJob::from_rules(rules, "t", "", "t.toml");
+    let by_class: Vec<Counts> = (0..job.unit_count())
+        .into_par_iter()
+        .flat_map(|u| job.run_unit(u))
+        .collect();
+    let expanded = job.counts_by_hand(&by_class);
+    let eval = Evaluator::new(rules);
+    let direct: Vec<Counts> = eval
+        .hands
+        .par_iter()
+        .map(|h| exact_counts(&eval, h))
+        .collect();
+    assert_eq!(expanded, direct, "suit classes must share exact results");
+    (job, expanded)
+}
+
+fn hand(text: &str) -> [Card; 3] {
+    parse_cards(text).unwrap().try_into().unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "compares all pairs of hands: run with --release"
+)]
+fn one_opponent_counts_match_a_brute_force_oracle() {
+    for rules in variants() {
+        let eval = Evaluator::new(rules);
+        let (_, counts) = all_counts(rules);
+        let hands: Vec<[Card; 3]> = eval.hands.iter().map(|h| h.cards).collect();
+        let literals: Vec<Literal> = hands.iter().map(|h| literal(h, &rules)).collect();
+        let masks: Vec<u64> = eval.hands.iter().map(|h| h.mask).collect();
+        let oracle: Vec<(u64, u64)> = (0..HANDS)
+            .into_par_iter()
+            .map(|i| {
+                let (mut w, mut t) = (0, 0);
+                for j in 0..HANDS {
+                    if masks[i] & masks[j] != 0 {
+                        continue;
+                    }
+                    match literal_compare(&literals[i], &literals[j]) {
+                        Ordering::Greater => w += 1,
+                        Ordering::Equal => t += 1,
+                        Ordering::Less => {}
+                    }
+                }
+                (w, t)
+            })
+            .collect();
+        for i in 0..HANDS {
+            assert_eq!(
+                (counts[i].win1, counts[i].tie1),
+                oracle[i],
+                "{rules:?} hand {:?}",
+                hands[i]
+            );
+        }
+        // Σ over hands of P(win) + P(tie)/2 against one opponent is exactly 1/2.
+        let doubled: u64 = counts.iter().map(|c| 2 * c.win1 + c.tie1).sum();
+        assert_eq!(doubled, HANDS as u64 * u64::from(OPPONENT_HANDS));
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "enumerates opponent pairs: run with --release"
+)]
+fn two_opponent_counts_match_direct_enumeration() {
+    let rules = ZhajinhuaRules::default();
+    let eval = Evaluator::new(rules);
+    for text in ["Ks Kh Qd", "7s 7d 2c"] {
+        let mine = eval.hands[index_of(&hand(text))];
+        let others: Vec<_> = eval
+            .hands
+            .iter()
+            .filter(|h| h.mask & mine.mask == 0)
+            .collect();
+        assert_eq!(others.len() as u32, OPPONENT_HANDS);
+        let (mut win, mut two, mut three) = (0u64, 0u64, 0u64);
+        for (i, a) in others.iter().enumerate() {
+            let ca = eval.compare(&mine, a);
+            if ca == Ordering::Less {
+                continue;
+            }
+            for b in &others[i + 1..] {
+                if a.mask & b.mask != 0 {
+                    continue;
+                }
+                match (ca, eval.compare(&mine, b)) {
+                    (_, Ordering::Less) => {}
+                    (Ordering::Greater, Ordering::Greater) => win += 2,
+                    (Ordering::Equal, Ordering::Equal) => three += 2,
+                    _ => two += 2,
+                }
+            }
+        }
+        let c = exact_counts(&eval, &mine);
+        assert_eq!(
+            (c.win2, c.tie2_two_way, c.tie2_three_way),
+            (win, two, three),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
+fn two_opponent_exact_agrees_with_seeded_monte_carlo() {
+    let rules = ZhajinhuaRules::default();
+    let eval = Evaluator::new(rules);
+    let trials = 200_000u32;
+    for (n, text) in ["Ks Kh Qd", "Ah Kd 9c", "9s 8s 7d"].iter().enumerate() {
+        let mine = eval.hands[index_of(&hand(text))];
+        let deck: Vec<Card> = (0..52u8)
+            .filter(|id| mine.mask >> id & 1 == 0)
+            .map(|id| Card::from_id(id).unwrap())
+            .collect();
+        let mut rng = Pcg64::seed_from_u64(0x5eed + n as u64);
+        let (mut wins, mut equity) = (0u32, 0f64);
+        let mut d = deck.clone();
+        for _ in 0..trials {
+            // Partial Fisher–Yates: the first six cards are two uniform opponent hands.
+            for i in 0..6 {
+                let j = rng.random_range(i..d.len());
+                d.swap(i, j);
+            }
+            let a = eval.hands[index_of(&[d[0], d[1], d[2]])];
+            let b = eval.hands[index_of(&[d[3], d[4], d[5]])];
+            match (eval.compare(&mine, &a), eval.compare(&mine, &b)) {
+                (Ordering::Less, _) | (_, Ordering::Less) => {}
+                (Ordering::Greater, Ordering::Greater) => {
+                    wins += 1;
+                    equity += 1.0;
+                }
+                (Ordering::Equal, Ordering::Equal) => equity += 1.0 / 3.0,
+                _ => equity += 0.5,
+            }
+        }
+        let exact = exact_counts(&eval, &mine).outcome(2, Ties::Split);
+        let p = f64::from(wins) / f64::from(trials);
+        let se = (exact.win * (1.0 - exact.win) / f64::from(trials))
+            .sqrt()
+            .max(1e-4);
+        assert!(
+            (p - exact.win).abs() < 4.0 * se,
+            "{text}: mc {p} exact {}",
+            exact.win
+        );
+        let e = equity / f64::from(trials);
+        assert!(
+            (e - exact.equity).abs() < 4.0 * se,
+            "{text}: mc {e} exact {}",
+            exact.equity
+        );
+    }
+    assert_eq!(OPPONENT_PAIRS, 279_676_320);
+}
+
+#[test]
+fn special_235_wins_exactly_against_the_trips_left() {
+    let rules = ZhajinhuaRules {
+        special_235: true,
+        ..ZhajinhuaRules::default()
+    };
+    let eval = Evaluator::new(rules);
+    let c = exact_counts(&eval, &eval.hands[index_of(&hand("2s 3h 5d"))]);
+    // Trips we can face: 10 untouched ranks × 4, and ranks 2, 3, 5 with one card gone × 1.
+    assert_eq!(c.win1, 43);
+    // It ties the other off-suit 2-3-5 hands: 3·3·3 = 27 from the remaining 2s, 3s and 5s,
+    // of which only ♣♣♣ is a flush (we hold 2♠, 3♥, 5♦), so 26.
+    assert_eq!(c.tie1, 26);
+    let plain = Evaluator::new(ZhajinhuaRules::default());
+    let p = exact_counts(&plain, &plain.hands[index_of(&hand("2s 3h 5d"))]);
+    assert_eq!(p.win1, 0);
+    assert_eq!(c.tie1, p.tie1);
+    // Under caller_loses the equity counts ties as nothing.
+    let o = c.outcome(1, Ties::CallerLoses);
+    assert_eq!(o.equity, o.win);
+}
