@@ -110,6 +110,15 @@ def check_zhajinhua(con, folder: Path) -> None:
     ).fetchall()
     if mismatches:
         fail(f"{folder}: category counts disagree: {mismatches}")
+    decisions = str(folder / "decisions.parquet")
+    (n, wrong_best) = one(
+        con,
+        f"SELECT count(*), count(*) FILTER (WHERE greatest(ev_fold, ev_call, ev_raise, ev_compare) "
+        f"<> CASE best_action WHEN 'fold' THEN ev_fold WHEN 'call' THEN ev_call "
+        f"WHEN 'raise' THEN ev_raise ELSE ev_compare END) FROM '{decisions}'",
+    )
+    if n != 9 * 3 * 3 * 3 * 4 or wrong_best:
+        fail(f"{decisions}: {n} rows, {wrong_best} with a best action that is not the max EV")
     print(f"check_parquet: ok: {folder} (zhajinhua, {2 * ZHAJINHUA_HANDS} rows, exact identities hold)")
 
 

@@ -23,6 +23,7 @@ use cardtables::Card;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::decisions;
 use super::eval::{
     index_of, Evaluator, HandInfo, CATEGORIES, CATEGORIES_ZH, HANDS, OPPONENT_HANDS,
 };
@@ -340,6 +341,16 @@ impl Job for HandsJob {
                     batches: vec![self.categories_batch()?],
                     plain_columns: vec![],
                 },
+                ParquetOutput {
+                    file: "decisions.parquet".into(),
+                    batches: vec![decisions::grid_batch()?],
+                    plain_columns: vec![],
+                },
+                ParquetOutput {
+                    file: "raise_curve.parquet".into(),
+                    batches: vec![self.raise_curve_batch(&counts)?],
+                    plain_columns: vec![],
+                },
             ],
             tables: vec![BinaryOutput {
                 file: "zhajinhua.bin".into(),
@@ -352,7 +363,152 @@ impl Job for HandsJob {
     }
 }
 
+/// Hands whose raise-size EV curves the report draws (a strong and a weak one), the
+/// situation they face, and the fold model's saturation.
+const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
+const CURVE_POT: f64 = 100.0;
+const CURVE_CALL: f64 = 20.0;
+const CURVE_MAX_FOLD: f64 = 0.6;
+
 impl HandsJob {
+    /// Heads-up equity of a hand given as text (the report's fixed example hands).
+    fn equity_of(&self, counts: &[Counts], text: &str) -> f64 {
+        let cards: [Card; 3] = cardtables::parse_cards(text)
+            .expect("example hands parse")
+            .try_into()
+            .expect("three cards");
+        counts[index_of(&cards)]
+            .outcome(1, self.eval.rules.ties)
+            .equity
+    }
+
+    fn raise_curve_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
+        let (mut hand, mut equity, mut raise_to, mut fold, mut ev, mut seed) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for text in CURVE_HANDS {
+            let w = self.equity_of(counts, text);
+            for (r, f, e, s) in decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD) {
+                hand.push(text);
+                equity.push(w);
+                raise_to.push(r);
+                fold.push(f);
+                ev.push(e);
+                seed.push(s);
+            }
+        }
+        let n = hand.len();
+        Ok(RecordBatch::try_from_iter(vec![
+            ("hand", Arc::new(StringArray::from(hand)) as ArrayRef),
+            ("equity", Arc::new(Float64Array::from(equity))),
+            ("pot", Arc::new(Float64Array::from(vec![CURVE_POT; n]))),
+            ("call", Arc::new(Float64Array::from(vec![CURVE_CALL; n]))),
+            ("raise_to", Arc::new(Float64Array::from(raise_to))),
+            ("fold_rate", Arc::new(Float64Array::from(fold))),
+            ("ev_raise", Arc::new(Float64Array::from(ev))),
+            ("ev_raise_seed_formula", Arc::new(Float64Array::from(seed))),
+        ])?)
+    }
+
+    /// The report's decision-model section and its raise-size chart.
+    fn decision_report(&self, counts: &[Counts]) -> anyhow::Result<(String, String)> {
+        let mut md = String::from(
+            "\n## Decisions\n\n\
+             `decisions.parquet` prices fold, call, raise and compare over a grid of equity \
+             (0.1–0.9), pot (50, 100, 200), call (10, 20, 50), raise-to (2×, 3×, 5× the call) \
+             and opponent fold rate (0, 0.1, 0.25, 0.5), with the model of RULES.md (P = pot \
+             before our decision including the opponent's bet, C = call, w = equity, R = raise-to, \
+             f = fold rate):\n\n\
+             - EV(fold) = 0; EV(call) = w·(P + C) − C; required equity = C / (P + C)\n\
+             - EV(raise to R) = f·P + (1 − f)·(w·(P + 2R − C) − R); the seed's \
+             f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C and is in \
+             `ev_raise_seed_formula` only to show the gap\n\
+             - EV(compare at cost K) = w·(P + K) − K, with K = C on the grid\n\
+             - Kelly fraction of the call at odds b = P / C: f* = (b·w − (1 − w)) / b, and \
+             half-Kelly\n\
+             - styles (seed §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
+             of the pot, steady on EV > 0 but prices raises with a fold rate of at most 0.1; \
+             `*_action` is the best action each style accepts, else fold.\n\n",
+        );
+        md.push_str(&format!(
+            "### Raise size\n\nThe seed suggests tabulating EV against the raise size to find \
+             its peak. With a constant fold rate EV is linear in R, so there is a peak only if \
+             folds grow with the raise. We use f(R) = {max} · (R − C) / (R − C + P), which \
+             rises from 0 towards {max}, for pot {pot} and call {call}, heads-up:\n\n",
+            max = CURVE_MAX_FOLD,
+            pot = CURVE_POT,
+            call = CURVE_CALL
+        ));
+        let mut rows = Vec::new();
+        let mut series = Vec::new();
+        let mut findings = Vec::new();
+        for text in CURVE_HANDS {
+            let w = self.equity_of(counts, text);
+            let curve = decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD);
+            let (at, ev) = decisions::peak(&curve, false);
+            let (seed_at, seed_ev) = decisions::peak(&curve, true);
+            let (first, last) = (curve[0].0, curve[curve.len() - 1].0);
+            let shape = |r: f64| {
+                if r >= last {
+                    format!(
+                        "rises across the whole range, so its best raise is the largest ({r:.0})"
+                    )
+                } else if r <= first {
+                    format!("falls from the start, so its best is not to raise beyond the call ({r:.0})")
+                } else {
+                    format!("peaks at a raise to {r:.0}")
+                }
+            };
+            findings.push(format!(
+                "- `{text}` (equity {w:.3}): the corrected EV {}; the seed's formula {}.",
+                shape(at),
+                shape(seed_at)
+            ));
+            rows.push(vec![
+                format!("`{text}`"),
+                format!("{w:.4}"),
+                format!("{at:.0}"),
+                format!("{ev:+.2}"),
+                format!("{seed_at:.0}"),
+                format!("{seed_ev:+.2}"),
+            ]);
+            series.push((
+                format!("{text} (w={w:.3})"),
+                curve.iter().map(|p| (p.0, p.2)).collect(),
+            ));
+            series.push((
+                format!("{text}, seed's formula"),
+                curve.iter().map(|p| (p.0, p.3)).collect(),
+            ));
+        }
+        md.push_str(&markdown_table(
+            &[
+                "hand",
+                "equity vs 1",
+                "best raise-to",
+                "EV there",
+                "seed formula's best",
+                "seed EV there",
+            ],
+            &rows,
+        ));
+        md.push_str(&format!(
+            "\n![EV against raise size]({}/raise_curve.svg)\n\n{}\n\n\
+             With equity above 1/2 every chip a caller adds is worth more to us than it costs, \
+             so only fold equity against the cost of being called can make a peak. The seed's \
+             formula undercounts what a called raise wins (it leaves out the caller's R − C), \
+             which pushes its best raise down. The curves are in `raise_curve.parquet`.\n",
+            self.name,
+            findings.join("\n")
+        ));
+        let chart = line_chart_svg(
+            "EV of raising, by raise-to amount (pot 100, call 20)",
+            "raise to (chips)",
+            "EV (chips)",
+            &series,
+        )?;
+        Ok((md, chart))
+    }
+
     fn category_counts(&self) -> [u32; 6] {
         let mut c = [0u32; 6];
         for h in &self.eval.hands {
@@ -578,9 +734,14 @@ impl HandsJob {
             "\nChecks asserted when this table is built: every ordered pair of disjoint hands \
              is counted once as a win for one side or a tie for both.\n",
         );
+        let (decision_md, raise_chart) = self.decision_report(counts)?;
+        md.push_str(&decision_md);
         Ok(Report {
             markdown: md,
-            charts: vec![("win_by_percentile.svg".into(), chart)],
+            charts: vec![
+                ("win_by_percentile.svg".into(), chart),
+                ("raise_curve.svg".into(), raise_chart),
+            ],
         })
     }
 }

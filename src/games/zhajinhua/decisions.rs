@@ -1,0 +1,177 @@
+//! The EV decision model over a grid of situations, and the raise-size EV curve.
+//!
+//! The model is RULES.md's corrected one, implemented once in `cardtables::decision` and
+//! shared by every game; this module only lays it out as tables and a chart.
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+use cardtables::decision::{
+    ev_call, ev_compare, ev_raise, ev_raise_seed, half_kelly, kelly, required_equity, Style,
+    EV_FOLD,
+};
+
+/// Equities on the grid.
+pub const EQUITIES: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+/// Pots (before our decision, including the opponent's bet).
+pub const POTS: [f64; 3] = [50.0, 100.0, 200.0];
+/// Amounts to call.
+pub const CALLS: [f64; 3] = [10.0, 20.0, 50.0];
+/// Raise-to amounts as multiples of the call.
+pub const RAISE_MULTIPLES: [f64; 3] = [2.0, 3.0, 5.0];
+/// Opponent fold rates against a raise.
+pub const FOLD_RATES: [f64; 4] = [0.0, 0.1, 0.25, 0.5];
+
+/// One priced situation.
+struct Row {
+    equity: f64,
+    pot: f64,
+    call: f64,
+    raise_to: f64,
+    fold: f64,
+    evs: [(&'static str, f64); 4],
+}
+
+impl Row {
+    fn new(equity: f64, pot: f64, call: f64, raise_to: f64, fold: f64) -> Row {
+        Row {
+            equity,
+            pot,
+            call,
+            raise_to,
+            fold,
+            evs: [
+                ("fold", EV_FOLD),
+                ("call", ev_call(equity, pot, call)),
+                ("raise", ev_raise(equity, pot, call, raise_to, fold)),
+                // Comparing costs what calling costs; heads-up, equity is the win share.
+                ("compare", ev_compare(equity, pot, call)),
+            ],
+        }
+    }
+
+    /// The best action a style takes: the highest-EV action it accepts, else fold.
+    fn choice(&self, style: Style) -> &'static str {
+        let fold = style.fold_rate(self.fold);
+        let priced = Row::new(self.equity, self.pot, self.call, self.raise_to, fold);
+        priced.evs[1..]
+            .iter()
+            .filter(|(_, ev)| style.accepts(*ev, self.pot))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or("fold", |(name, _)| *name)
+    }
+
+    fn best(&self) -> &'static str {
+        self.evs
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(name, _)| *name)
+            .expect("four actions")
+    }
+}
+
+/// `decisions.parquet`: every grid point with each action's EV, the best action, what each
+/// style would do, the required equity and the Kelly fractions of the call.
+pub fn grid_batch() -> anyhow::Result<RecordBatch> {
+    let mut rows = Vec::new();
+    for &equity in &EQUITIES {
+        for &pot in &POTS {
+            for &call in &CALLS {
+                for &m in &RAISE_MULTIPLES {
+                    for &fold in &FOLD_RATES {
+                        rows.push(Row::new(equity, pot, call, m * call, fold));
+                    }
+                }
+            }
+        }
+    }
+    let f = |get: &dyn Fn(&Row) -> f64| -> ArrayRef {
+        Arc::new(Float64Array::from_iter_values(rows.iter().map(get)))
+    };
+    let s = |get: &dyn Fn(&Row) -> &'static str| -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(rows.iter().map(get)))
+    };
+    Ok(RecordBatch::try_from_iter(vec![
+        ("equity", f(&|r| r.equity)),
+        ("pot", f(&|r| r.pot)),
+        ("call", f(&|r| r.call)),
+        ("raise_to", f(&|r| r.raise_to)),
+        ("fold_rate", f(&|r| r.fold)),
+        ("ev_fold", f(&|r| r.evs[0].1)),
+        ("ev_call", f(&|r| r.evs[1].1)),
+        ("ev_raise", f(&|r| r.evs[2].1)),
+        (
+            "ev_raise_seed_formula",
+            f(&|r| ev_raise_seed(r.equity, r.pot, r.raise_to, r.fold)),
+        ),
+        ("ev_compare", f(&|r| r.evs[3].1)),
+        ("best_action", s(&|r| r.best())),
+        ("tight_action", s(&|r| r.choice(Style::Tight))),
+        ("loose_action", s(&|r| r.choice(Style::Loose))),
+        ("steady_action", s(&|r| r.choice(Style::Steady))),
+        ("required_equity", f(&|r| required_equity(r.pot, r.call))),
+        ("kelly", f(&|r| kelly(r.pot / r.call, r.equity))),
+        ("half_kelly", f(&|r| half_kelly(r.pot / r.call, r.equity))),
+    ])?)
+}
+
+/// Fold rate against a raise to `raise_to`: grows with the raise relative to the pot and
+/// saturates at `max`. The seed argues fold rates rise with the raise; this is the
+/// simplest such model, stated in the report.
+pub fn fold_rate(raise_to: f64, call: f64, pot: f64, max: f64) -> f64 {
+    let extra = (raise_to - call).max(0.0);
+    max * extra / (extra + pot)
+}
+
+/// The raise-size EV curve of one hand: `(raise_to, fold_rate, corrected EV, seed EV)`.
+pub fn raise_curve(equity: f64, pot: f64, call: f64, max_fold: f64) -> Vec<(f64, f64, f64, f64)> {
+    (0..=100)
+        .map(|i| {
+            let r = call + (5.0 * pot - call) * f64::from(i) / 100.0;
+            let f = fold_rate(r, call, pot, max_fold);
+            (
+                r,
+                f,
+                ev_raise(equity, pot, call, r, f),
+                ev_raise_seed(equity, pot, r, f),
+            )
+        })
+        .collect()
+}
+
+/// The raise that maximises a curve's column (`2` corrected, `3` seed).
+pub fn peak(curve: &[(f64, f64, f64, f64)], seed: bool) -> (f64, f64) {
+    curve
+        .iter()
+        .map(|p| (p.0, if seed { p.3 } else { p.2 }))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("non-empty curve")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_covers_every_combination_and_picks_the_max() {
+        let batch = grid_batch().unwrap();
+        assert_eq!(batch.num_rows(), 9 * 3 * 3 * 3 * 4);
+        // At equity 0.1 against a big call, folding is best; at 0.9 raising is.
+        let weak = Row::new(0.1, 50.0, 50.0, 100.0, 0.0);
+        assert_eq!(weak.best(), "fold");
+        let strong = Row::new(0.9, 100.0, 20.0, 100.0, 0.1);
+        assert_eq!(strong.best(), "raise");
+        assert_eq!(strong.choice(Style::Tight), "raise");
+    }
+
+    #[test]
+    fn raise_curve_peaks_inside_for_a_weak_hand() {
+        let curve = raise_curve(0.35, 100.0, 20.0, 0.6);
+        let (at, ev) = peak(&curve, false);
+        assert!(at > 20.0 && at < 500.0, "peak at {at}");
+        assert!(ev > curve[0].2 && ev > curve[100].2);
+        // With equity above 1/2 the corrected EV only grows with the raise.
+        let strong = raise_curve(0.8, 100.0, 20.0, 0.6);
+        assert_eq!(peak(&strong, false).0, strong[100].0);
+    }
+}
