@@ -65,7 +65,7 @@ def main() -> None:
         kind = metadata_of(con, hands).get("pipeline.kind")
         if kind == "niuniu.hands":
             check_niuniu(con, folder)
-        elif kind == "zhajinhua.hands":
+        elif kind in ("zhajinhua.hands", "zhajinhua.multiway"):
             check_zhajinhua(con, folder)
         else:
             fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
@@ -80,12 +80,18 @@ def check_zhajinhua(con, folder: Path) -> None:
     categories = str(folder / "categories.parquet")
     rows = con.execute(
         f"SELECT opponents, count(*), count(DISTINCT hand), min(deals), max(deals) "
-        f"FROM '{hands}' GROUP BY opponents ORDER BY opponents"
+        f"FROM '{hands}' WHERE method = 'exact' GROUP BY opponents ORDER BY opponents"
     ).fetchall()
     expected = [
         (1, ZHAJINHUA_HANDS, ZHAJINHUA_HANDS, ZHAJINHUA_OPPONENTS, ZHAJINHUA_OPPONENTS),
         (2, ZHAJINHUA_HANDS, ZHAJINHUA_HANDS, 18_424 * 15_180, 18_424 * 15_180),
     ]
+    sampled = con.execute(
+        f"SELECT opponents, count(*), min(deals), min(std_error) FROM '{hands}' "
+        f"WHERE method = 'monte_carlo' GROUP BY opponents ORDER BY opponents"
+    ).fetchall()
+    if any(n != ZHAJINHUA_HANDS or trials < 16_384 or se <= 0 for _, n, trials, se in sampled):
+        fail(f"{hands}: Monte Carlo rows per opponent count {sampled}")
     if rows != expected:
         fail(f"{hands}: rows per opponent count {rows}, expected {expected}")
     (doubled,) = one(
@@ -96,7 +102,7 @@ def check_zhajinhua(con, folder: Path) -> None:
     (bad,) = one(
         con,
         f"SELECT count(*) FROM '{hands}' WHERE abs(win + tie + loss - 1) > 1e-12 "
-        f"OR equity < win OR equity > win + tie OR method <> 'exact'",
+        f"OR (method = 'exact' AND (equity < win OR equity > win + tie OR std_error <> 0))",
     )
     if bad:
         fail(f"{hands}: {bad} rows with inconsistent probabilities")
@@ -119,7 +125,10 @@ def check_zhajinhua(con, folder: Path) -> None:
     )
     if n != 9 * 3 * 3 * 3 * 4 or wrong_best:
         fail(f"{decisions}: {n} rows, {wrong_best} with a best action that is not the max EV")
-    print(f"check_parquet: ok: {folder} (zhajinhua, {2 * ZHAJINHUA_HANDS} rows, exact identities hold)")
+    print(
+        f"check_parquet: ok: {folder} (zhajinhua, exact identities hold"
+        f"{', ' + str(len(sampled)) + ' Monte Carlo opponent counts' if sampled else ''})"
+    )
 
 
 def check_niuniu(con, folder: Path) -> None:

@@ -202,7 +202,7 @@ fn inspect_table(path: &Path) -> anyhow::Result<()> {
             if header.game == Game::Zhajinhua {
                 let table = cardtables::Zhajinhua::from_bytes(&bytes)?;
                 println!("hands:       {}", cardtables::zhajinhua::HANDS);
-                println!("opponents:   1..={}", cardtables::zhajinhua::MAX_OPPONENTS);
+                println!("opponents:   1..={}", table.max_opponents());
                 println!("rules:");
                 for line in table.rules().lines() {
                     println!("  {line}");

@@ -65,13 +65,17 @@ struct JobSection {
 
 /// The `[run]` table: settings that change how a job runs, never what it computes
 /// (except `seed`, which fixes every Monte Carlo stream).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RunSettings {
     /// Root of every random stream; each work unit derives its own from (seed, unit).
     pub seed: u64,
     /// Worker threads; 0 means every core.
     pub threads: usize,
+    /// Monte Carlo parts stop sampling a cell once its standard error is at most this.
+    pub target_std_error: f64,
+    /// Monte Carlo parts never draw more than this many trials for one cell.
+    pub max_trials: u64,
 }
 
 impl Default for RunSettings {
@@ -79,9 +83,14 @@ impl Default for RunSettings {
         RunSettings {
             seed: 42,
             threads: 0,
+            target_std_error: 1e-4,
+            max_trials: 100_000_000,
         }
     }
 }
+
+/// Fewest trials a Monte Carlo cell draws, whatever its early standard error says.
+pub const MIN_TRIALS: u64 = 1 << 14;
 
 /// A parsed job file. The `[rules]` table stays as source text until the game that owns
 /// it reads it with [`JobSpec::rules`], so its errors keep their file positions.
@@ -144,7 +153,28 @@ impl JobSpec {
             text,
         };
         spec.check_name()?;
+        spec.check_run()?;
         Ok(spec)
+    }
+
+    fn check_run(&self) -> Result<(), JobError> {
+        let se = self.run.target_std_error;
+        if !(se > 0.0 && se <= 0.5) {
+            return Err(self.field_error(
+                "run.target_std_error",
+                format!("{se} is out of range: use a standard error in (0, 0.5], e.g. 1e-4"),
+            ));
+        }
+        if self.run.max_trials < MIN_TRIALS {
+            return Err(self.field_error(
+                "run.max_trials",
+                format!(
+                    "{} is too few: every Monte Carlo cell draws at least {MIN_TRIALS} trials",
+                    self.run.max_trials
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn check_name(&self) -> Result<(), JobError> {

@@ -535,7 +535,11 @@ fn zhajinhua_query_prices_every_action() {
 fn zhajinhua_query_refuses_bad_questions() {
     let table = zhajinhua_table();
     for (args, code, fragment) in [
-        (vec!["Ks Kh Qd", "--opponents", "6"], 2, "1 to 2"),
+        (
+            vec!["Ks Kh Qd", "--opponents", "6"],
+            2,
+            "answers for 1 to 2",
+        ),
         (vec!["Ks Kh Qd", "--fold", "1.5"], 2, "probability"),
         (
             vec!["Ks Kh Qd", "--call", "30", "--raise", "10"],
@@ -566,4 +570,74 @@ fn zhajinhua_query_refuses_bad_questions() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("this is a niuniu table, expected a zhajinhua table"));
+}
+
+#[test]
+fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("mw.toml");
+    std::fs::write(
+        &job,
+        "[job]\nkind = \"zhajinhua.multiway\"\nname = \"mw\"\n[run]\nseed = 7\ntarget_std_error = 0.05\n",
+    )
+    .unwrap();
+    let job = job.to_str().unwrap();
+    let one = work.path().join("one");
+    let two = work.path().join("two");
+    run_ok(&[
+        "run",
+        job,
+        "--out",
+        one.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
+    run_ok(&[
+        "run",
+        job,
+        "--out",
+        two.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--quiet",
+    ]);
+    assert_same_outputs(&one, &two);
+    let mut parts = Vec::new();
+    for i in 0..2 {
+        let out = work.path().join(format!("shard{i}"));
+        let shard = format!("{i}/2");
+        run_ok(&[
+            "run",
+            job,
+            "--out",
+            out.to_str().unwrap(),
+            "--shard",
+            &shard,
+            "--quiet",
+        ]);
+        parts.push(out.join("tables/mw/parts"));
+    }
+    let merged = work.path().join("merged");
+    run_ok(&[
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[1].to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_same_outputs(&one, &merged);
+    // The runtime answers for five opponents with a stated standard error.
+    let out = run_ok(&[
+        "query",
+        "zhajinhua",
+        "Ks Kh Qd",
+        "--opponents",
+        "5",
+        "--table",
+        one.join("tables/mw/zhajinhua.bin").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(Monte Carlo, s.e."), "{text}");
 }

@@ -1,9 +1,9 @@
 //! O(1) answers for Zhajinhua (炸金花) from a `zhajinhua.bin` table written by `pipeline`.
 //!
 //! For each of the C(52,3) = 22,100 hands (colex index): category, strength, whether it is
-//! the off-suit 2-3-5 that beats trips under `special_235`, and for 1..=[`MAX_OPPONENTS`]
+//! the off-suit 2-3-5 that beats trips under `special_235`, and for 1..=`max_opponents`
 //! opponents dealt from the 49 unseen cards: P(win), P(tie), equity and the standard error
-//! (0 for exact values).
+//! (0 for exact values, positive for Monte Carlo estimates).
 
 use std::cmp::Ordering;
 use std::path::Path;
@@ -16,8 +16,8 @@ use crate::format::{self, Game, TableError, TableHeader};
 
 /// Number of 3-card hands.
 pub const HANDS: usize = 22_100;
-/// Opponent counts the table covers: 1..=MAX_OPPONENTS.
-pub const MAX_OPPONENTS: usize = 2;
+/// Most opponents any table may cover (a 52-card deck deals at most 16 hands of three).
+pub const OPPONENTS_LIMIT: usize = 9;
 
 /// The payload of a Zhajinhua table file. Per-opponent arrays are laid out as
 /// `[(opponents − 1) · HANDS + hand]`.
@@ -27,6 +27,8 @@ pub struct ZhajinhuaPayload {
     pub rules: String,
     /// Category names, weakest first.
     pub categories: Vec<String>,
+    /// Opponent counts covered: 1..=max_opponents.
+    pub max_opponents: u8,
     pub category: Vec<u8>,
     pub strength: Vec<u16>,
     pub beats_trips: Vec<bool>,
@@ -63,8 +65,8 @@ pub struct Zhajinhua {
 pub enum QueryError {
     #[error(transparent)]
     Cards(#[from] CardError),
-    #[error("{0} opponents is not covered: this table answers for 1 to {MAX_OPPONENTS}")]
-    Opponents(usize),
+    #[error("{asked} opponents is not covered: this table answers for 1 to {max}")]
+    Opponents { asked: usize, max: usize },
 }
 
 impl Zhajinhua {
@@ -95,6 +97,11 @@ impl Zhajinhua {
 
     pub fn rules(&self) -> &str {
         &self.payload.rules
+    }
+
+    /// Opponent counts covered: 1..=this.
+    pub fn max_opponents(&self) -> usize {
+        usize::from(self.payload.max_opponents)
     }
 
     /// Category name of three distinct cards.
@@ -130,8 +137,12 @@ impl Zhajinhua {
         opponents: usize,
     ) -> Result<ZhajinhuaHand<'_>, QueryError> {
         let i = hand_index(cards)?;
-        if opponents == 0 || opponents > MAX_OPPONENTS {
-            return Err(QueryError::Opponents(opponents));
+        let max = self.max_opponents();
+        if opponents == 0 || opponents > max {
+            return Err(QueryError::Opponents {
+                asked: opponents,
+                max,
+            });
         }
         let p = &self.payload;
         let k = (opponents - 1) * HANDS + i;
@@ -178,7 +189,13 @@ fn validate(p: &ZhajinhuaPayload) -> Result<(), TableError> {
             "per-hand arrays have lengths {per_hand:?}, expected {HANDS}"
         ));
     }
-    let cells = HANDS * MAX_OPPONENTS;
+    let n = usize::from(p.max_opponents);
+    if n == 0 || n > OPPONENTS_LIMIT {
+        return invalid(format!(
+            "max_opponents {n} is outside 1..={OPPONENTS_LIMIT}"
+        ));
+    }
+    let cells = HANDS * n;
     let per_cell = [p.win.len(), p.tie.len(), p.equity.len(), p.std_error.len()];
     if per_cell.iter().any(|&n| n != cells) {
         return invalid(format!(
@@ -207,9 +224,12 @@ mod tests {
     use super::*;
     use crate::parse_cards;
 
+    const MAX_OPPONENTS: usize = 2;
+
     fn payload() -> ZhajinhuaPayload {
         let cells = HANDS * MAX_OPPONENTS;
         ZhajinhuaPayload {
+            max_opponents: MAX_OPPONENTS as u8,
             rules: "a23 = \"lowest\"".into(),
             categories: [
                 "high_card",
@@ -241,8 +261,14 @@ mod tests {
         assert_eq!((a.index, a.opponents, a.category), (0, 2, "high_card"));
         assert!((a.win - HANDS as f64 / (2 * HANDS) as f64 / 2.0).abs() < 1e-12);
         assert!((a.loss - (1.0 - a.win - 0.25)).abs() < 1e-12);
-        assert_eq!(t.win_rate(&hand, 3), Err(QueryError::Opponents(3)));
-        assert_eq!(t.win_rate(&hand, 0), Err(QueryError::Opponents(0)));
+        assert_eq!(
+            t.win_rate(&hand, 3),
+            Err(QueryError::Opponents { asked: 3, max: 2 })
+        );
+        assert_eq!(
+            t.win_rate(&hand, 0),
+            Err(QueryError::Opponents { asked: 0, max: 2 })
+        );
         let other = parse_cards("As Ks Qs").unwrap();
         assert_eq!(t.compare(&other, &hand).unwrap(), Ordering::Greater);
     }
@@ -257,6 +283,12 @@ mod tests {
         ));
         let mut p = payload();
         p.category.pop();
+        assert!(matches!(
+            Zhajinhua::to_bytes(1, &p),
+            Err(TableError::Invalid(_))
+        ));
+        let mut p = payload();
+        p.max_opponents = 3;
         assert!(matches!(
             Zhajinhua::to_bytes(1, &p),
             Err(TableError::Invalid(_))

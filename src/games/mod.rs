@@ -16,6 +16,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "zhajinhua.hands",
         "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
     ),
+    (
+        "zhajinhua.multiway",
+        "Zhajinhua: as zhajinhua.hands, plus 3 to 5 opponents by seeded Monte Carlo",
+    ),
 ];
 
 /// Plans the job a spec names, validating its rules.
@@ -23,6 +27,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
         "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
         "zhajinhua.hands" => Ok(Box::new(zhajinhua::hands::HandsJob::new(spec)?)),
+        "zhajinhua.multiway" => Ok(Box::new(zhajinhua::hands::HandsJob::multiway(spec)?)),
         other => Err(spec.field_error(
             "job.kind",
             format!(

@@ -1,5 +1,7 @@
-//! Job kind `zhajinhua.hands`: exact win / tie / loss of every 3-card hand against one and
-//! two opponents dealt from the 49 unseen cards, under one rule variant.
+//! Job kinds `zhajinhua.hands` (exact, against one and two opponents) and
+//! `zhajinhua.multiway` (adds three to five opponents by Monte Carlo, see [`super::multiway`]):
+//! win / tie / loss of every 3-card hand against opponents dealt from the 49 unseen cards,
+//! under one rule variant.
 //!
 //! Suits never break ties in Zhajinhua, so a hand's results are shared by its whole suit
 //! class (hands equal up to renaming suits); units compute one representative per class.
@@ -18,7 +20,7 @@ use arrow_array::{
     UInt32Array, UInt64Array, UInt8Array,
 };
 use cardtables::colex::binomial;
-use cardtables::zhajinhua::{ZhajinhuaPayload, MAX_OPPONENTS};
+use cardtables::zhajinhua::ZhajinhuaPayload;
 use cardtables::Card;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -27,14 +29,26 @@ use super::decisions;
 use super::eval::{
     index_of, Evaluator, HandInfo, CATEGORIES, CATEGORIES_ZH, HANDS, OPPONENT_HANDS,
 };
+use super::multiway::{self, Budget, Estimate, Sample};
 use super::rules::{Ties, ZhajinhuaRules, A23};
 use crate::engine::{BinaryOutput, Job, Outputs, Progress};
-use crate::job::{JobError, JobSpec};
-use crate::report::{line_chart_svg, markdown_table, Report};
+use crate::job::{JobError, JobSpec, MIN_TRIALS};
 use crate::sink::parquet::ParquetOutput;
 
-/// Suit classes per work unit.
+/// Suit classes per exact work unit.
 const CLASSES_PER_UNIT: usize = 40;
+/// Opponents covered exactly.
+pub(super) const EXACT_OPPONENTS: u8 = 2;
+/// Opponents covered by `zhajinhua.multiway`.
+pub const MULTIWAY_OPPONENTS: u8 = 5;
+
+/// What one work unit computes: exact counts for a run of suit classes, or the Monte
+/// Carlo sample of one suit class against one number of opponents.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Unit {
+    Exact(Vec<Counts>),
+    Sampled(Sample),
+}
 /// Ordered pairs of disjoint opponent hands: C(49,3) · C(46,3).
 pub const OPPONENT_PAIRS: u64 = 18_424 * 15_180;
 
@@ -53,10 +67,15 @@ pub struct Counts {
 
 /// The `zhajinhua.hands` job.
 pub struct HandsJob {
-    name: String,
-    description: String,
-    job_file: String,
-    eval: Evaluator,
+    pub(super) name: String,
+    pub(super) kind: &'static str,
+    pub(super) description: String,
+    pub(super) job_file: String,
+    pub(super) eval: Evaluator,
+    /// Opponent counts covered: 1..=max_opponents (2 = exact only).
+    pub(super) max_opponents: u8,
+    seed: u64,
+    pub(super) budget: Budget,
     /// Representative hand index of each suit class, increasing.
     classes: Vec<usize>,
     /// Class number of each hand.
@@ -80,6 +99,7 @@ fn suit_permutations() -> Vec<[u8; 4]> {
 }
 
 impl HandsJob {
+    /// The exact job (`zhajinhua.hands`): one and two opponents.
     pub fn new(spec: &JobSpec) -> Result<HandsJob, JobError> {
         let rules = ZhajinhuaRules::from_spec(spec)?;
         Ok(HandsJob::from_rules(
@@ -88,6 +108,30 @@ impl HandsJob {
             &spec.description,
             &spec.file_name(),
         ))
+    }
+
+    /// The multiway job (`zhajinhua.multiway`): adds 3..=5 opponents by Monte Carlo,
+    /// sampled to `[run] target_std_error` with at most `[run] max_trials` per cell.
+    pub fn multiway(spec: &JobSpec) -> Result<HandsJob, JobError> {
+        let mut job = HandsJob::new(spec)?.with_monte_carlo(
+            MULTIWAY_OPPONENTS,
+            spec.run.seed,
+            Budget {
+                target_std_error: spec.run.target_std_error,
+                min_trials: MIN_TRIALS,
+                max_trials: spec.run.max_trials,
+            },
+        );
+        job.kind = "zhajinhua.multiway";
+        Ok(job)
+    }
+
+    /// Adds the Monte Carlo part: 3..=`max_opponents` opponents sampled with `budget`.
+    pub fn with_monte_carlo(mut self, max_opponents: u8, seed: u64, budget: Budget) -> Self {
+        self.max_opponents = max_opponents;
+        self.seed = seed;
+        self.budget = budget;
+        self
     }
 
     pub fn from_rules(
@@ -124,9 +168,17 @@ impl HandsJob {
             .collect();
         HandsJob {
             name: name.to_string(),
+            kind: "zhajinhua.hands",
             description: description.to_string(),
             job_file: job_file.to_string(),
             eval,
+            max_opponents: EXACT_OPPONENTS,
+            seed: 0,
+            budget: Budget {
+                target_std_error: 1e-4,
+                min_trials: MIN_TRIALS,
+                max_trials: MIN_TRIALS,
+            },
             classes,
             class_of,
         }
@@ -265,30 +317,112 @@ impl Counts {
     }
 }
 
-impl Job for HandsJob {
-    type Unit = Vec<Counts>;
-
-    fn unit_count(&self) -> usize {
+impl HandsJob {
+    fn exact_units(&self) -> usize {
         self.classes.len().div_ceil(CLASSES_PER_UNIT)
     }
 
-    fn run_unit(&self, index: usize) -> Vec<Counts> {
-        let start = index * CLASSES_PER_UNIT;
-        let end = (start + CLASSES_PER_UNIT).min(self.classes.len());
-        self.classes[start..end]
-            .iter()
-            .map(|&h| exact_counts(&self.eval, &self.eval.hands[h]))
-            .collect()
+    /// Splits unit results into exact counts by class and samples by (opponents, class).
+    fn split_units(&self, units: Vec<Unit>) -> anyhow::Result<(Vec<Counts>, Vec<Vec<Sample>>)> {
+        let mut exact = Vec::with_capacity(self.classes.len());
+        let mut sampled = vec![
+            Vec::with_capacity(self.classes.len());
+            usize::from(self.max_opponents.saturating_sub(EXACT_OPPONENTS))
+        ];
+        for (i, unit) in units.into_iter().enumerate() {
+            match unit {
+                Unit::Exact(counts) if i < self.exact_units() => exact.extend(counts),
+                Unit::Sampled(s) if i >= self.exact_units() => {
+                    sampled[usize::from(s.opponents - EXACT_OPPONENTS - 1)].push(s)
+                }
+                _ => anyhow::bail!("internal error: unit {i} holds the wrong kind of result"),
+            }
+        }
+        anyhow::ensure!(
+            exact.len() == self.classes.len()
+                && sampled.iter().all(|s| s.len() == self.classes.len()),
+            "internal error: unit results do not cover every suit class"
+        );
+        Ok((exact, sampled))
     }
 
-    fn finish(&self, units: Vec<Vec<Counts>>, progress: &Progress) -> anyhow::Result<Outputs> {
-        let by_class: Vec<Counts> = units.into_iter().flatten().collect();
-        anyhow::ensure!(
-            by_class.len() == self.classes.len(),
-            "internal error: {} class results for {} classes",
-            by_class.len(),
-            self.classes.len()
-        );
+    /// Win, tie, equity, standard error, wins, ties and deals of hand `i` against `n`.
+    pub(super) fn cell(&self, i: usize, n: u8, counts: &[Counts], samples: &[Vec<Sample>]) -> Cell {
+        let ties_rule = self.eval.rules.ties;
+        if n <= EXACT_OPPONENTS {
+            let o = counts[i].outcome(n, ties_rule);
+            Cell {
+                estimate: Estimate {
+                    win: o.win,
+                    tie: o.tie,
+                    equity: o.equity,
+                    std_error: 0.0,
+                },
+                wins: o.wins,
+                ties: o.ties,
+                deals: o.total,
+                exact: true,
+            }
+        } else {
+            let s = &samples[usize::from(n - EXACT_OPPONENTS - 1)][self.class_of[i] as usize];
+            Cell {
+                estimate: s.estimate(&counts[i], ties_rule),
+                wins: s.wins,
+                ties: s.ties,
+                deals: s.trials,
+                exact: false,
+            }
+        }
+    }
+}
+
+/// One (hand, opponents) result, exact or sampled.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cell {
+    pub estimate: Estimate,
+    pub wins: u64,
+    pub ties: u64,
+    /// Opponent deals counted (exact) or sampled (Monte Carlo).
+    pub deals: u64,
+    pub exact: bool,
+}
+
+impl Job for HandsJob {
+    type Unit = Unit;
+
+    fn unit_count(&self) -> usize {
+        let sampled = usize::from(self.max_opponents.saturating_sub(EXACT_OPPONENTS));
+        self.exact_units() + sampled * self.classes.len()
+    }
+
+    fn run_unit(&self, index: usize) -> Unit {
+        if index < self.exact_units() {
+            let start = index * CLASSES_PER_UNIT;
+            let end = (start + CLASSES_PER_UNIT).min(self.classes.len());
+            return Unit::Exact(
+                self.classes[start..end]
+                    .iter()
+                    .map(|&h| exact_counts(&self.eval, &self.eval.hands[h]))
+                    .collect(),
+            );
+        }
+        let k = index - self.exact_units();
+        let opponents = EXACT_OPPONENTS + 1 + (k / self.classes.len()) as u8;
+        let mine = &self.eval.hands[self.classes[k % self.classes.len()]];
+        let exact = exact_counts(&self.eval, mine);
+        let mut rng = multiway::stream(self.seed, index as u64);
+        Unit::Sampled(multiway::sample(
+            &self.eval,
+            mine,
+            &exact,
+            opponents,
+            self.budget,
+            &mut rng,
+        ))
+    }
+
+    fn finish(&self, units: Vec<Unit>, progress: &Progress) -> anyhow::Result<Outputs> {
+        let (by_class, samples) = self.split_units(units)?;
         progress.phase("building tables");
         let counts = self.counts_by_hand(&by_class);
         // Every ordered pair of disjoint hands is a win for one side or a tie for both.
@@ -305,25 +439,26 @@ impl Job for HandsJob {
                 .try_into()
                 .expect("8 bytes"),
         );
-        let ties_rule = self.eval.rules.ties;
-        let mut win = Vec::with_capacity(HANDS * MAX_OPPONENTS);
-        let mut tie = Vec::with_capacity(HANDS * MAX_OPPONENTS);
-        let mut equity = Vec::with_capacity(HANDS * MAX_OPPONENTS);
-        for n in 1..=MAX_OPPONENTS as u8 {
-            for c in &counts {
-                let o = c.outcome(n, ties_rule);
-                win.push(o.win);
-                tie.push(o.tie);
-                equity.push(o.equity);
+        let cells = HANDS * usize::from(self.max_opponents);
+        let (mut win, mut tie) = (Vec::with_capacity(cells), Vec::with_capacity(cells));
+        let (mut equity, mut std_error) = (Vec::with_capacity(cells), Vec::with_capacity(cells));
+        for n in 1..=self.max_opponents {
+            for i in 0..HANDS {
+                let e = self.cell(i, n, &counts, &samples).estimate;
+                win.push(e.win);
+                tie.push(e.tie);
+                equity.push(e.equity);
+                std_error.push(e.std_error);
             }
         }
         let payload = ZhajinhuaPayload {
             rules: rules.clone(),
+            max_opponents: self.max_opponents,
             categories: CATEGORIES.iter().map(|s| s.to_string()).collect(),
             category: self.eval.hands.iter().map(|h| h.category).collect(),
             strength: self.eval.hands.iter().map(|h| h.strength).collect(),
             beats_trips: self.eval.hands.iter().map(|h| h.beats_trips).collect(),
-            std_error: vec![0.0; win.len()],
+            std_error,
             win,
             tie,
             equity,
@@ -333,7 +468,7 @@ impl Job for HandsJob {
             parquet: vec![
                 ParquetOutput {
                     file: "hands.parquet".into(),
-                    batches: vec![self.hands_batch(&counts)?],
+                    batches: vec![self.hands_batch(&counts, &samples)?],
                     plain_columns: vec!["hand", "cards"],
                 },
                 ParquetOutput {
@@ -357,159 +492,14 @@ impl Job for HandsJob {
                 bytes: table,
                 entries: HANDS as u64,
             }],
-            report: self.report(&counts, &rules)?,
+            report: self.report(&counts, &samples, &rules)?,
             rules,
         })
     }
 }
 
-/// Hands whose raise-size EV curves the report draws (a strong and a weak one), the
-/// situation they face, and the fold model's saturation.
-const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
-const CURVE_POT: f64 = 100.0;
-const CURVE_CALL: f64 = 20.0;
-const CURVE_MAX_FOLD: f64 = 0.6;
-
 impl HandsJob {
-    /// Heads-up equity of a hand given as text (the report's fixed example hands).
-    fn equity_of(&self, counts: &[Counts], text: &str) -> f64 {
-        let cards: [Card; 3] = cardtables::parse_cards(text)
-            .expect("example hands parse")
-            .try_into()
-            .expect("three cards");
-        counts[index_of(&cards)]
-            .outcome(1, self.eval.rules.ties)
-            .equity
-    }
-
-    fn raise_curve_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
-        let (mut hand, mut equity, mut raise_to, mut fold, mut ev, mut seed) =
-            (vec![], vec![], vec![], vec![], vec![], vec![]);
-        for text in CURVE_HANDS {
-            let w = self.equity_of(counts, text);
-            for (r, f, e, s) in decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD) {
-                hand.push(text);
-                equity.push(w);
-                raise_to.push(r);
-                fold.push(f);
-                ev.push(e);
-                seed.push(s);
-            }
-        }
-        let n = hand.len();
-        Ok(RecordBatch::try_from_iter(vec![
-            ("hand", Arc::new(StringArray::from(hand)) as ArrayRef),
-            ("equity", Arc::new(Float64Array::from(equity))),
-            ("pot", Arc::new(Float64Array::from(vec![CURVE_POT; n]))),
-            ("call", Arc::new(Float64Array::from(vec![CURVE_CALL; n]))),
-            ("raise_to", Arc::new(Float64Array::from(raise_to))),
-            ("fold_rate", Arc::new(Float64Array::from(fold))),
-            ("ev_raise", Arc::new(Float64Array::from(ev))),
-            ("ev_raise_seed_formula", Arc::new(Float64Array::from(seed))),
-        ])?)
-    }
-
-    /// The report's decision-model section and its raise-size chart.
-    fn decision_report(&self, counts: &[Counts]) -> anyhow::Result<(String, String)> {
-        let mut md = String::from(
-            "\n## Decisions\n\n\
-             `decisions.parquet` prices fold, call, raise and compare over a grid of equity \
-             (0.1–0.9), pot (50, 100, 200), call (10, 20, 50), raise-to (2×, 3×, 5× the call) \
-             and opponent fold rate (0, 0.1, 0.25, 0.5), with the model of RULES.md (P = pot \
-             before our decision including the opponent's bet, C = call, w = equity, R = raise-to, \
-             f = fold rate):\n\n\
-             - EV(fold) = 0; EV(call) = w·(P + C) − C; required equity = C / (P + C)\n\
-             - EV(raise to R) = f·P + (1 − f)·(w·(P + 2R − C) − R); the seed's \
-             f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C and is in \
-             `ev_raise_seed_formula` only to show the gap\n\
-             - EV(compare at cost K) = w·(P + K) − K, with K = C on the grid\n\
-             - Kelly fraction of the call at odds b = P / C: f* = (b·w − (1 − w)) / b, and \
-             half-Kelly\n\
-             - styles (seed §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
-             of the pot, steady on EV > 0 but prices raises with a fold rate of at most 0.1; \
-             `*_action` is the best action each style accepts, else fold.\n\n",
-        );
-        md.push_str(&format!(
-            "### Raise size\n\nThe seed suggests tabulating EV against the raise size to find \
-             its peak. With a constant fold rate EV is linear in R, so there is a peak only if \
-             folds grow with the raise. We use f(R) = {max} · (R − C) / (R − C + P), which \
-             rises from 0 towards {max}, for pot {pot} and call {call}, heads-up:\n\n",
-            max = CURVE_MAX_FOLD,
-            pot = CURVE_POT,
-            call = CURVE_CALL
-        ));
-        let mut rows = Vec::new();
-        let mut series = Vec::new();
-        let mut findings = Vec::new();
-        for text in CURVE_HANDS {
-            let w = self.equity_of(counts, text);
-            let curve = decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD);
-            let (at, ev) = decisions::peak(&curve, false);
-            let (seed_at, seed_ev) = decisions::peak(&curve, true);
-            let (first, last) = (curve[0].0, curve[curve.len() - 1].0);
-            let shape = |r: f64| {
-                if r >= last {
-                    format!(
-                        "rises across the whole range, so its best raise is the largest ({r:.0})"
-                    )
-                } else if r <= first {
-                    format!("falls from the start, so its best is not to raise beyond the call ({r:.0})")
-                } else {
-                    format!("peaks at a raise to {r:.0}")
-                }
-            };
-            findings.push(format!(
-                "- `{text}` (equity {w:.3}): the corrected EV {}; the seed's formula {}.",
-                shape(at),
-                shape(seed_at)
-            ));
-            rows.push(vec![
-                format!("`{text}`"),
-                format!("{w:.4}"),
-                format!("{at:.0}"),
-                format!("{ev:+.2}"),
-                format!("{seed_at:.0}"),
-                format!("{seed_ev:+.2}"),
-            ]);
-            series.push((
-                format!("{text} (w={w:.3})"),
-                curve.iter().map(|p| (p.0, p.2)).collect(),
-            ));
-            series.push((
-                format!("{text}, seed's formula"),
-                curve.iter().map(|p| (p.0, p.3)).collect(),
-            ));
-        }
-        md.push_str(&markdown_table(
-            &[
-                "hand",
-                "equity vs 1",
-                "best raise-to",
-                "EV there",
-                "seed formula's best",
-                "seed EV there",
-            ],
-            &rows,
-        ));
-        md.push_str(&format!(
-            "\n![EV against raise size]({}/raise_curve.svg)\n\n{}\n\n\
-             With equity above 1/2 every chip a caller adds is worth more to us than it costs, \
-             so only fold equity against the cost of being called can make a peak. The seed's \
-             formula undercounts what a called raise wins (it leaves out the caller's R − C), \
-             which pushes its best raise down. The curves are in `raise_curve.parquet`.\n",
-            self.name,
-            findings.join("\n")
-        ));
-        let chart = line_chart_svg(
-            "EV of raising, by raise-to amount (pot 100, call 20)",
-            "raise to (chips)",
-            "EV (chips)",
-            &series,
-        )?;
-        Ok((md, chart))
-    }
-
-    fn category_counts(&self) -> [u32; 6] {
+    pub(super) fn category_counts(&self) -> [u32; 6] {
         let mut c = [0u32; 6];
         for h in &self.eval.hands {
             c[usize::from(h.category)] += 1;
@@ -517,8 +507,12 @@ impl HandsJob {
         c
     }
 
-    fn hands_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
-        let rows = HANDS * MAX_OPPONENTS;
+    fn hands_batch(
+        &self,
+        counts: &[Counts],
+        samples: &[Vec<Sample>],
+    ) -> anyhow::Result<RecordBatch> {
+        let rows = HANDS * usize::from(self.max_opponents);
         let mut hand = Vec::with_capacity(rows);
         let mut cards = Vec::with_capacity(rows);
         let mut c = [(); 3].map(|_| Vec::with_capacity(rows));
@@ -527,9 +521,11 @@ impl HandsJob {
         let mut opponents = Vec::with_capacity(rows);
         let (mut wins, mut ties, mut total) = (vec![], vec![], vec![]);
         let (mut win, mut tie, mut loss, mut equity) = (vec![], vec![], vec![], vec![]);
-        for n in 1..=MAX_OPPONENTS as u8 {
+        let (mut std_error, mut method) = (vec![], vec![]);
+        for n in 1..=self.max_opponents {
             for (i, info) in self.eval.hands.iter().enumerate() {
-                let o = counts[i].outcome(n, self.eval.rules.ties);
+                let cell = self.cell(i, n, counts, samples);
+                let o = cell.estimate;
                 hand.push(i as u16);
                 cards.push(
                     info.cards
@@ -544,18 +540,20 @@ impl HandsJob {
                 category.push(info.category);
                 strength.push(info.strength);
                 opponents.push(n);
-                wins.push(o.wins);
-                ties.push(o.ties);
-                total.push(o.total);
+                wins.push(cell.wins);
+                ties.push(cell.ties);
+                total.push(cell.deals);
                 win.push(o.win);
                 tie.push(o.tie);
-                loss.push(o.loss);
+                loss.push((1.0 - o.win - o.tie).max(0.0));
                 equity.push(o.equity);
+                std_error.push(o.std_error);
+                method.push(u8::from(!cell.exact));
             }
         }
         let names = Arc::new(StringArray::from_iter_values(CATEGORIES));
         let method = DictionaryArray::<UInt8Type>::try_new(
-            UInt8Array::from(vec![0u8; rows]),
+            UInt8Array::from(method),
             Arc::new(StringArray::from_iter_values(["exact", "monte_carlo"])),
         )?;
         let [c1, c2, c3] = c;
@@ -582,7 +580,7 @@ impl HandsJob {
             ("tie", Arc::new(Float64Array::from(tie))),
             ("loss", Arc::new(Float64Array::from(loss))),
             ("equity", Arc::new(Float64Array::from(equity))),
-            ("std_error", Arc::new(Float64Array::from(vec![0.0; rows]))),
+            ("std_error", Arc::new(Float64Array::from(std_error))),
             ("method", Arc::new(method)),
         ])?;
         Ok(batch)
@@ -623,125 +621,5 @@ impl HandsJob {
                 )),
             ),
         ])?)
-    }
-
-    fn report(&self, counts: &[Counts], rules: &str) -> anyhow::Result<Report> {
-        let category_counts = self.category_counts();
-        let mut md = format!("# Zhajinhua (炸金花): `{}`\n\n", self.name);
-        if !self.description.is_empty() {
-            md.push_str(&format!("{}\n\n", self.description));
-        }
-        md.push_str(&format!(
-            "Written by `pipeline run jobs/{}` (kind `zhajinhua.hands`). Every figure is \
-             exact: each of the 22,100 hands is compared with all 18,424 opponent hands from \
-             the 49 unseen cards, and with all {} ordered pairs of disjoint opponent hands.\n\n",
-            self.job_file, OPPONENT_PAIRS
-        ));
-        md.push_str("## Rules\n\n```toml\n");
-        md.push_str(rules);
-        md.push_str(
-            "```\n\nCategories, strongest first: 豹子 trips > 同花顺 straight flush > 同花 flush > \
-             顺子 straight > 对子 pair > 散牌 high card. Within a category: trips by rank, \
-             straights by top card, flush and high card by ranks from the top down, pair by \
-             its rank then the kicker; suits never break ties. Against several opponents a \
-             hand wins when it beats each of them, ties when none beats it and at least one \
-             ties it, and the equity splits ties.\n\n",
-        );
-        md.push_str("## Categories\n\n");
-        let rows: Vec<Vec<String>> = (0..CATEGORIES.len())
-            .rev()
-            .map(|c| {
-                vec![
-                    format!("`{}`", CATEGORIES[c]),
-                    CATEGORIES_ZH[c].to_string(),
-                    category_counts[c].to_string(),
-                    format!("{:.6}", f64::from(category_counts[c]) / HANDS as f64),
-                ]
-            })
-            .collect();
-        md.push_str(&markdown_table(
-            &["category", "中文", "hands", "probability"],
-            &rows,
-        ));
-
-        // Win probability against the hand's strength percentile, weakest first.
-        let mut order: Vec<usize> = (0..HANDS).collect();
-        order.sort_by_key(|&i| (self.eval.hands[i].strength, i));
-        let mut series = Vec::new();
-        for n in 1..=MAX_OPPONENTS as u8 {
-            let points: Vec<(f64, f64)> = order
-                .iter()
-                .enumerate()
-                .map(|(rank, &i)| {
-                    (
-                        100.0 * (rank as f64 + 0.5) / HANDS as f64,
-                        counts[i].outcome(n, self.eval.rules.ties).win,
-                    )
-                })
-                .collect();
-            series.push((
-                format!("{n} opponent{}", if n > 1 { "s" } else { "" }),
-                points,
-            ));
-        }
-        let chart = line_chart_svg(
-            "Exact win probability by strength percentile",
-            "strength percentile (weakest = 0)",
-            "P(win)",
-            &series,
-        )?;
-        md.push_str(&format!(
-            "\n## Win probability by strength\n\n![Win probability by strength percentile]({}/win_by_percentile.svg)\n\n",
-            self.name
-        ));
-        let sample = [
-            "Ks Kh Qd", "As Ah Ad", "2s 3h 5d", "As Ks Js", "Ah Kd 9c", "7s 7d 2c",
-        ];
-        let rows: Vec<Vec<String>> = sample
-            .iter()
-            .map(|text| {
-                let cards: [Card; 3] = cardtables::parse_cards(text)
-                    .expect("sample hands parse")
-                    .try_into()
-                    .expect("three cards");
-                let i = index_of(&cards);
-                let one = counts[i].outcome(1, self.eval.rules.ties);
-                let two = counts[i].outcome(2, self.eval.rules.ties);
-                vec![
-                    format!("`{text}`"),
-                    CATEGORIES[usize::from(self.eval.hands[i].category)].to_string(),
-                    format!("{:.6}", one.win),
-                    format!("{:.6}", one.tie),
-                    format!("{:.6}", one.equity),
-                    format!("{:.6}", two.win),
-                    format!("{:.6}", two.equity),
-                ]
-            })
-            .collect();
-        md.push_str(&markdown_table(
-            &[
-                "hand",
-                "category",
-                "win vs 1",
-                "tie vs 1",
-                "equity vs 1",
-                "win vs 2",
-                "equity vs 2",
-            ],
-            &rows,
-        ));
-        md.push_str(
-            "\nChecks asserted when this table is built: every ordered pair of disjoint hands \
-             is counted once as a win for one side or a tie for both.\n",
-        );
-        let (decision_md, raise_chart) = self.decision_report(counts)?;
-        md.push_str(&decision_md);
-        Ok(Report {
-            markdown: md,
-            charts: vec![
-                ("win_by_percentile.svg".into(), chart),
-                ("raise_curve.svg".into(), raise_chart),
-            ],
-        })
     }
 }

@@ -4,6 +4,8 @@
 pub mod decisions;
 pub mod eval;
 pub mod hands;
+pub mod multiway;
+mod report;
 pub mod rules;
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use rand_pcg::Pcg64;
 use rayon::prelude::*;
 
 use super::eval::{index_of, Evaluator, HANDS, OPPONENT_HANDS};
-use super::hands::{exact_counts, Counts, HandsJob, OPPONENT_PAIRS};
+use super::hands::{exact_counts, Counts, HandsJob, Unit, OPPONENT_PAIRS};
 use super::rules::{Ties, ZhajinhuaRules, A23};
 use crate::engine::Job;
 
@@ -94,7 +94,10 @@ fn all_counts(rules: ZhajinhuaRules) -> (HandsJob, Vec<Counts>) {
     let job = HandsJob::from_rules(rules, "t", "", "t.toml");
     let by_class: Vec<Counts> = (0..job.unit_count())
         .into_par_iter()
-        .flat_map(|u| job.run_unit(u))
+        .flat_map_iter(|u| match job.run_unit(u) {
+            Unit::Exact(counts) => counts,
+            Unit::Sampled(_) => panic!("the exact job plans no sampled units"),
+        })
         .collect();
     let expanded = job.counts_by_hand(&by_class);
     let eval = Evaluator::new(rules);
@@ -270,4 +273,116 @@ fn special_235_wins_exactly_against_the_trips_left() {
     // Under caller_loses the equity counts ties as nothing.
     let o = c.outcome(1, Ties::CallerLoses);
     assert_eq!(o.equity, o.win);
+}
+
+mod monte_carlo {
+    use super::*;
+    use crate::games::zhajinhua::multiway::{sample, stream, Budget};
+
+    fn budget(target: f64) -> Budget {
+        Budget {
+            target_std_error: target,
+            min_trials: 1 << 14,
+            max_trials: 1 << 22,
+        }
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
+    fn sampler_deals_the_first_two_opponents_uniformly() {
+        // The control variate's mean is known exactly; the sampler's raw average of it
+        // must agree, or the deals are biased.
+        let eval = Evaluator::new(ZhajinhuaRules::default());
+        for (u, text) in ["Ks Kh Qd", "Ah Kd 9c", "7s 7d 2c"].iter().enumerate() {
+            let mine = eval.hands[index_of(&hand(text))];
+            let exact = exact_counts(&eval, &mine);
+            let s = sample(
+                &eval,
+                &mine,
+                &exact,
+                3,
+                budget(1e-3),
+                &mut stream(7, u as u64),
+            );
+            let p2 = exact.outcome(2, Ties::Split).win;
+            let n = s.trials as f64;
+            let y = s.sum_y as f64 / n;
+            assert!(
+                (y - p2).abs() < 4.0 * (p2 * (1.0 - p2) / n).sqrt(),
+                "{text}: {y} vs {p2}"
+            );
+            // Beating three implies beating the first two.
+            assert!(s.wins <= s.sum_y);
+        }
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
+    fn estimates_agree_with_an_independent_plain_monte_carlo() {
+        let rules = ZhajinhuaRules::default();
+        let eval = Evaluator::new(rules);
+        let mine = eval.hands[index_of(&hand("Ks Kh Qd"))];
+        let exact = exact_counts(&eval, &mine);
+        let mut last = 1.0;
+        for opponents in 3..=5u8 {
+            let s = sample(
+                &eval,
+                &mine,
+                &exact,
+                opponents,
+                budget(2e-3),
+                &mut stream(1, 0),
+            );
+            let e = s.estimate(&exact, Ties::Split);
+            assert!(e.std_error <= 2e-3);
+            // Plain Monte Carlo with another generator and a full shuffle of the deck.
+            let mut rng = Pcg64::seed_from_u64(99 + u64::from(opponents));
+            let mut deck: Vec<Card> = (0..52u8)
+                .filter(|id| mine.mask >> id & 1 == 0)
+                .map(|id| Card::from_id(id).unwrap())
+                .collect();
+            let trials = 200_000;
+            let mut wins = 0u32;
+            for _ in 0..trials {
+                for i in (1..deck.len()).rev() {
+                    let j = rng.random_range(0..=i);
+                    deck.swap(i, j);
+                }
+                let beaten = (0..usize::from(opponents)).all(|k| {
+                    let o = eval.hands[index_of(&[deck[3 * k], deck[3 * k + 1], deck[3 * k + 2]])];
+                    eval.compare(&mine, &o) == Ordering::Greater
+                });
+                wins += u32::from(beaten);
+            }
+            let p = f64::from(wins) / f64::from(trials);
+            let se = (e.std_error.powi(2) + p * (1.0 - p) / f64::from(trials)).sqrt();
+            assert!(
+                (p - e.win).abs() < 4.0 * se,
+                "vs {opponents}: {p} vs {}",
+                e.win
+            );
+            assert!(e.win < last, "more opponents must lower the win rate");
+            last = e.win;
+        }
+    }
+
+    #[test]
+    fn streams_are_reproducible_and_distinct() {
+        let eval = Evaluator::new(ZhajinhuaRules::default());
+        let mine = eval.hands[index_of(&hand("Ah Kd 9c"))];
+        let exact = exact_counts(&eval, &mine);
+        let small = Budget {
+            target_std_error: 0.5,
+            min_trials: 4096,
+            max_trials: 4096,
+        };
+        let a = sample(&eval, &mine, &exact, 4, small, &mut stream(3, 10));
+        let b = sample(&eval, &mine, &exact, 4, small, &mut stream(3, 10));
+        let c = sample(&eval, &mine, &exact, 4, small, &mut stream(3, 11));
+        let d = sample(&eval, &mine, &exact, 4, small, &mut stream(4, 10));
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, d);
+        assert_eq!(a.trials, 4096);
+    }
 }

@@ -1,0 +1,301 @@
+//! The Zhajinhua report: category table, win probability by strength percentile, sample
+//! hands, and the decision model with its raise-size curve.
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+use cardtables::Card;
+
+use super::decisions;
+use super::eval::{index_of, CATEGORIES, CATEGORIES_ZH, HANDS};
+use super::hands::{Counts, HandsJob, EXACT_OPPONENTS, OPPONENT_PAIRS};
+use super::multiway::Sample;
+use crate::report::{line_chart_svg, markdown_table, Report};
+
+/// Hands whose raise-size EV curves the report draws (a strong and a weak one), the
+/// situation they face, and the fold model's saturation.
+const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
+const CURVE_POT: f64 = 100.0;
+const CURVE_CALL: f64 = 20.0;
+const CURVE_MAX_FOLD: f64 = 0.6;
+
+impl HandsJob {
+    /// Heads-up equity of a hand given as text (the report's fixed example hands).
+    pub(super) fn equity_of(&self, counts: &[Counts], text: &str) -> f64 {
+        let cards: [Card; 3] = cardtables::parse_cards(text)
+            .expect("example hands parse")
+            .try_into()
+            .expect("three cards");
+        counts[index_of(&cards)]
+            .outcome(1, self.eval.rules.ties)
+            .equity
+    }
+
+    pub(super) fn raise_curve_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
+        let (mut hand, mut equity, mut raise_to, mut fold, mut ev, mut seed) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for text in CURVE_HANDS {
+            let w = self.equity_of(counts, text);
+            for (r, f, e, s) in decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD) {
+                hand.push(text);
+                equity.push(w);
+                raise_to.push(r);
+                fold.push(f);
+                ev.push(e);
+                seed.push(s);
+            }
+        }
+        let n = hand.len();
+        Ok(RecordBatch::try_from_iter(vec![
+            ("hand", Arc::new(StringArray::from(hand)) as ArrayRef),
+            ("equity", Arc::new(Float64Array::from(equity))),
+            ("pot", Arc::new(Float64Array::from(vec![CURVE_POT; n]))),
+            ("call", Arc::new(Float64Array::from(vec![CURVE_CALL; n]))),
+            ("raise_to", Arc::new(Float64Array::from(raise_to))),
+            ("fold_rate", Arc::new(Float64Array::from(fold))),
+            ("ev_raise", Arc::new(Float64Array::from(ev))),
+            ("ev_raise_seed_formula", Arc::new(Float64Array::from(seed))),
+        ])?)
+    }
+
+    /// The report's decision-model section and its raise-size chart.
+    fn decision_report(&self, counts: &[Counts]) -> anyhow::Result<(String, String)> {
+        let mut md = String::from(
+            "\n## Decisions\n\n\
+             `decisions.parquet` prices fold, call, raise and compare over a grid of equity \
+             (0.1–0.9), pot (50, 100, 200), call (10, 20, 50), raise-to (2×, 3×, 5× the call) \
+             and opponent fold rate (0, 0.1, 0.25, 0.5), with the model of RULES.md (P = pot \
+             before our decision including the opponent's bet, C = call, w = equity, R = raise-to, \
+             f = fold rate):\n\n\
+             - EV(fold) = 0; EV(call) = w·(P + C) − C; required equity = C / (P + C)\n\
+             - EV(raise to R) = f·P + (1 − f)·(w·(P + 2R − C) − R); the seed's \
+             f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C and is in \
+             `ev_raise_seed_formula` only to show the gap\n\
+             - EV(compare at cost K) = w·(P + K) − K, with K = C on the grid\n\
+             - Kelly fraction of the call at odds b = P / C: f* = (b·w − (1 − w)) / b, and \
+             half-Kelly\n\
+             - styles (seed §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
+             of the pot, steady on EV > 0 but prices raises with a fold rate of at most 0.1; \
+             `*_action` is the best action each style accepts, else fold.\n\n",
+        );
+        md.push_str(&format!(
+            "### Raise size\n\nThe seed suggests tabulating EV against the raise size to find \
+             its peak. With a constant fold rate EV is linear in R, so there is a peak only if \
+             folds grow with the raise. We use f(R) = {max} · (R − C) / (R − C + P), which \
+             rises from 0 towards {max}, for pot {pot} and call {call}, heads-up:\n\n",
+            max = CURVE_MAX_FOLD,
+            pot = CURVE_POT,
+            call = CURVE_CALL
+        ));
+        let mut rows = Vec::new();
+        let mut series = Vec::new();
+        let mut findings = Vec::new();
+        for text in CURVE_HANDS {
+            let w = self.equity_of(counts, text);
+            let curve = decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD);
+            let (at, ev) = decisions::peak(&curve, false);
+            let (seed_at, seed_ev) = decisions::peak(&curve, true);
+            let (first, last) = (curve[0].0, curve[curve.len() - 1].0);
+            let shape = |r: f64| {
+                if r >= last {
+                    format!(
+                        "rises across the whole range, so its best raise is the largest ({r:.0})"
+                    )
+                } else if r <= first {
+                    format!("falls from the start, so its best is not to raise beyond the call ({r:.0})")
+                } else {
+                    format!("peaks at a raise to {r:.0}")
+                }
+            };
+            findings.push(format!(
+                "- `{text}` (equity {w:.3}): the corrected EV {}; the seed's formula {}.",
+                shape(at),
+                shape(seed_at)
+            ));
+            rows.push(vec![
+                format!("`{text}`"),
+                format!("{w:.4}"),
+                format!("{at:.0}"),
+                format!("{ev:+.2}"),
+                format!("{seed_at:.0}"),
+                format!("{seed_ev:+.2}"),
+            ]);
+            series.push((
+                format!("{text} (w={w:.3})"),
+                curve.iter().map(|p| (p.0, p.2)).collect(),
+            ));
+            series.push((
+                format!("{text}, seed's formula"),
+                curve.iter().map(|p| (p.0, p.3)).collect(),
+            ));
+        }
+        md.push_str(&markdown_table(
+            &[
+                "hand",
+                "equity vs 1",
+                "best raise-to",
+                "EV there",
+                "seed formula's best",
+                "seed EV there",
+            ],
+            &rows,
+        ));
+        md.push_str(&format!(
+            "\n![EV against raise size]({}/raise_curve.svg)\n\n{}\n\n\
+             With equity above 1/2 every chip a caller adds is worth more to us than it costs, \
+             so only fold equity against the cost of being called can make a peak. The seed's \
+             formula undercounts what a called raise wins (it leaves out the caller's R − C), \
+             which pushes its best raise down. The curves are in `raise_curve.parquet`.\n",
+            self.name,
+            findings.join("\n")
+        ));
+        let chart = line_chart_svg(
+            "EV of raising, by raise-to amount (pot 100, call 20)",
+            "raise to (chips)",
+            "EV (chips)",
+            &series,
+        )?;
+        Ok((md, chart))
+    }
+
+    pub(super) fn report(
+        &self,
+        counts: &[Counts],
+        samples: &[Vec<Sample>],
+        rules: &str,
+    ) -> anyhow::Result<Report> {
+        let category_counts = self.category_counts();
+        let mut md = format!("# Zhajinhua (炸金花): `{}`\n\n", self.name);
+        if !self.description.is_empty() {
+            md.push_str(&format!("{}\n\n", self.description));
+        }
+        md.push_str(&format!(
+            "Written by `pipeline run jobs/{}` (kind `{}`). Against one and two opponents \
+             every figure is exact: each of the 22,100 hands is compared with all 18,424 \
+             opponent hands from the 49 unseen cards, and with all {} ordered pairs of \
+             disjoint opponent hands.",
+            self.job_file, self.kind, OPPONENT_PAIRS
+        ));
+        if self.max_opponents > EXACT_OPPONENTS {
+            let all: Vec<&Sample> = samples.iter().flatten().collect();
+            let trials: u64 = all.iter().map(|s| s.trials).sum();
+            let worst = (0..HANDS)
+                .flat_map(|i| (EXACT_OPPONENTS + 1..=self.max_opponents).map(move |n| (i, n)))
+                .map(|(i, n)| self.cell(i, n, counts, samples).estimate.std_error)
+                .fold(0.0, f64::max);
+            md.push_str(&format!(
+                " Against 3 to {} opponents the figures are Monte Carlo estimates (seeded PCG \
+                 streams, one per hand class and opponent count, with the exact two-opponent \
+                 results as control variates): {} trials in all, each cell sampled until its \
+                 standard error was at most {:.0e} or it reached {} trials; the largest \
+                 standard error of any cell is {:.2e} (column `std_error`).",
+                self.max_opponents,
+                trials,
+                self.budget.target_std_error,
+                self.budget.max_trials,
+                worst
+            ));
+        }
+        md.push_str("\n\n");
+        md.push_str("## Rules\n\n```toml\n");
+        md.push_str(rules);
+        md.push_str(
+            "```\n\nCategories, strongest first: 豹子 trips > 同花顺 straight flush > 同花 flush > \
+             顺子 straight > 对子 pair > 散牌 high card. Within a category: trips by rank, \
+             straights by top card, flush and high card by ranks from the top down, pair by \
+             its rank then the kicker; suits never break ties. Against several opponents a \
+             hand wins when it beats each of them, ties when none beats it and at least one \
+             ties it, and the equity splits ties.\n\n",
+        );
+        md.push_str("## Categories\n\n");
+        let rows: Vec<Vec<String>> = (0..CATEGORIES.len())
+            .rev()
+            .map(|c| {
+                vec![
+                    format!("`{}`", CATEGORIES[c]),
+                    CATEGORIES_ZH[c].to_string(),
+                    category_counts[c].to_string(),
+                    format!("{:.6}", f64::from(category_counts[c]) / HANDS as f64),
+                ]
+            })
+            .collect();
+        md.push_str(&markdown_table(
+            &["category", "中文", "hands", "probability"],
+            &rows,
+        ));
+
+        // Win probability against the hand's strength percentile, weakest first.
+        let mut order: Vec<usize> = (0..HANDS).collect();
+        order.sort_by_key(|&i| (self.eval.hands[i].strength, i));
+        let mut series = Vec::new();
+        for n in 1..=self.max_opponents {
+            let points: Vec<(f64, f64)> = order
+                .iter()
+                .enumerate()
+                .map(|(rank, &i)| {
+                    (
+                        100.0 * (rank as f64 + 0.5) / HANDS as f64,
+                        self.cell(i, n, counts, samples).estimate.win,
+                    )
+                })
+                .collect();
+            series.push((
+                format!("{n} opponent{}", if n > 1 { "s" } else { "" }),
+                points,
+            ));
+        }
+        let chart = line_chart_svg(
+            "Exact win probability by strength percentile",
+            "strength percentile (weakest = 0)",
+            "P(win)",
+            &series,
+        )?;
+        md.push_str(&format!(
+            "\n## Win probability by strength\n\n![Win probability by strength percentile]({}/win_by_percentile.svg)\n\n",
+            self.name
+        ));
+        let sample = [
+            "Ks Kh Qd", "As Ah Ad", "2s 3h 5d", "As Ks Js", "Ah Kd 9c", "7s 7d 2c",
+        ];
+        let rows: Vec<Vec<String>> = sample
+            .iter()
+            .map(|text| {
+                let cards: [Card; 3] = cardtables::parse_cards(text)
+                    .expect("sample hands parse")
+                    .try_into()
+                    .expect("three cards");
+                let i = index_of(&cards);
+                let mut row = vec![
+                    format!("`{text}`"),
+                    CATEGORIES[usize::from(self.eval.hands[i].category)].to_string(),
+                ];
+                for n in 1..=self.max_opponents {
+                    let e = self.cell(i, n, counts, samples).estimate;
+                    row.push(if e.std_error > 0.0 {
+                        format!("{:.4} ± {:.1e}", e.equity, e.std_error)
+                    } else {
+                        format!("{:.6}", e.equity)
+                    });
+                }
+                row
+            })
+            .collect();
+        let mut header = vec!["hand".to_string(), "category".to_string()];
+        header.extend((1..=self.max_opponents).map(|n| format!("equity vs {n}")));
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        md.push_str(&markdown_table(&header, &rows));
+        md.push_str(
+            "\nChecks asserted when this table is built: every ordered pair of disjoint hands \
+             is counted once as a win for one side or a tie for both.\n",
+        );
+        let (decision_md, raise_chart) = self.decision_report(counts)?;
+        md.push_str(&decision_md);
+        Ok(Report {
+            markdown: md,
+            charts: vec![
+                ("win_by_percentile.svg".into(), chart),
+                ("raise_curve.svg".into(), raise_chart),
+            ],
+        })
+    }
+}
