@@ -30,9 +30,13 @@ pub enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
-        /// Compute only units ≡ I (mod N) into tables/<name>/parts/ (0-based I).
+        /// Compute only units ≡ I (mod N) into tables/<name>/parts/ (0-based I). Without
+        /// it, a Slurm array, Kubernetes Indexed Job or AWS Batch array index is used.
         #[arg(long, value_name = "I/N")]
         shard: Option<Shard>,
+        /// Number of shards when the scheduler gives only an index (Kubernetes, AWS Batch).
+        #[arg(long, value_name = "N", conflicts_with = "shard")]
+        shards: Option<u32>,
         /// Continue an interrupted run from its checkpoint.
         #[arg(long)]
         resume: bool,

@@ -25,8 +25,23 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
             threads,
             quiet,
             shard,
+            shards,
             resume,
         } => {
+            let shard = match shard {
+                Some(s) => Some(s),
+                None => match engine::Shard::from_env(|k| std::env::var(k).ok(), shards)
+                    .map_err(UsageError)?
+                {
+                    Some((s, source)) => {
+                        if !quiet {
+                            eprintln!("shard {}/{} from {source}", s.index, s.count);
+                        }
+                        Some(s)
+                    }
+                    None => None,
+                },
+            };
             let summary = engine::run(&RunConfig {
                 job,
                 out,

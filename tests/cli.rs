@@ -641,3 +641,62 @@ fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(Monte Carlo, s.e."), "{text}");
 }
+
+#[test]
+fn a_second_writer_is_refused_and_stale_locks_are_taken_over() {
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/zhajinhua_235.toml");
+    let dir = work.path().join("tables/zhajinhua_235");
+    std::fs::create_dir_all(&dir).unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host = host.trim();
+    // A live owner (this test process) holds the lock: refused, outputs untouched.
+    std::fs::write(dir.join(".lock"), format!("{host}:{}", std::process::id())).unwrap();
+    let out = bin()
+        .args(["run", job.to_str().unwrap(), "--quiet", "--out"])
+        .arg(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("is locked"), "{}", stderr(&out));
+    assert!(!dir.join("hands.parquet").exists());
+    // A dead owner on this host: the lock is stale and the run proceeds.
+    std::fs::write(dir.join(".lock"), format!("{host}:2147483600")).unwrap();
+    let out = run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+    ]);
+    assert!(stderr(&out).contains("stale lock"), "{}", stderr(&out));
+    assert!(dir.join("hands.parquet").exists());
+    assert!(!dir.join(".lock").exists());
+}
+
+#[test]
+fn slurm_array_variables_pick_the_shard() {
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/zhajinhua_235.toml");
+    let out = bin()
+        .args(["run", job.to_str().unwrap(), "--out"])
+        .arg(work.path())
+        .env("SLURM_ARRAY_TASK_ID", "11")
+        .env("SLURM_ARRAY_TASK_MIN", "10")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("shard 1/3 from SLURM_ARRAY_TASK_ID"));
+    assert!(work
+        .path()
+        .join("tables/zhajinhua_235/parts/part-00001-of-00003.bin")
+        .is_file());
+    let out = bin()
+        .args(["run", job.to_str().unwrap(), "--out"])
+        .arg(work.path())
+        .env("JOB_COMPLETION_INDEX", "0")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--shards N"), "{}", stderr(&out));
+}

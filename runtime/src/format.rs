@@ -18,7 +18,11 @@
 //! from the payload length, so a hostile length prefix fails instead of allocating.
 //! This module is the only place that knows bincode: replacing it changes nothing else.
 
-use serde::{de::DeserializeOwned, Serialize};
+use std::cell::Cell;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
@@ -229,12 +233,79 @@ fn decode_limited<T: DeserializeOwned, const LIMIT: usize>(
     bincode::serde::borrow_decode_from_slice(bytes, config().with_limit::<LIMIT>())
 }
 
+thread_local! {
+    /// Bytes that lists decoded with [`bounded_vec`] may still reserve on this thread.
+    static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
+}
+
+/// Restores the unlimited budget when a decode ends, even by an error.
+struct BudgetGuard;
+
+impl BudgetGuard {
+    fn set(bytes: usize) -> BudgetGuard {
+        BUDGET.with(|b| b.set(bytes));
+        BudgetGuard
+    }
+}
+
+impl Drop for BudgetGuard {
+    fn drop(&mut self) {
+        BUDGET.with(|b| b.set(usize::MAX));
+    }
+}
+
+/// Deserializes a list, reserving its memory up front only if it fits in what remains of
+/// the payload being decoded (`#[serde(deserialize_with = "format::bounded_vec")]`).
+///
+/// Table payloads store numbers at their in-memory width, so a genuine list never needs
+/// more bytes than the payload has; a forged length is refused before anything is
+/// allocated, and all such lists together never reserve more than the payload's size.
+pub fn bounded_vec<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Bounded<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Bounded<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let len = seq.size_hint().unwrap_or(0);
+            let bytes = len.saturating_mul(std::mem::size_of::<T>().max(1));
+            let fits = BUDGET.with(|b| {
+                let left = b.get();
+                b.set(left.saturating_sub(bytes));
+                bytes <= left
+            });
+            if !fits {
+                return Err(de::Error::custom(format!(
+                    "a list of {len} entries cannot fit in the payload"
+                )));
+            }
+            let mut items = Vec::with_capacity(len);
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(items)
+        }
+    }
+
+    deserializer.deserialize_seq(Bounded(PhantomData))
+}
+
 /// Decodes a value written by [`encode`], requiring that it uses every byte.
 ///
-/// No container may claim more than the smallest power of two at least `bytes.len()`
-/// (bincode's limit), and sequences grow only as their elements are actually read, so a
-/// hostile length prefix yields an error, never a large allocation.
+/// Lists marked with [`bounded_vec`] reserve at most the payload's size in all; strings
+/// are checked against the bytes present before they are copied; and bincode's own limit
+/// (the smallest power of two at least `bytes.len()`) bounds everything else. A hostile
+/// length prefix is an error, never a large allocation.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TableError> {
+    let _budget = BudgetGuard::set(bytes.len());
     macro_rules! by_limit {
         ($($shift:literal)*) => {{
             let needed = bytes.len().max(1).next_power_of_two();

@@ -33,10 +33,13 @@ pub struct NiuniuPayload {
     /// The `[rules]` the table was computed under, as TOML text.
     pub rules: String,
     /// Categories from weakest to strongest: a category's rank is its index here.
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub categories: Vec<CategoryInfo>,
     /// Strength of each hand by colex index.
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub strength: Vec<u16>,
     /// Opponent hands (of [`OPPONENT_HANDS`]) that each hand beats, by colex index.
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub wins: Vec<u32>,
 }
 

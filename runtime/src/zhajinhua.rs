@@ -26,15 +26,23 @@ pub struct ZhajinhuaPayload {
     /// The `[rules]` the table was computed under, as TOML.
     pub rules: String,
     /// Category names, weakest first.
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub categories: Vec<String>,
     /// Opponent counts covered: 1..=max_opponents.
     pub max_opponents: u8,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub category: Vec<u8>,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub strength: Vec<u16>,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub beats_trips: Vec<bool>,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub win: Vec<f64>,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub tie: Vec<f64>,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub equity: Vec<f64>,
+    #[serde(deserialize_with = "format::bounded_vec")]
     pub std_error: Vec<f64>,
 }
 

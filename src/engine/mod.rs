@@ -6,6 +6,7 @@
 //! unit results taken in index order.
 
 mod checkpoint;
+mod lock;
 mod manifest;
 mod progress;
 mod run;
@@ -13,6 +14,7 @@ mod run;
 use serde::{de::DeserializeOwned, Serialize};
 
 pub use checkpoint::{PartFile, PART_PREFIX};
+pub use lock::OutputLock;
 pub use manifest::{FileRecord, Manifest, Phases};
 pub use progress::Progress;
 pub use run::{merge, run, MergeConfig, RunConfig, RunSummary, Shard};

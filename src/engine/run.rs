@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use super::checkpoint::{Checkpoint, PartFile, PART_PREFIX};
+use super::lock::OutputLock;
 use super::manifest::{FileRecord, Manifest, Phases};
 use super::progress::Progress;
 use super::{BinaryOutput, Outputs};
@@ -48,6 +49,72 @@ impl std::str::FromStr for Shard {
             ));
         }
         Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The shard a cluster scheduler assigned to this process, when `--shard` is absent:
+    /// Slurm job arrays (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`, offset by
+    /// `SLURM_ARRAY_TASK_MIN`), Kubernetes Indexed Jobs (`JOB_COMPLETION_INDEX`) and AWS
+    /// Batch array jobs (`AWS_BATCH_JOB_ARRAY_INDEX`); the last two need the shard count
+    /// from `--shards N` (or `PIPELINE_SHARDS`). Returns the shard and where it came from.
+    pub fn from_env(
+        var: impl Fn(&str) -> Option<String>,
+        count: Option<u32>,
+    ) -> Result<Option<(Shard, &'static str)>, String> {
+        let number = |name: &str| -> Result<Option<u32>, String> {
+            match var(name) {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("{name}={v:?} is not a whole number")),
+            }
+        };
+        let count = match count {
+            Some(n) => Some(n),
+            None => number("PIPELINE_SHARDS")?,
+        };
+        let make = |index: u32, count: Option<u32>, source: &'static str, hint: &str| {
+            let count = count.ok_or_else(|| {
+                format!("{source} is set but the number of shards is not: pass --shards N{hint}")
+            })?;
+            format!("{index}/{count}")
+                .parse::<Shard>()
+                .map(|s| Some((s, source)))
+                .map_err(|e| format!("{source}: {e}"))
+        };
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let index = id.checked_sub(min).ok_or_else(|| {
+                format!("SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {min}")
+            })?;
+            let count = count.or(number("SLURM_ARRAY_TASK_COUNT")?);
+            return make(
+                index,
+                count,
+                "SLURM_ARRAY_TASK_ID",
+                " (or run as an sbatch --array job)",
+            );
+        }
+        if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+            return make(
+                index,
+                count,
+                "JOB_COMPLETION_INDEX",
+                " (the Job's completions)",
+            );
+        }
+        if let Some(index) = number("AWS_BATCH_JOB_ARRAY_INDEX")? {
+            return make(
+                index,
+                count,
+                "AWS_BATCH_JOB_ARRAY_INDEX",
+                " (the array size)",
+            );
+        }
+        Ok(None)
     }
 }
 
@@ -128,6 +195,7 @@ pub fn run(config: &RunConfig) -> anyhow::Result<RunSummary> {
     let dir = config.out.join("tables").join(&spec.name);
     let shard_pair = config.shard.map(|s| (s.index, s.count));
     let checkpoint_path = Checkpoint::path(&dir, shard_pair);
+    let _lock = OutputLock::acquire(&lock_path(&dir, shard_pair))?;
 
     let mut finished: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
     if config.resume {
@@ -279,6 +347,14 @@ pub fn run(config: &RunConfig) -> anyhow::Result<RunSummary> {
     })
 }
 
+/// The lock of a whole run's outputs, or of one shard's part.
+fn lock_path(dir: &Path, shard: Option<(u32, u32)>) -> PathBuf {
+    match shard {
+        None => dir.join(".lock"),
+        Some((i, n)) => dir.join(format!(".lock-{}", super::checkpoint::part_stem(i, n))),
+    }
+}
+
 fn remove_checkpoint(path: &Path) -> anyhow::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -368,6 +444,10 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<RunSummary> {
     }
     let spec = JobSpec::parse(&first.job_path, first.job_text.clone())?;
     let job = crate::games::build(&spec)?;
+    let _lock = OutputLock::acquire(&lock_path(
+        &config.out.join("tables").join(&spec.name),
+        None,
+    ))?;
     if job.unit_count() != first.unit_count as usize {
         bail!(
             "the parts expect {} units but this build of pipeline plans {}: merge with the version that ran them",
@@ -550,4 +630,54 @@ fn write_outputs(
     atomic_write_bytes(&manifest_path, json.as_bytes())?;
     paths.push(manifest_path);
     Ok(paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn shard_flag_parses_and_checks_range() {
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
+        assert!("4/4".parse::<Shard>().is_err());
+        assert!("x/4".parse::<Shard>().is_err());
+        assert!("3".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn schedulers_assign_shards() {
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "4"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ];
+        assert_eq!(
+            Shard::from_env(env(&slurm), None).unwrap(),
+            Some((Shard { index: 1, count: 3 }, "SLURM_ARRAY_TASK_ID"))
+        );
+        let k8s = [("JOB_COMPLETION_INDEX", "2")];
+        assert!(Shard::from_env(env(&k8s), None)
+            .unwrap_err()
+            .contains("--shards"));
+        assert_eq!(
+            Shard::from_env(env(&k8s), Some(8)).unwrap().map(|s| s.0),
+            Some(Shard { index: 2, count: 8 })
+        );
+        let aws = [("AWS_BATCH_JOB_ARRAY_INDEX", "7"), ("PIPELINE_SHARDS", "4")];
+        assert!(Shard::from_env(env(&aws), None)
+            .unwrap_err()
+            .contains("does not exist"));
+        assert_eq!(Shard::from_env(env(&[]), None).unwrap(), None);
+        let bad = [("SLURM_ARRAY_TASK_ID", "one")];
+        assert!(Shard::from_env(env(&bad), None).is_err());
+    }
 }

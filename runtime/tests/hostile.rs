@@ -1,0 +1,212 @@
+//! Hostile table files: truncations, flipped bytes (with the checksum repaired so the
+//! decoder itself is attacked), forged length prefixes and wrong headers. Every one must
+//! be an error, never a panic, and no single allocation may exceed the file's size.
+//! The mutations come from a fixed-seed generator, so every run tries the same inputs.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use cardtables::format::{self, Game, HEADER_LEN};
+use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
+use cardtables::{Niuniu, Zhajinhua};
+
+/// Tracks the largest single allocation a thread makes while its `WATCH` is on (tests
+/// run on several threads at once, so the tracking is per thread).
+struct Watching;
+
+thread_local! {
+    static WATCH: Cell<bool> = const { Cell::new(false) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    let _ = WATCH.try_with(|w| {
+        if w.get() {
+            let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Watching {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Watching = Watching;
+
+/// A small deterministic generator (xorshift64*), so the test needs no dependencies.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn zhajinhua_file() -> Vec<u8> {
+    let cells = HANDS * 2;
+    let payload = ZhajinhuaPayload {
+        rules: "a23 = \"lowest\"".into(),
+        categories: [
+            "high_card",
+            "pair",
+            "straight",
+            "flush",
+            "straight_flush",
+            "trips",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        max_opponents: 2,
+        category: (0..HANDS).map(|i| (i % 6) as u8).collect(),
+        strength: (0..HANDS).map(|i| i as u16).collect(),
+        beats_trips: vec![false; HANDS],
+        win: vec![0.25; cells],
+        tie: vec![0.01; cells],
+        equity: vec![0.255; cells],
+        std_error: vec![0.0; cells],
+    };
+    Zhajinhua::to_bytes(3, &payload).unwrap()
+}
+
+/// Rewrites the header's length and checksum to match a (mutated) payload.
+fn reseal(file: &mut [u8]) {
+    let len = (file.len() - HEADER_LEN) as u64;
+    file[24..32].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32fast::hash(&file[HEADER_LEN..]);
+    file[32..36].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Loads `bytes` as both game tables; returns how many loads succeeded.
+fn load_all(bytes: &[u8]) -> usize {
+    WATCH.with(|w| w.set(true));
+    let ok = usize::from(Zhajinhua::from_bytes(bytes).is_ok())
+        + usize::from(Niuniu::from_bytes(bytes).is_ok());
+    WATCH.with(|w| w.set(false));
+    let largest = LARGEST.with(|l| l.replace(0));
+    assert!(
+        largest <= bytes.len().max(1024),
+        "a {}-byte file made a {largest}-byte allocation",
+        bytes.len()
+    );
+    ok
+}
+
+#[test]
+fn valid_file_loads() {
+    assert_eq!(load_all(&zhajinhua_file()), 1);
+}
+
+#[test]
+fn truncations_are_errors() {
+    let file = zhajinhua_file();
+    let mut rng = Rng(1);
+    let mut cuts: Vec<usize> = (0..=HEADER_LEN + 64).collect();
+    cuts.extend((0..200).map(|_| rng.below(file.len())));
+    for cut in cuts {
+        assert_eq!(load_all(&file[..cut]), 0, "truncated to {cut}");
+        // Truncated and resealed: the header agrees, the payload is short.
+        if cut > HEADER_LEN {
+            let mut short = file[..cut].to_vec();
+            reseal(&mut short);
+            assert_eq!(load_all(&short), 0, "resealed at {cut}");
+        }
+    }
+}
+
+#[test]
+fn flipped_bytes_never_panic() {
+    let file = zhajinhua_file();
+    let mut rng = Rng(2);
+    for round in 0..400 {
+        let mut bad = file.clone();
+        let flips = 1 + rng.below(4);
+        for _ in 0..flips {
+            // Bias toward the structure: the header and the first length prefixes.
+            let at = if round % 2 == 0 {
+                rng.below(HEADER_LEN + 256)
+            } else {
+                rng.below(bad.len())
+            };
+            bad[at] ^= 1 << rng.below(8);
+        }
+        // Unsealed: header or checksum must catch it.
+        let unsealed = load_all(&bad);
+        assert!(unsealed <= 1);
+        // Resealed: only the decoder and the validation stand in the way.
+        reseal(&mut bad);
+        load_all(&bad);
+    }
+}
+
+#[test]
+fn forged_length_prefixes_are_refused_without_allocating() {
+    let file = zhajinhua_file();
+    // The payload starts with the rules string's u64 length; forge it and every later
+    // length we can find at the start of the payload.
+    for (offset, value) in [
+        (0usize, u64::MAX),
+        (0, 1 << 40),
+        (0, (file.len() - HEADER_LEN) as u64),
+        (8 + 14, u64::MAX / 2), // the categories vector's length
+        (8 + 14, 1 << 33),
+    ] {
+        let mut bad = file.clone();
+        let at = HEADER_LEN + offset;
+        bad[at..at + 8].copy_from_slice(&value.to_le_bytes());
+        reseal(&mut bad);
+        assert_eq!(
+            load_all(&bad),
+            0,
+            "length {value} at payload offset {offset}"
+        );
+    }
+    // A tiny file that claims a huge payload.
+    let mut tiny = format::write_table(Game::Niuniu, 0, &0u8).unwrap();
+    tiny[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert_eq!(load_all(&tiny), 0);
+}
+
+#[test]
+fn wrong_game_version_and_magic_are_named() {
+    let file = zhajinhua_file();
+    assert!(Niuniu::from_bytes(&file)
+        .unwrap_err()
+        .to_string()
+        .contains("this is a zhajinhua table, expected a niuniu table"));
+    let mut v = file.clone();
+    v[8] = 7;
+    assert!(Zhajinhua::from_bytes(&v)
+        .unwrap_err()
+        .to_string()
+        .contains("format version 7"));
+    let mut m = file.clone();
+    m[..4].copy_from_slice(b"PAR1");
+    assert!(Zhajinhua::from_bytes(&m)
+        .unwrap_err()
+        .to_string()
+        .contains("magic"));
+    let mut g = file;
+    g[10] = 99;
+    assert!(Zhajinhua::from_bytes(&g)
+        .unwrap_err()
+        .to_string()
+        .contains("unknown game code 99"));
+}
