@@ -40,5 +40,11 @@ done
 .venv/bin/python scripts/check_parquet.py "$out" "${names[@]}"
 passed=$((passed + ${#names[@]}))
 
+if [ "${CI:-}" = "true" ] || [ "${PIPELINE_TEST_SLURM:-}" = "1" ]; then
+  step "a 4-shard Slurm array + merge on a one-node cluster (scripts/test_slurm.sh)"
+  scripts/test_slurm.sh
+  passed=$((passed + 1))
+fi
+
 step "all checks passed"
 echo "$passed passed, $failed failed"
