@@ -700,3 +700,78 @@ fn slurm_array_variables_pick_the_shard() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--shards N"), "{}", stderr(&out));
 }
+
+#[test]
+fn kill_dash_nine_mid_run_then_resume_gives_identical_bytes() {
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("mw.toml");
+    std::fs::write(
+        &job,
+        "[job]\nkind = \"zhajinhua.multiway\"\nname = \"mw\"\n[run]\nseed = 11\ntarget_std_error = 0.01\n",
+    )
+    .unwrap();
+    let job = job.to_str().unwrap();
+    let reference = work.path().join("reference");
+    run_ok(&["run", job, "--out", reference.to_str().unwrap(), "--quiet"]);
+
+    let out = work.path().join("killed");
+    let mut child = bin()
+        .args([
+            "run",
+            job,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--threads",
+            "1",
+        ])
+        .env("PIPELINE_CHECKPOINT_MS", "50")
+        .spawn()
+        .unwrap();
+    let checkpoint = out.join("tables/mw/.checkpoint.bin");
+    let started = std::time::Instant::now();
+    while !checkpoint.exists() && started.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
+    assert!(
+        !status.success(),
+        "the run finished before it could be killed"
+    );
+    assert!(checkpoint.exists());
+    assert!(!out.join("tables/mw/hands.parquet").exists());
+
+    let resumed = run_ok(&["run", job, "--out", out.to_str().unwrap(), "--resume"]);
+    assert!(
+        stderr(&resumed).contains("taken from earlier work"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_same_outputs(&reference, &out);
+}
+
+#[test]
+fn an_output_that_cannot_be_created_is_a_clear_error() {
+    let work = tempfile::tempdir().unwrap();
+    let blocker = work.path().join("file");
+    std::fs::write(&blocker, b"not a folder").unwrap();
+    let out = bin()
+        .args([
+            "run",
+            repo("jobs/zhajinhua_235.toml").to_str().unwrap(),
+            "--quiet",
+            "--out",
+        ])
+        .arg(&blocker)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot create output folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&blocker).unwrap(), b"not a folder");
+}

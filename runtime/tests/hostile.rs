@@ -210,3 +210,20 @@ fn wrong_game_version_and_magic_are_named() {
         .to_string()
         .contains("unknown game code 99"));
 }
+
+#[test]
+fn regression_corpus_is_refused() {
+    // Small hand-made hostile files (tests/corpus/): forged lengths behind valid headers
+    // and checksums, bad headers, trailing bytes. Each must fail to load as any game.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(load_all(&bytes), 0, "{} loaded", path.display());
+        let err = Zhajinhua::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(!err.is_empty());
+        seen += 1;
+    }
+    assert!(seen >= 14, "corpus has {seen} files");
+}

@@ -20,6 +20,15 @@ use crate::sink::{self, atomic_write_bytes};
 /// How often finished units are persisted during a run.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
 
+/// The checkpoint interval: [`CHECKPOINT_EVERY`], or `PIPELINE_CHECKPOINT_MS` milliseconds
+/// (tests use a short one to kill runs between checkpoints).
+fn checkpoint_every() -> Duration {
+    std::env::var("PIPELINE_CHECKPOINT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(CHECKPOINT_EVERY, Duration::from_millis)
+}
+
 /// This process's share of a sharded run: units `u` with `u % count == index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
@@ -243,6 +252,7 @@ pub fn run(config: &RunConfig) -> anyhow::Result<RunSummary> {
         .save(&checkpoint_path)
     };
     let abort_after = abort_after_units();
+    let every = checkpoint_every();
     let (tx, rx) = mpsc::channel::<anyhow::Result<(u32, Vec<u8>)>>();
     let outcome: anyhow::Result<()> = std::thread::scope(|scope| {
         let job = &*job;
@@ -268,7 +278,7 @@ pub fn run(config: &RunConfig) -> anyhow::Result<RunSummary> {
                     failure.get_or_insert(e);
                 }
             }
-            if last_save.elapsed() >= CHECKPOINT_EVERY || abort_after.is_some() {
+            if last_save.elapsed() >= every || abort_after.is_some() {
                 save(&finished)?;
                 last_save = Instant::now();
                 if abort_after.is_some_and(|k| finished.len() >= k) {
