@@ -775,3 +775,52 @@ fn an_output_that_cannot_be_created_is_a_clear_error() {
     );
     assert_eq!(std::fs::read(&blocker).unwrap(), b"not a folder");
 }
+
+#[test]
+fn a_full_disk_leaves_no_partial_outputs() {
+    // A 300 KiB tmpfs holds the small Zhajinhua tables but not hands.parquet. Mounting
+    // needs root; where it is not allowed the test says so and checks nothing else.
+    let work = tempfile::tempdir().unwrap();
+    let mount = work.path().join("tiny");
+    std::fs::create_dir_all(&mount).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=300k", "tmpfs"])
+        .arg(&mount)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !mounted {
+        eprintln!("skipped: cannot mount a tmpfs here (not root?)");
+        return;
+    }
+    let out = bin()
+        .args([
+            "run",
+            repo("jobs/zhajinhua_235.toml").to_str().unwrap(),
+            "--quiet",
+            "--out",
+        ])
+        .arg(&mount)
+        .output()
+        .unwrap();
+    let mut left = Vec::new();
+    let mut stack = vec![mount.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                left.push(path);
+            }
+        }
+    }
+    let _ = Command::new("umount").arg(&mount).status();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("No space left on device"),
+        "{}",
+        stderr(&out)
+    );
+    let left: Vec<_> = left.iter().filter(|p| !p.ends_with(".lock")).collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}

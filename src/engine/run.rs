@@ -572,48 +572,57 @@ fn write_outputs(
         .map(|table| (table_dir.join(&table.file), None, Some(table)));
     let jobs: Vec<(PathBuf, Option<&ParquetOutput>, Option<&BinaryOutput>)> =
         parquet_jobs.chain(table_jobs).collect();
-    let written: Vec<anyhow::Result<(sink::Written, u64)>> = jobs
+    // Everything is staged first; only when every file is written and synced are they
+    // renamed into place, so a failure (a full disk) leaves the previous outputs, or
+    // none, but never a mix.
+    let staged: Vec<anyhow::Result<(sink::Staged, u64)>> = jobs
         .par_iter()
         .map(|(path, parquet, table)| match (parquet, table) {
             (Some(p), _) => Ok((sink::parquet::write(path, p, &metadata)?, p.rows())),
             (_, Some(t)) => Ok((
-                sink::atomic_write(path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
+                sink::stage(path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
                 t.entries,
             )),
             _ => unreachable!("every write job is a Parquet file or a table"),
         })
         .collect();
-    let mut records = Vec::new();
-    let mut paths = Vec::new();
-    for ((path, _, _), result) in jobs.iter().zip(written) {
-        let (written, rows) = result?;
-        records.push(FileRecord {
-            path: rel(path),
-            sha256: written.sha256,
-            bytes: written.bytes,
-            rows: Some(rows),
-        });
-        paths.push(path.clone());
-    }
+    let mut staged = staged
+        .into_iter()
+        .map(|r| r.map(|(s, rows)| (s, Some(rows))))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let report_path = report_dir.join(format!("{}.md", spec.name));
     for (name, svg) in &outputs.report.charts {
         let path = report_dir.join(&spec.name).join(name);
-        atomic_write_bytes(&path, svg.as_bytes())?;
+        staged.push((
+            sink::stage(&path, |w| Ok(std::io::Write::write_all(w, svg.as_bytes())?))?,
+            None,
+        ));
+    }
+    staged.push((
+        sink::stage(&report_path, |w| {
+            Ok(std::io::Write::write_all(
+                w,
+                outputs.report.markdown.as_bytes(),
+            )?)
+        })?,
+        None,
+    ));
+    let mut records = Vec::new();
+    let mut paths = Vec::new();
+    for (file, rows) in staged {
+        let path = file.path().to_path_buf();
+        let is_chart = path.extension().is_some_and(|e| e == "svg");
+        let written = file.commit()?;
+        if !is_chart {
+            records.push(FileRecord {
+                path: rel(&path),
+                sha256: written.sha256,
+                bytes: written.bytes,
+                rows,
+            });
+        }
         paths.push(path);
     }
-    let written = sink::atomic_write(&report_path, |w| {
-        Ok(std::io::Write::write_all(
-            w,
-            outputs.report.markdown.as_bytes(),
-        )?)
-    })?;
-    records.push(FileRecord {
-        path: rel(&report_path),
-        sha256: written.sha256,
-        bytes: written.bytes,
-        rows: None,
-    });
-    paths.push(report_path);
 
     let manifest = Manifest {
         job: spec.name.clone(),

@@ -67,9 +67,42 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
 }
 
-/// Writes `path` atomically: `fill` writes into a temporary file in the same folder,
-/// which is synced and renamed over `path` only if `fill` succeeds.
-pub fn atomic_write<F>(path: &Path, fill: F) -> anyhow::Result<Written>
+/// A file written and synced under a temporary name, waiting to be renamed into place.
+/// Dropping it without [`Staged::commit`] deletes the temporary file.
+#[derive(Debug)]
+pub struct Staged {
+    tmp: PathBuf,
+    path: PathBuf,
+    pub written: Written,
+    committed: bool,
+}
+
+impl Staged {
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the file into place.
+    pub fn commit(mut self) -> anyhow::Result<Written> {
+        std::fs::rename(&self.tmp, &self.path)
+            .with_context(|| format!("cannot move {} into place", self.path.display()))?;
+        self.committed = true;
+        Ok(self.written.clone())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes `fill`'s output to a temporary file beside `path` and syncs it, without
+/// replacing `path` yet; see [`Staged::commit`].
+pub fn stage<F>(path: &Path, fill: F) -> anyhow::Result<Staged>
 where
     F: FnOnce(&mut HashingWriter<BufWriter<File>>) -> anyhow::Result<()>,
 {
@@ -88,14 +121,30 @@ where
         let (sha256, bytes, buffered) = writer.finish();
         let file = buffered.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
         Ok(Written { sha256, bytes })
     })()
     .with_context(|| format!("cannot write {}", path.display()));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    match result {
+        Ok(written) => Ok(Staged {
+            tmp,
+            path: path.to_path_buf(),
+            written,
+            committed: false,
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    result
+}
+
+/// Writes `path` atomically: `fill` writes into a temporary file in the same folder,
+/// which is synced and renamed over `path` only if `fill` succeeds.
+pub fn atomic_write<F>(path: &Path, fill: F) -> anyhow::Result<Written>
+where
+    F: FnOnce(&mut HashingWriter<BufWriter<File>>) -> anyhow::Result<()>,
+{
+    stage(path, fill)?.commit()
 }
 
 /// Writes bytes to `path` atomically.

@@ -13,7 +13,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
-use super::{atomic_write, Written};
+use super::{stage, Staged};
 
 /// One Parquet table a job produces.
 pub struct ParquetOutput {
@@ -37,12 +37,13 @@ impl ParquetOutput {
 /// file.
 const ROW_GROUP_ROWS: usize = 1 << 19;
 
-/// Writes `output` to `path` atomically, with `metadata` as key-value pairs.
+/// Writes `output` beside `path` (staged, see [`Staged`]), with `metadata` as key-value
+/// pairs.
 pub fn write(
     path: &Path,
     output: &ParquetOutput,
     metadata: &[(String, String)],
-) -> anyhow::Result<Written> {
+) -> anyhow::Result<Staged> {
     let schema = match output.batches.first() {
         Some(b) => b.schema(),
         None => anyhow::bail!("{} has no rows to write", output.file),
@@ -60,7 +61,7 @@ pub fn write(
         props = props.set_column_dictionary_enabled(ColumnPath::from(*column), false);
     }
     let props = props.build();
-    atomic_write(path, |w| {
+    stage(path, |w| {
         let writer = ArrowWriter::try_new(w, Arc::clone(&schema), Some(props))?;
         let (mut file, factory) = writer.into_serialized_writer()?;
         for (index, group) in row_groups(&output.batches).into_iter().enumerate() {
