@@ -7,9 +7,10 @@ use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
 use cardtables::Card;
 
 use super::decisions;
-use super::eval::{index_of, CATEGORIES, CATEGORIES_ZH, HANDS};
+use super::eval::{index_of, Evaluator, CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::hands::{Counts, HandsJob, EXACT_OPPONENTS, OPPONENT_PAIRS};
 use super::multiway::Sample;
+use super::rules::{ZhajinhuaRules, A23};
 use crate::report::{line_chart_svg, markdown_table, Report};
 
 /// Hands whose raise-size EV curves the report draws (a strong and a weak one), the
@@ -18,6 +19,45 @@ const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
 const CURVE_POT: f64 = 100.0;
 const CURVE_CALL: f64 = 20.0;
 const CURVE_MAX_FOLD: f64 = 0.6;
+
+/// Category counts under each `a23` variant, side by side (`special_235` and `ties` change
+/// who wins, not how many hands fall in each category).
+fn variant_counts() -> String {
+    let variants = [A23::Lowest, A23::Second, A23::None];
+    let counts: Vec<[u32; 6]> = variants
+        .iter()
+        .map(|&a23| {
+            let eval = Evaluator::new(ZhajinhuaRules {
+                a23,
+                ..ZhajinhuaRules::default()
+            });
+            let mut c = [0u32; 6];
+            for h in &eval.hands {
+                c[usize::from(h.category)] += 1;
+            }
+            c
+        })
+        .collect();
+    let rows: Vec<Vec<String>> =
+        (0..CATEGORIES.len())
+            .rev()
+            .map(|c| {
+                let mut row = vec![format!("`{}`", CATEGORIES[c])];
+                row.extend(counts.iter().map(|v| {
+                    format!("{} ({:.4} %)", v[c], 100.0 * f64::from(v[c]) / HANDS as f64)
+                }));
+                row
+            })
+            .collect();
+    format!(
+        "\nUnder each rule variant (A-2-3 moves between straight and high card; \
+         `special_235` and `ties` change who wins, not the counts):\n\n{}",
+        markdown_table(
+            &["category", "a23 = lowest", "a23 = second", "a23 = none"],
+            &rows
+        )
+    )
+}
 
 impl HandsJob {
     /// Heads-up equity of a hand given as text (the report's fixed example hands).
@@ -223,6 +263,7 @@ impl HandsJob {
             &["category", "中文", "hands", "probability"],
             &rows,
         ));
+        md.push_str(&variant_counts());
 
         // Win probability against the hand's strength percentile, weakest first.
         let mut order: Vec<usize> = (0..HANDS).collect();
