@@ -62,13 +62,51 @@ def main() -> None:
     for name in sys.argv[2:]:
         folder = Path(sys.argv[1]) / "tables" / name
         hands = str(folder / "hands.parquet")
+        if not Path(hands).exists():
+            hands = str(folder / "categories.parquet")
         kind = metadata_of(con, hands).get("pipeline.kind")
         if kind == "niuniu.hands":
             check_niuniu(con, folder)
         elif kind in ("zhajinhua.hands", "zhajinhua.multiway"):
             check_zhajinhua(con, folder)
+        elif kind == "stud.tables":
+            check_stud(con, folder)
         else:
             fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
+
+
+def check_stud(con, folder: Path) -> None:
+    categories = str(folder / "categories.parquet")
+    totals = con.execute(
+        f"SELECT deck, ace_low_straight, flush_beats_full_house, sum(count) "
+        f"FROM '{categories}' GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    hands = {52: 2_598_960, 32: 201_376, 28: 98_280}
+    if len(totals) != 12 or any(total != hands[deck] for deck, _, _, total in totals):
+        fail(f"{categories}: totals per variant {totals}")
+    textbook = dict(
+        con.execute(
+            f"SELECT category, count FROM '{categories}' WHERE deck = 52 AND ace_low_straight "
+            f"AND NOT flush_beats_full_house"
+        ).fetchall()
+    )
+    expected = {"straight_flush": 40, "quads": 624, "full_house": 3744, "flush": 5108,
+                "straight": 10200, "trips": 54912, "two_pair": 123552, "pair": 1098240,
+                "high_card": 1302540}
+    if textbook != expected:
+        fail(f"{categories}: 52-card counts {textbook}")
+    hit = str(folder / "hit_probability.parquet")
+    (rows, bad) = one(
+        con,
+        f"SELECT count(*), count(*) FILTER (WHERE exact < 0 OR exact > 1 "
+        f"OR abs(rule_error - (rule_of_2_and_4 - exact)) > 1e-12) FROM '{hit}'",
+    )
+    if rows != 20 * 28 * 2 or bad:
+        fail(f"{hit}: {rows} rows, {bad} inconsistent")
+    (n,) = one(con, f"SELECT count(*) FROM '{folder / 'break_even.parquet'}'")
+    if n != 5 * 4 * 4 * 4 * 2:
+        fail(f"break_even.parquet: {n} rows")
+    print(f"check_parquet: ok: {folder} (stud, 12 deck variants, textbook 52-card counts)")
 
 
 ZHAJINHUA_HANDS = 22_100

@@ -82,6 +82,39 @@ pub enum QueryGame {
         #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
         table: PathBuf,
     },
+    /// Five-card stud: exact outs, win / tie probabilities and the EV of calling.
+    Stud {
+        /// Your cards so far, e.g. "As Ks Qs Js".
+        #[arg(long)]
+        mine: String,
+        /// The opponent's known cards, e.g. "2c 2d".
+        #[arg(long)]
+        theirs: String,
+        /// Cards seen elsewhere (out of the deck).
+        #[arg(long, default_value = "")]
+        seen: String,
+        /// Cards still to come to you (default: 5 minus your cards).
+        #[arg(long)]
+        to_come: Option<usize>,
+        /// Pot before the call.
+        #[arg(long, default_value_t = 100.0)]
+        pot: f64,
+        /// Amount to call.
+        #[arg(long, default_value_t = 20.0)]
+        call: f64,
+        /// Extra chips won after hitting (implied odds).
+        #[arg(long, default_value_t = 0.0)]
+        implied: f64,
+        /// Deck: 52, 32 (7-A) or 28 (8-A).
+        #[arg(long, default_value_t = 52)]
+        deck: u8,
+        /// Rank a flush above a full house.
+        #[arg(long)]
+        flush_beats_full_house: bool,
+        /// Do not let the ace play low in straights.
+        #[arg(long)]
+        no_ace_low_straight: bool,
+    },
     /// Exact win / tie / loss of a Zhajinhua hand and the EV of each action.
     Zhajinhua {
         /// Three cards, e.g. "Ks Kh Qd".

@@ -72,6 +72,31 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
         Command::Inspect { file } => inspect(&file),
         Command::Query { game } => match game {
             QueryGame::Niuniu { hand, table } => query_niuniu(&hand, &table),
+            QueryGame::Stud {
+                mine,
+                theirs,
+                seen,
+                to_come,
+                pot,
+                call,
+                implied,
+                deck,
+                flush_beats_full_house,
+                no_ace_low_straight,
+            } => query_stud(&StudQuestion {
+                mine,
+                theirs,
+                seen,
+                to_come,
+                pot,
+                call,
+                implied,
+                rules: crate::games::stud::rules::StudRules {
+                    deck,
+                    flush_beats_full_house,
+                    ace_low_straight: !no_ace_low_straight,
+                },
+            }),
             QueryGame::Zhajinhua {
                 hand,
                 opponents,
@@ -401,6 +426,114 @@ fn query_zhajinhua(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
             kelly(odds, w),
             half_kelly(odds, w)
         );
+    }
+    Ok(())
+}
+
+/// The arguments of `pipeline query stud`.
+struct StudQuestion {
+    mine: String,
+    theirs: String,
+    seen: String,
+    to_come: Option<usize>,
+    pot: f64,
+    call: f64,
+    implied: f64,
+    rules: crate::games::stud::rules::StudRules,
+}
+
+fn query_stud(q: &StudQuestion) -> anyhow::Result<()> {
+    use crate::games::stud::outs::{analyse, Situation};
+    use cardtables::decision::{break_even_outs, ev_call_implied, hit_probability};
+    let usage = |m: String| anyhow::Error::new(UsageError(m));
+    if ![52, 32, 28].contains(&q.rules.deck) {
+        return Err(usage(format!(
+            "--deck {} is not 52, 32 or 28",
+            q.rules.deck
+        )));
+    }
+    for (name, v) in [
+        ("--pot", q.pot),
+        ("--call", q.call),
+        ("--implied", q.implied),
+    ] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(usage(format!("{name} {v} must be zero or more")));
+        }
+    }
+    let read = |what: &str, text: &str| {
+        cardtables::parse_cards(text).with_context(|| format!("cannot read {what} {text:?}"))
+    };
+    let situation = Situation {
+        mine: read("--mine", &q.mine)?,
+        theirs: read("--theirs", &q.theirs)?,
+        seen: read("--seen", &q.seen)?,
+        rules: q.rules,
+    };
+    if let Some(k) = q.to_come {
+        if situation.mine.len() + k != 5 {
+            return Err(usage(format!(
+                "--to-come {k} with {} cards in hand does not make a five-card hand",
+                situation.mine.len()
+            )));
+        }
+    }
+    let a = analyse(&situation).map_err(|e| usage(e.to_string()))?;
+    let show = |cards: &[cardtables::Card]| {
+        cards
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    println!(
+        "mine: {} (+{} to come) · theirs: {} (+{} to come) · {} unseen in the {}-card deck",
+        show(&situation.mine),
+        a.my_draws,
+        show(&situation.theirs),
+        a.their_draws,
+        a.unseen,
+        q.rules.deck
+    );
+    println!(
+        "exact over {} deals: win {:.4}, tie {:.4}, lose {:.4}",
+        a.deals,
+        a.win(),
+        a.tie(),
+        1.0 - a.win() - a.tie()
+    );
+    if a.my_draws > 0 {
+        println!("outs ({}): {}", a.outs.len(), show(&a.outs));
+        println!(
+            "outs formula 1 - C({}-{o}, {k})/C({}, {k}) = {:.4}{}",
+            a.unseen,
+            a.unseen,
+            hit_probability(a.outs.len() as u32, a.unseen as u32, a.my_draws as u32),
+            if a.their_draws > 0 || a.my_draws > 1 {
+                " (the exact figure above also counts the opponent's draws and runner-runner hands)"
+            } else {
+                ""
+            },
+            o = a.outs.len(),
+            k = a.my_draws
+        );
+    }
+    let p = a.equity();
+    let ev = ev_call_implied(p, q.pot, q.call, q.implied);
+    println!(
+        "pot {} · call {} · implied {}: needs {:.4}; EV(call) = {:+.2} -> {}",
+        q.pot,
+        q.call,
+        q.implied,
+        q.call / (q.pot + q.implied + q.call),
+        ev,
+        if ev > 0.0 { "call" } else { "fold" }
+    );
+    if a.my_draws > 0 {
+        match break_even_outs(q.pot, q.call, q.implied, a.unseen as u32, a.my_draws as u32) {
+            Some(o) => println!("break-even outs for these odds: {o}"),
+            None => println!("break-even outs for these odds: none (no number of outs pays)"),
+        }
     }
     Ok(())
 }

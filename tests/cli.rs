@@ -824,3 +824,85 @@ fn a_full_disk_leaves_no_partial_outputs() {
     let left: Vec<_> = left.iter().filter(|p| !p.ends_with(".lock")).collect();
     assert!(left.is_empty(), "files left behind: {left:?}");
 }
+
+#[test]
+fn stud_job_and_query() {
+    let work = tempfile::tempdir().unwrap();
+    run_ok(&[
+        "run",
+        repo("jobs/showhand.toml").to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--quiet",
+    ]);
+    for f in [
+        "categories.parquet",
+        "hit_probability.parquet",
+        "break_even.parquet",
+    ] {
+        assert!(work.path().join("tables/showhand").join(f).is_file(), "{f}");
+    }
+    let report = std::fs::read_to_string(work.path().join("reports/showhand.md")).unwrap();
+    assert!(
+        report.contains("**11 outs of 44**"),
+        "seed example as the seed runs it"
+    );
+    assert!(
+        report.contains("**11 outs of 45**"),
+        "seed example done right"
+    );
+
+    let out = run_ok(&[
+        "query",
+        "stud",
+        "--mine",
+        "As Ks Qs Js",
+        "--theirs",
+        "2c 2d",
+        "--seen",
+        "2h",
+        "--to-come",
+        "1",
+        "--pot",
+        "120",
+        "--call",
+        "40",
+        "--implied",
+        "80",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("exact over 595980 deals"), "{text}");
+    assert!(text.contains("-> call"), "{text}");
+    // A flush draw against a made hand: nine outs, and the formula equals enumeration.
+    let out = run_ok(&[
+        "query",
+        "stud",
+        "--mine",
+        "2s 5s 9s Js",
+        "--theirs",
+        "Ah Ad 7c 8d 3h",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("outs (9)"), "{text}");
+    assert!(text.contains("win 0.2093"), "{text}");
+    for (args, fragment) in [
+        (vec!["--mine", "As Ks", "--theirs", "As"], "appears twice"),
+        (
+            vec!["--mine", "2s Ks", "--theirs", "Ah", "--deck", "32"],
+            "not in the 32-card deck",
+        ),
+        (
+            vec!["--mine", "As Ks", "--theirs", "Ah", "--to-come", "2"],
+            "five-card hand",
+        ),
+        (vec!["--mine", "As Kx", "--theirs", "Ah"], "needs a suit"),
+    ] {
+        let out = bin().args(["query", "stud"]).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(fragment),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -47,6 +47,38 @@ pub fn half_kelly(net_odds: f64, p: f64) -> f64 {
     kelly(net_odds, p) / 2.0
 }
 
+/// Exact probability that at least one of `outs` cards comes among `cards` dealt from
+/// `unseen`: `1 − C(unseen − outs, cards) / C(unseen, cards)`.
+pub fn hit_probability(outs: u32, unseen: u32, cards: u32) -> f64 {
+    if outs >= unseen || cards > unseen {
+        return if outs > 0 { 1.0 } else { 0.0 };
+    }
+    let misses = f64::from(unseen - outs);
+    let miss: f64 = (0..cards)
+        .map(|i| (misses - f64::from(i)).max(0.0) / f64::from(unseen - i))
+        .product();
+    1.0 - miss
+}
+
+/// The "rule of 2 and 4": 2 % per out with one card to come, 4 % with two. An
+/// approximation to report against, never to decide with.
+pub fn rule_of_2_and_4(outs: u32, cards: u32) -> f64 {
+    f64::from(outs) * 0.02 * f64::from(cards.min(2))
+}
+
+/// EV of calling with hit probability `p` when hitting wins the pot plus an implied win
+/// `implied` and missing loses the call (RULES.md, five-card stud): `p·(P + I) − (1 − p)·C`.
+pub fn ev_call_implied(p: f64, pot: f64, call: f64, implied: f64) -> f64 {
+    p * (pot + implied) - (1.0 - p) * call
+}
+
+/// The fewest outs that make calling profitable (EV > 0), or `None` if even every unseen
+/// card would not.
+pub fn break_even_outs(pot: f64, call: f64, implied: f64, unseen: u32, cards: u32) -> Option<u32> {
+    (0..=unseen)
+        .find(|&o| ev_call_implied(hit_probability(o, unseen, cards), pot, call, implied) > 0.0)
+}
+
 /// Playing styles of the seed's section 4.3, as thresholds on an action's EV.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -97,6 +129,26 @@ mod tests {
         // The seed's formula misses the opponent's R − C when called.
         let gap = ev_raise(0.6, 100.0, 30.0, 80.0, 0.25) - ev_raise_seed(0.6, 100.0, 80.0, 0.25);
         assert!((gap - 0.75 * 0.6 * (80.0 - 30.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hit_probability_matches_the_seeds_example() {
+        // 15 outs, 46 unseen, two cards: 1 − 31·30/(46·45) = 0.5507; the rule says 0.60.
+        assert!((hit_probability(15, 46, 2) - (1.0 - 31.0 * 30.0 / (46.0 * 45.0))).abs() < 1e-12);
+        assert!((rule_of_2_and_4(15, 2) - 0.60).abs() < 1e-12);
+        assert!((hit_probability(9, 46, 1) - 9.0 / 46.0).abs() < 1e-15);
+        assert_eq!(hit_probability(0, 46, 2), 0.0);
+        assert_eq!(hit_probability(46, 46, 1), 1.0);
+    }
+
+    #[test]
+    fn break_even_outs_is_the_first_profitable_count() {
+        // Pot 120, call 40, implied 80, 44 unseen, one card: need p·200 > (1 − p)·40.
+        let o = break_even_outs(120.0, 40.0, 80.0, 44, 1).unwrap();
+        let p = |n: u32| hit_probability(n, 44, 1);
+        assert!(ev_call_implied(p(o), 120.0, 40.0, 80.0) > 0.0);
+        assert!(ev_call_implied(p(o - 1), 120.0, 40.0, 80.0) <= 0.0);
+        assert_eq!(o, 8);
     }
 
     #[test]

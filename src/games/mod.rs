@@ -1,6 +1,7 @@
 //! The games, one folder each, and the registry of job kinds.
 
 pub mod niuniu;
+pub mod stud;
 pub mod zhajinhua;
 
 use crate::engine::ErasedJob;
@@ -17,6 +18,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
     ),
     (
+        "stud.tables",
+        "Five-card stud: categories per deck, exact hit probability vs the rule of 2 and 4, break-even outs",
+    ),
+    (
         "zhajinhua.multiway",
         "Zhajinhua: as zhajinhua.hands, plus 3 to 5 opponents by seeded Monte Carlo",
     ),
@@ -26,6 +31,7 @@ pub const KINDS: &[(&str, &str)] = &[
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
         "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
+        "stud.tables" => Ok(Box::new(stud::tables::TablesJob::new(spec)?)),
         "zhajinhua.hands" => Ok(Box::new(zhajinhua::hands::HandsJob::new(spec)?)),
         "zhajinhua.multiway" => Ok(Box::new(zhajinhua::hands::HandsJob::multiway(spec)?)),
         other => Err(spec.field_error(
