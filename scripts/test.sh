@@ -31,8 +31,10 @@ trap 'rm -rf "$out" "$log"' EXIT
 # loose standard error so its Parquet is checked too.
 sed -e 's/^target_std_error = .*/target_std_error = 0.02/' -e 's/^name = .*/name = "zhajinhua_multiway_quick"/' \
   jobs/zhajinhua_multiway.toml > "$out/zhajinhua_multiway_quick.toml"
+sed -e 's/^headsup_decks = .*/headsup_decks = [28]/' -e 's/^name = .*/name = "showhand_quick"/' \
+  jobs/showhand.toml > "$out/showhand_quick.toml"
 names=()
-for job in jobs/niuniu.toml jobs/showhand.toml jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
+for job in jobs/niuniu.toml "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
   jobs/zhajinhua_caller_loses.toml "$out/zhajinhua_multiway_quick.toml"; do
   cargo run --release --quiet -- run "$job" --out "$out" --quiet
   names+=("$(basename "$job" .toml)")

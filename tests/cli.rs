@@ -828,9 +828,24 @@ fn a_full_disk_leaves_no_partial_outputs() {
 #[test]
 fn stud_job_and_query() {
     let work = tempfile::tempdir().unwrap();
+    // The shipped job with only the quick 28-card heads-up table.
+    let text = std::fs::read_to_string(repo("jobs/showhand.toml")).unwrap();
+    let quick: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("headsup_decks") {
+                "headsup_decks = [28]"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let job = work.path().join("showhand.toml");
+    std::fs::write(&job, quick).unwrap();
     run_ok(&[
         "run",
-        repo("jobs/showhand.toml").to_str().unwrap(),
+        job.to_str().unwrap(),
         "--out",
         work.path().to_str().unwrap(),
         "--quiet",
@@ -905,4 +920,63 @@ fn stud_job_and_query() {
             stderr(&out)
         );
     }
+}
+
+#[test]
+fn stud_headsup_table_is_symmetric_and_matches_the_engine() {
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("sh.toml");
+    std::fs::write(
+        &job,
+        "[job]\nkind = \"stud.tables\"\nname = \"sh\"\n[rules]\nheadsup_decks = [28]\nflush_beats_full_house = true\n",
+    )
+    .unwrap();
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--quiet",
+    ]);
+    let table = cardtables::Stud::open(work.path().join("tables/sh/stud.bin")).unwrap();
+    let cards = |t: &str| cardtables::parse_cards(t).unwrap();
+    for (a, b) in [("As Ah", "Ks Qs"), ("9h 8h", "Tc Td"), ("Ac Kd", "Ah Kc")] {
+        let ab = table.starting_hands(28, &cards(a), &cards(b)).unwrap();
+        let ba = table.starting_hands(28, &cards(b), &cards(a)).unwrap();
+        assert_eq!(
+            (ab.wins, ab.ties, ab.losses),
+            (ba.losses, ba.ties, ba.wins),
+            "{a} vs {b}"
+        );
+        // Renaming suits changes nothing.
+        let renamed = |t: &str| t.replace('s', "x").replace('h', "s").replace('x', "h");
+        let r = table
+            .starting_hands(28, &cards(&renamed(a)), &cards(&renamed(b)))
+            .unwrap();
+        assert_eq!((r.wins, r.ties), (ab.wins, ab.ties), "{a} vs {b} renamed");
+    }
+    // The query engine agrees with the table (both exact).
+    let out = run_ok(&[
+        "query",
+        "stud",
+        "--mine",
+        "As Ah",
+        "--theirs",
+        "Ks Qs",
+        "--deck",
+        "28",
+        "--flush-beats-full-house",
+    ]);
+    let ab = table
+        .starting_hands(28, &cards("As Ah"), &cards("Ks Qs"))
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("exact over {} deals", ab.deals)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("win {:.4}", ab.wins as f64 / ab.deals as f64)),
+        "{text}"
+    );
 }

@@ -234,7 +234,8 @@ fn decode_limited<T: DeserializeOwned, const LIMIT: usize>(
 }
 
 thread_local! {
-    /// Bytes that lists decoded with [`bounded_vec`] may still reserve on this thread.
+    /// Bytes a list decoded with [`bounded_vec`] may reserve on this thread: the payload's
+    /// length while a table decodes, unlimited otherwise.
     static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
 }
 
@@ -254,12 +255,14 @@ impl Drop for BudgetGuard {
     }
 }
 
-/// Deserializes a list, reserving its memory up front only if it fits in what remains of
-/// the payload being decoded (`#[serde(deserialize_with = "format::bounded_vec")]`).
+/// Deserializes a list, reserving its memory up front only if it fits in the payload being
+/// decoded (`#[serde(deserialize_with = "format::bounded_vec")]`).
 ///
 /// Table payloads store numbers at their in-memory width, so a genuine list never needs
 /// more bytes than the payload has; a forged length is refused before anything is
-/// allocated, and all such lists together never reserve more than the payload's size.
+/// allocated. Lists are decoded one after another and a list only grows past its
+/// reservation with bytes actually read, so memory stays within a small multiple of the
+/// file's size.
 pub fn bounded_vec<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
 where
     D: Deserializer<'de>,
@@ -277,11 +280,7 @@ where
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
             let len = seq.size_hint().unwrap_or(0);
             let bytes = len.saturating_mul(std::mem::size_of::<T>().max(1));
-            let fits = BUDGET.with(|b| {
-                let left = b.get();
-                b.set(left.saturating_sub(bytes));
-                bytes <= left
-            });
+            let fits = BUDGET.with(|b| bytes <= b.get());
             if !fits {
                 return Err(de::Error::custom(format!(
                     "a list of {len} entries cannot fit in the payload"

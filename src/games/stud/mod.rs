@@ -2,6 +2,7 @@
 //! outs engine, and the tables of job kind `stud.tables`.
 
 pub mod eval;
+pub mod headsup;
 pub mod outs;
 pub mod rules;
 pub mod tables;

@@ -1,10 +1,11 @@
-//! Five-card stud (梭哈) rule variants: the deck and the two ranking switches.
+//! Five-card stud (梭哈) rule variants: the deck and the two ranking switches, and the
+//! `[rules]` of a `stud.tables` job.
 
 use serde::{Deserialize, Serialize};
 
 use crate::job::{JobError, JobSpec};
 
-/// The `[rules]` table of a stud job.
+/// A ranking variant: which deck, and the two ranking switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StudRules {
@@ -27,21 +28,6 @@ impl Default for StudRules {
 }
 
 impl StudRules {
-    /// Reads `[rules]` and checks the deck size.
-    pub fn from_spec(spec: &JobSpec) -> Result<StudRules, JobError> {
-        let rules: StudRules = spec.rules()?;
-        if ![52, 32, 28].contains(&rules.deck) {
-            return Err(spec.field_error(
-                "rules.deck",
-                format!(
-                    "{} is not a deck this game uses: use 52, 32 (7 to A) or 28 (8 to A)",
-                    rules.deck
-                ),
-            ));
-        }
-        Ok(rules)
-    }
-
     /// Lowest card-id rank in the deck (0 = 2, 5 = 7, 6 = 8).
     pub fn lowest_rank(&self) -> u8 {
         match self.deck {
@@ -55,6 +41,68 @@ impl StudRules {
     pub fn deck_mask(&self) -> u64 {
         let low = u32::from(self.lowest_rank()) * 4;
         (!0u64 >> (64 - 52)) & !((1u64 << low) - 1)
+    }
+}
+
+/// The `[rules]` of a `stud.tables` job: the ranking switches, plus the decks whose
+/// heads-up starting-hand tables are computed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StudTablesRules {
+    /// The deck of the worked examples (the category table covers every deck).
+    pub deck: u8,
+    pub flush_beats_full_house: bool,
+    pub ace_low_straight: bool,
+    /// Decks whose exact heads-up starting-hand equity table is computed (52 takes minutes).
+    pub headsup_decks: Vec<u8>,
+}
+
+impl Default for StudTablesRules {
+    fn default() -> Self {
+        let v = StudRules::default();
+        StudTablesRules {
+            deck: v.deck,
+            flush_beats_full_house: v.flush_beats_full_house,
+            ace_low_straight: v.ace_low_straight,
+            headsup_decks: vec![52, 32],
+        }
+    }
+}
+
+/// Checks a deck size, naming the field when it is wrong.
+pub fn check_deck(deck: u8) -> Result<(), String> {
+    if [52, 32, 28].contains(&deck) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{deck} is not a deck this game uses: use 52, 32 (7 to A) or 28 (8 to A)"
+        ))
+    }
+}
+
+impl StudTablesRules {
+    /// Reads `[rules]` and checks every deck named.
+    pub fn from_spec(spec: &JobSpec) -> Result<StudTablesRules, JobError> {
+        let rules: StudTablesRules = spec.rules()?;
+        check_deck(rules.deck).map_err(|m| spec.field_error("rules.deck", m))?;
+        for (i, &d) in rules.headsup_decks.iter().enumerate() {
+            check_deck(d).map_err(|m| spec.field_error("rules.headsup_decks", m))?;
+            if rules.headsup_decks[..i].contains(&d) {
+                return Err(
+                    spec.field_error("rules.headsup_decks", format!("deck {d} is listed twice"))
+                );
+            }
+        }
+        Ok(rules)
+    }
+
+    /// The ranking variant for one deck.
+    pub fn variant(&self, deck: u8) -> StudRules {
+        StudRules {
+            deck,
+            flush_beats_full_house: self.flush_beats_full_house,
+            ace_low_straight: self.ace_low_straight,
+        }
     }
 
     /// The rule set as TOML.

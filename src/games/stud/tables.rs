@@ -9,15 +9,18 @@ use arrow_array::{
 };
 use cardtables::colex::{binomial, unrank};
 use cardtables::decision::{break_even_outs, hit_probability, rule_of_2_and_4};
-use cardtables::{parse_cards, Card};
+use cardtables::{parse_cards, Card, CardSet};
 
 use super::eval::{Evaluator, CATEGORIES};
+use super::headsup::{matchups, solve, HeadsUp, Matchup, Scratch};
 use super::outs::{analyse, Situation};
-use super::rules::StudRules;
-use crate::engine::{Job, Outputs, Progress};
+use super::rules::{StudRules, StudTablesRules};
+use crate::engine::{BinaryOutput, Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 use crate::report::{line_chart_svg, markdown_table, Report};
 use crate::sink::parquet::ParquetOutput;
+use cardtables::stud::{HeadsUpTable, StudPayload};
+use sha2::{Digest, Sha256};
 
 /// The (deck, ace_low_straight) pairs whose categories are counted, one unit each.
 const VARIANTS: [(u8, bool); 6] = [
@@ -34,22 +37,66 @@ const CALLS: [f64; 4] = [10.0, 20.0, 50.0, 100.0];
 const IMPLIED: [f64; 4] = [0.0, 50.0, 100.0, 200.0];
 const UNSEEN: [u32; 4] = [20, 30, 40, 45];
 
+/// Matchup classes per heads-up work unit.
+const MATCHUPS_PER_UNIT: usize = 48;
+
 /// The `stud.tables` job.
 pub struct TablesJob {
     name: String,
     description: String,
     job_file: String,
-    rules: StudRules,
+    rules: StudTablesRules,
+    /// Matchup classes of each heads-up deck, in `rules.headsup_decks` order.
+    matchups: Vec<Vec<Matchup>>,
+}
+
+/// What one unit computes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Unit {
+    Categories([u64; 9]),
+    HeadsUp(Vec<HeadsUp>),
 }
 
 impl TablesJob {
     pub fn new(spec: &JobSpec) -> Result<TablesJob, JobError> {
-        Ok(TablesJob {
-            name: spec.name.clone(),
-            description: spec.description.clone(),
-            job_file: spec.file_name(),
-            rules: StudRules::from_spec(spec)?,
-        })
+        let rules = StudTablesRules::from_spec(spec)?;
+        Ok(TablesJob::from_rules(
+            rules,
+            &spec.name,
+            &spec.description,
+            &spec.file_name(),
+        ))
+    }
+
+    pub fn from_rules(
+        rules: StudTablesRules,
+        name: &str,
+        description: &str,
+        job_file: &str,
+    ) -> Self {
+        let matchups = rules
+            .headsup_decks
+            .iter()
+            .map(|&d| matchups(rules.variant(d)))
+            .collect();
+        TablesJob {
+            name: name.to_string(),
+            description: description.to_string(),
+            job_file: job_file.to_string(),
+            rules,
+            matchups,
+        }
+    }
+
+    /// (deck position, first class, last class) of each heads-up unit.
+    fn headsup_units(&self) -> Vec<(usize, usize, usize)> {
+        let mut units = Vec::new();
+        for (d, classes) in self.matchups.iter().enumerate() {
+            for start in (0..classes.len()).step_by(MATCHUPS_PER_UNIT) {
+                units.push((d, start, (start + MATCHUPS_PER_UNIT).min(classes.len())));
+            }
+        }
+        units
     }
 }
 
@@ -73,26 +120,92 @@ pub fn category_counts(deck: u8, ace_low_straight: bool) -> [u64; 9] {
     counts
 }
 
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
 impl Job for TablesJob {
-    type Unit = [u64; 9];
+    type Unit = Unit;
 
     fn unit_count(&self) -> usize {
-        VARIANTS.len()
+        VARIANTS.len() + self.headsup_units().len()
     }
 
-    fn run_unit(&self, index: usize) -> [u64; 9] {
-        let (deck, ace_low) = VARIANTS[index];
-        category_counts(deck, ace_low)
+    fn run_unit(&self, index: usize) -> Unit {
+        if index < VARIANTS.len() {
+            let (deck, ace_low) = VARIANTS[index];
+            return Unit::Categories(category_counts(deck, ace_low));
+        }
+        let (d, start, end) = self.headsup_units()[index - VARIANTS.len()];
+        let eval = Evaluator::new(self.rules.variant(self.rules.headsup_decks[d]));
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            Unit::HeadsUp(
+                self.matchups[d][start..end]
+                    .iter()
+                    .map(|m| solve(&eval, two_cards(m.a), two_cards(m.b), &mut scratch))
+                    .collect(),
+            )
+        })
     }
 
-    fn finish(&self, units: Vec<[u64; 9]>, progress: &Progress) -> anyhow::Result<Outputs> {
+    fn finish(&self, all: Vec<Unit>, progress: &Progress) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
+        let mut units = Vec::new();
+        let mut results: Vec<Vec<HeadsUp>> = vec![Vec::new(); self.matchups.len()];
+        for (i, unit) in all.into_iter().enumerate() {
+            match unit {
+                Unit::Categories(c) if i < VARIANTS.len() => units.push(c),
+                Unit::HeadsUp(r) if i >= VARIANTS.len() => {
+                    let (d, _, _) = self.headsup_units()[i - VARIANTS.len()];
+                    results[d].extend(r);
+                }
+                _ => anyhow::bail!("internal error: unit {i} holds the wrong kind of result"),
+            }
+        }
+        anyhow::ensure!(
+            results
+                .iter()
+                .zip(&self.matchups)
+                .all(|(r, m)| r.len() == m.len()),
+            "internal error: heads-up results do not cover every matchup"
+        );
+        let units = &units;
         let rules = self.rules.canonical_toml();
+        let tables: Vec<HeadsUpTable> = self
+            .rules
+            .headsup_decks
+            .iter()
+            .zip(&self.matchups)
+            .zip(&results)
+            .map(|((&deck, classes), r)| headsup_table(self.rules.variant(deck), classes, r))
+            .collect();
+        let rules_hash = u64::from_le_bytes(
+            Sha256::digest(rules.as_bytes())[..8]
+                .try_into()
+                .expect("8 bytes"),
+        );
+        let payload = StudPayload {
+            rules: rules.clone(),
+            decks: tables,
+        };
+        let table_bytes = cardtables::Stud::to_bytes(rules_hash, &payload)?;
+        let table = cardtables::Stud::from_bytes(&table_bytes)?;
+        let mut parquet = Vec::new();
+        if !self.matchups.is_empty() {
+            parquet.push(ParquetOutput {
+                file: "headsup.parquet".into(),
+                batches: vec![self.headsup_batch(&results)?],
+                plain_columns: vec![],
+            });
+        }
+        let mut report = self.report(units, &rules)?;
+        report.markdown.push_str(&self.grid_report(&table)?);
         Ok(Outputs {
             parquet: vec![
                 ParquetOutput {
                     file: "categories.parquet".into(),
-                    batches: vec![categories_batch(&units)?],
+                    batches: vec![categories_batch(units)?],
                     plain_columns: vec![],
                 },
                 ParquetOutput {
@@ -105,11 +218,72 @@ impl Job for TablesJob {
                     batches: vec![break_even_batch()?],
                     plain_columns: vec![],
                 },
-            ],
-            tables: vec![],
-            report: self.report(&units, &rules)?,
+            ]
+            .into_iter()
+            .chain(parquet)
+            .collect(),
+            tables: vec![BinaryOutput {
+                file: "stud.bin".into(),
+                bytes: table_bytes,
+                entries: self.matchups.iter().map(|m| m.len() as u64).sum(),
+            }],
+            report,
             rules,
         })
+    }
+}
+
+fn two_cards(index: u16) -> [Card; 2] {
+    let mut c = [Card::from_id(0).expect("card 0"); 2];
+    unrank(u32::from(index), 2, &mut c);
+    c
+}
+
+/// The runtime index of one deck: every ordered pair of 2-card sets → its class.
+fn headsup_table(rules: StudRules, classes: &[Matchup], results: &[HeadsUp]) -> HeadsUpTable {
+    use rayon::prelude::*;
+    let deck = rules.deck_mask();
+    let perms = super::headsup::suit_permutations();
+    let rename = |i: u16, p: &[u8; 4]| -> u16 {
+        let [x, y] =
+            two_cards(i).map(|c| Card::new(c.rank(), p[usize::from(c.suit())]).expect("valid"));
+        cardtables::colex::index_of(&[x, y]) as u16
+    };
+    let n = cardtables::stud::TWO_CARD_SETS;
+    let class_of: Vec<i32> = (0..n * n)
+        .into_par_iter()
+        .map(|k| {
+            let (a, b) = ((k / n) as u16, (k % n) as u16);
+            let (ca, cb) = (two_cards(a), two_cards(b));
+            let mask_a = ca.iter().fold(0u64, |m, c| m | 1 << c.id());
+            let mask_b = cb.iter().fold(0u64, |m, c| m | 1 << c.id());
+            if mask_a & mask_b != 0 || (mask_a | mask_b) & !deck != 0 {
+                return 0;
+            }
+            let (rep, swapped) = perms
+                .iter()
+                .flat_map(|p| {
+                    let (x, y) = (rename(a, p), rename(b, p));
+                    [((x, y), false), ((y, x), true)]
+                })
+                .min()
+                .expect("24 permutations");
+            let i = classes
+                .binary_search_by_key(&rep, |m| (m.a, m.b))
+                .expect("every matchup has a class") as i32;
+            if swapped && rep.0 != rep.1 {
+                -(i + 1)
+            } else {
+                i + 1
+            }
+        })
+        .collect();
+    HeadsUpTable {
+        deck: rules.deck,
+        class_of,
+        wins: results.iter().map(|r| r.wins).collect(),
+        ties: results.iter().map(|r| r.ties).collect(),
+        deals: results.iter().map(|r| r.deals).collect(),
     }
 }
 
@@ -228,6 +402,109 @@ fn best_of(eval: &Evaluator, cards: &[Card]) -> u32 {
 }
 
 impl TablesJob {
+    fn headsup_batch(&self, results: &[Vec<HeadsUp>]) -> anyhow::Result<RecordBatch> {
+        let text = |i: u16| two_cards(i).map(|c| c.to_string()).join(" ");
+        let (mut deck, mut a, mut b, mut weight) = (vec![], vec![], vec![], vec![]);
+        let (mut wins, mut ties, mut losses, mut deals, mut equity) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for ((&d, classes), r) in self
+            .rules
+            .headsup_decks
+            .iter()
+            .zip(&self.matchups)
+            .zip(results)
+        {
+            for (m, h) in classes.iter().zip(r) {
+                deck.push(d);
+                a.push(text(m.a));
+                b.push(text(m.b));
+                weight.push(u32::from(m.weight));
+                wins.push(h.wins);
+                ties.push(h.ties);
+                losses.push(h.losses());
+                deals.push(h.deals);
+                equity.push(h.equity());
+            }
+        }
+        Ok(RecordBatch::try_from_iter(vec![
+            ("deck", Arc::new(UInt8Array::from(deck)) as ArrayRef),
+            ("hand_a", Arc::new(StringArray::from(a))),
+            ("hand_b", Arc::new(StringArray::from(b))),
+            ("matchups", Arc::new(UInt32Array::from(weight))),
+            ("wins", Arc::new(arrow_array::UInt64Array::from(wins))),
+            ("ties", Arc::new(arrow_array::UInt64Array::from(ties))),
+            ("losses", Arc::new(arrow_array::UInt64Array::from(losses))),
+            ("deals", Arc::new(arrow_array::UInt64Array::from(deals))),
+            ("equity_a", Arc::new(Float64Array::from(equity))),
+        ])?)
+    }
+
+    /// Equity of each starting-hand class (pair, suited, offsuit) against a random
+    /// starting hand, as a rank × rank grid per deck.
+    fn grid_report(&self, table: &cardtables::Stud) -> anyhow::Result<String> {
+        let mut md = String::new();
+        for &deck in &self.rules.headsup_decks {
+            let rules = self.rules.variant(deck);
+            let low = rules.lowest_rank();
+            let ranks: Vec<u8> = (low..13).rev().collect();
+            // sums[hi][lo][suited]: total equity and count over every opponent hand.
+            let mut sum = vec![[0f64; 2]; 13 * 13];
+            let mut count = vec![[0u64; 2]; 13 * 13];
+            let cards: Vec<Card> = CardSet(rules.deck_mask()).iter().collect();
+            for (i, &a1) in cards.iter().enumerate() {
+                for &a2 in &cards[i + 1..] {
+                    let (hi, lo) = if a1.rank() >= a2.rank() {
+                        (a1, a2)
+                    } else {
+                        (a2, a1)
+                    };
+                    let suited = usize::from(hi.suit() == lo.suit());
+                    let cell = usize::from(hi.rank()) * 13 + usize::from(lo.rank());
+                    for (j, &b1) in cards.iter().enumerate() {
+                        for &b2 in &cards[j + 1..] {
+                            if let Ok(r) = table.starting_hands(deck, &[a1, a2], &[b1, b2]) {
+                                sum[cell][suited] += r.equity;
+                                count[cell][suited] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            let label = |r: u8| cardtables::card::RANK_CHARS[usize::from(r)].to_string();
+            let mut header = vec![String::new()];
+            header.extend(ranks.iter().map(|&r| label(r)));
+            let header: Vec<&str> = header.iter().map(String::as_str).collect();
+            let rows: Vec<Vec<String>> = ranks
+                .iter()
+                .map(|&r1| {
+                    let mut row = vec![format!("**{}**", label(r1))];
+                    for &r2 in &ranks {
+                        // Above the diagonal suited, below offsuit, on it pairs.
+                        let (hi, lo, suited) = if r1 > r2 { (r1, r2, 1) } else { (r2, r1, 0) };
+                        let cell = usize::from(hi) * 13 + usize::from(lo);
+                        let c = count[cell][suited];
+                        row.push(if c == 0 {
+                            "—".into()
+                        } else {
+                            format!("{:.3}", sum[cell][suited] / c as f64)
+                        });
+                    }
+                    row
+                })
+                .collect();
+            md.push_str(&format!(
+                "\n## Starting hands, {deck}-card deck\n\nExact all-in equity of each two-card start \
+                 against a random two-card start (both then receive three cards from the same \
+                 deck), averaged over every opponent hand: pairs on the diagonal, suited hands \
+                 above it, offsuit below. From `headsup.parquet`, which has every matchup up to \
+                 suit permutation ({} classes).\n\n",
+                self.matchups[self.rules.headsup_decks.iter().position(|&d| d == deck).expect("listed")].len()
+            ));
+            md.push_str(&markdown_table(&header, &rows));
+        }
+        Ok(md)
+    }
+
     /// The seed's worked example three ways: as the seed ran it, as the Hold'em flop it
     /// really is, and as a stud hand. Returns Markdown.
     fn seed_example(&self) -> anyhow::Result<String> {

@@ -1,0 +1,286 @@
+//! Exact heads-up all-in equity of every pair of 2-card starting hands: each player then
+//! receives 3 more cards from the same remaining deck.
+//!
+//! For one matchup we evaluate both players' 3-card completions once and, for each of the
+//! first player's completions D, count the second player's weaker (and equal) completions
+//! that avoid D by inclusion–exclusion over D's cards:
+//! `#{E ∩ D = ∅, key(E) < s} = Σ_{S ⊆ D} (−1)^|S| · #{E ⊇ S, key(E) < s}`.
+//! The four kinds of count (all completions, those holding a card, a pair of cards, D
+//! itself) come from sorted key lists, swept with one pointer per list as the first
+//! player's completions are taken in increasing strength — no pair of completions is ever
+//! compared directly. Matchups are taken up to suit permutation and order.
+
+use cardtables::colex::binomial;
+use cardtables::{Card, CardSet};
+
+use super::eval::Evaluator;
+use super::rules::StudRules;
+
+/// A heads-up matchup class: representative hands (colex indices of 2-card sets over the
+/// full 52-card ids) and how many unordered raw matchups it stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Matchup {
+    pub a: u16,
+    pub b: u16,
+    pub weight: u16,
+}
+
+/// Exact result of one matchup, from the first hand's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HeadsUp {
+    pub wins: u64,
+    pub ties: u64,
+    pub deals: u64,
+}
+
+impl HeadsUp {
+    pub fn equity(&self) -> f64 {
+        (self.wins as f64 + self.ties as f64 / 2.0) / self.deals as f64
+    }
+    pub fn losses(&self) -> u64 {
+        self.deals - self.wins - self.ties
+    }
+}
+
+fn pair_index(a: u8, b: u8) -> usize {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (binomial(usize::from(lo), 1) + binomial(usize::from(hi), 2)) as usize
+}
+
+fn two_cards(index: u16) -> [Card; 2] {
+    let mut c = [Card::from_id(0).expect("card 0"); 2];
+    cardtables::colex::unrank(u32::from(index), 2, &mut c);
+    c
+}
+
+/// The 24 permutations of four suits.
+pub fn suit_permutations() -> Vec<[u8; 4]> {
+    let mut out = Vec::with_capacity(24);
+    for a in 0..4u8 {
+        for b in 0..4u8 {
+            for c in 0..4u8 {
+                if a != b && a != c && b != c {
+                    out.push([a, b, c, 6 - a - b - c]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every matchup class of a deck, sorted by representative.
+pub fn matchups(rules: StudRules) -> Vec<Matchup> {
+    let deck = rules.deck_mask();
+    let hands: Vec<u16> = (0..binomial(52, 2) as u16)
+        .filter(|&i| two_cards(i).iter().all(|c| deck >> c.id() & 1 == 1))
+        .collect();
+    let perms = suit_permutations();
+    let rename = |i: u16, p: &[u8; 4]| -> u16 {
+        let [x, y] = two_cards(i)
+            .map(|c| Card::new(c.rank(), p[usize::from(c.suit())]).expect("valid card"));
+        pair_index(x.id(), y.id()) as u16
+    };
+    let mut classes = std::collections::BTreeMap::<(u16, u16), u16>::new();
+    for (n, &a) in hands.iter().enumerate() {
+        let ma = two_cards(a).iter().fold(0u64, |m, c| m | 1 << c.id());
+        for &b in &hands[n + 1..] {
+            if two_cards(b).iter().any(|c| ma >> c.id() & 1 == 1) {
+                continue;
+            }
+            let rep = perms
+                .iter()
+                .flat_map(|p| {
+                    let (x, y) = (rename(a, p), rename(b, p));
+                    [(x, y), (y, x)]
+                })
+                .min()
+                .expect("24 permutations");
+            *classes.entry(rep).or_default() += 1;
+        }
+    }
+    classes
+        .into_iter()
+        .map(|((a, b), weight)| Matchup { a, b, weight })
+        .collect()
+}
+
+/// Scratch space for [`solve`], reused across matchups to avoid allocation.
+#[derive(Default)]
+pub struct Scratch {
+    first: Vec<(u32, [u8; 3])>,
+    second: Vec<u32>,
+    all: Vec<u32>,
+    by_card: Vec<Vec<u32>>,
+    by_pair: Vec<Vec<u32>>,
+    second_key: std::collections::HashMap<[u8; 3], u32>,
+}
+
+/// Pointers into a sorted list: how many entries are < s and ≤ s for a rising s.
+#[derive(Clone, Copy, Default)]
+struct Sweep {
+    below: usize,
+    upto: usize,
+}
+
+impl Sweep {
+    fn advance(&mut self, list: &[u32], s: u32) -> (i64, i64) {
+        while self.below < list.len() && list[self.below] < s {
+            self.below += 1;
+        }
+        if self.upto < self.below {
+            self.upto = self.below;
+        }
+        while self.upto < list.len() && list[self.upto] <= s {
+            self.upto += 1;
+        }
+        (self.below as i64, (self.upto - self.below) as i64)
+    }
+}
+
+/// The exact result of hand `a` against hand `b` (2 cards each) under `eval`.
+pub fn solve(eval: &Evaluator, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch) -> HeadsUp {
+    let deck = eval.rules.deck_mask();
+    let used: CardSet = a.iter().chain(&b).copied().collect();
+    let rest: Vec<u8> = CardSet(deck & !used.0).iter().map(|c| c.id()).collect();
+    let n = rest.len();
+    let card = |id: u8| Card::from_id(id).expect("id < 52");
+    scratch.first.clear();
+    scratch.second.clear();
+    scratch.all.clear();
+    scratch.second_key.clear();
+    scratch.by_card.resize_with(52, Vec::new);
+    scratch.by_pair.resize_with(1326, Vec::new);
+    for list in scratch.by_card.iter_mut().chain(scratch.by_pair.iter_mut()) {
+        list.clear();
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                let d = [rest[i], rest[j], rest[k]];
+                let ka = eval
+                    .evaluate(&[a[0], a[1], card(d[0]), card(d[1]), card(d[2])])
+                    .1;
+                let kb = eval
+                    .evaluate(&[b[0], b[1], card(d[0]), card(d[1]), card(d[2])])
+                    .1;
+                scratch.first.push((ka, d));
+                scratch.all.push(kb);
+                scratch.second_key.insert(d, kb);
+                for c in d {
+                    scratch.by_card[usize::from(c)].push(kb);
+                }
+                for (x, y) in [(d[0], d[1]), (d[0], d[2]), (d[1], d[2])] {
+                    scratch.by_pair[pair_index(x, y)].push(kb);
+                }
+            }
+        }
+    }
+    scratch.all.sort_unstable();
+    for list in scratch.by_card.iter_mut().chain(scratch.by_pair.iter_mut()) {
+        list.sort_unstable();
+    }
+    scratch.first.sort_unstable();
+    let mut sweep_all = Sweep::default();
+    let mut sweep_card = [Sweep::default(); 52];
+    let mut sweep_pair = vec![Sweep::default(); 1326];
+    let (mut wins, mut ties) = (0i64, 0i64);
+    for &(s, d) in &scratch.first {
+        let (mut below, mut equal) = sweep_all.advance(&scratch.all, s);
+        for c in d {
+            let (lt, eq) = sweep_card[usize::from(c)].advance(&scratch.by_card[usize::from(c)], s);
+            below -= lt;
+            equal -= eq;
+        }
+        for (x, y) in [(d[0], d[1]), (d[0], d[2]), (d[1], d[2])] {
+            let p = pair_index(x, y);
+            let (lt, eq) = sweep_pair[p].advance(&scratch.by_pair[p], s);
+            below += lt;
+            equal += eq;
+        }
+        let own = scratch.second_key[&d];
+        below -= i64::from(own < s);
+        equal -= i64::from(own == s);
+        wins += below;
+        ties += equal;
+    }
+    let deals = binomial(n, 3) as u64 * binomial(n - 3, 3) as u64;
+    HeadsUp {
+        wins: wins as u64,
+        ties: ties as u64,
+        deals,
+    }
+}
+
+/// Brute force over every pair of completions (tests only: slow).
+pub fn brute_force(eval: &Evaluator, a: [Card; 2], b: [Card; 2]) -> HeadsUp {
+    let deck = eval.rules.deck_mask();
+    let used: CardSet = a.iter().chain(&b).copied().collect();
+    let rest: Vec<Card> = CardSet(deck & !used.0).iter().collect();
+    let n = rest.len();
+    let triples: Vec<[usize; 3]> = (0..n)
+        .flat_map(|i| (i + 1..n).flat_map(move |j| (j + 1..n).map(move |k| [i, j, k])))
+        .collect();
+    let mut r = HeadsUp::default();
+    for d in &triples {
+        let ka = eval
+            .evaluate(&[a[0], a[1], rest[d[0]], rest[d[1]], rest[d[2]]])
+            .1;
+        for e in &triples {
+            if e.iter().any(|x| d.contains(x)) {
+                continue;
+            }
+            let kb = eval
+                .evaluate(&[b[0], b[1], rest[e[0]], rest[e[1]], rest[e[2]]])
+                .1;
+            r.deals += 1;
+            r.wins += u64::from(ka > kb);
+            r.ties += u64::from(ka == kb);
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cardtables::parse_cards;
+
+    fn two(t: &str) -> [Card; 2] {
+        parse_cards(t).unwrap().try_into().unwrap()
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "brute force: run with --release")]
+    fn inclusion_exclusion_matches_brute_force() {
+        let short = Evaluator::new(StudRules {
+            deck: 28,
+            flush_beats_full_house: true,
+            ace_low_straight: true,
+        });
+        let mut scratch = Scratch::default();
+        for (a, b) in [("As Ah", "Ks Qs"), ("9h 8h", "Tc Td"), ("Ac Kd", "Ah Kc")] {
+            let fast = solve(&short, two(a), two(b), &mut scratch);
+            assert_eq!(fast, brute_force(&short, two(a), two(b)), "{a} vs {b}");
+            let back = solve(&short, two(b), two(a), &mut scratch);
+            assert_eq!((back.wins, back.ties), (fast.losses(), fast.ties));
+        }
+        let full = Evaluator::new(StudRules::default());
+        let (a, b) = (two("As Ks"), two("2c 2d"));
+        let fast = solve(&full, a, b, &mut scratch);
+        assert_eq!(fast.deals, 17_296 * 14_190);
+        assert_eq!(fast, brute_force(&full, a, b));
+    }
+
+    #[test]
+    fn matchup_classes_cover_every_pair_once() {
+        for (deck, hands) in [(28u8, 28 * 27 / 2), (32, 32 * 31 / 2)] {
+            let rules = StudRules {
+                deck,
+                ..StudRules::default()
+            };
+            let total: u64 = matchups(rules).iter().map(|m| u64::from(m.weight)).sum();
+            let raw = hands as u64 * (hands as u64 - 2 * (deck as u64) + 3) / 2;
+            assert_eq!(total, raw, "deck {deck}");
+        }
+    }
+}
