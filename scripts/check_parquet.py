@@ -106,7 +106,22 @@ def check_stud(con, folder: Path) -> None:
     (n,) = one(con, f"SELECT count(*) FROM '{folder / 'break_even.parquet'}'")
     if n != 5 * 4 * 4 * 4 * 2:
         fail(f"break_even.parquet: {n} rows")
-    print(f"check_parquet: ok: {folder} (stud, 12 deck variants, textbook 52-card counts)")
+    headsup = folder / "headsup.parquet"
+    decks = []
+    if headsup.exists():
+        for deck, matchups, bad in con.execute(
+            f"SELECT deck, sum(matchups), count(*) FILTER (WHERE wins + ties + losses <> deals "
+            f"OR equity_a < 0 OR equity_a > 1) FROM '{headsup}' GROUP BY deck ORDER BY deck"
+        ).fetchall():
+            hands = deck * (deck - 1) // 2
+            raw = hands * (hands - 2 * deck + 3) // 2
+            if matchups != raw or bad:
+                fail(f"{headsup}: deck {deck} covers {matchups} of {raw} matchups, {bad} bad rows")
+            decks.append(deck)
+    print(
+        f"check_parquet: ok: {folder} (stud, 12 deck variants, textbook 52-card counts"
+        f"{', heads-up for decks ' + str(decks) if decks else ''})"
+    )
 
 
 ZHAJINHUA_HANDS = 22_100
