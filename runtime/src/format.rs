@@ -187,6 +187,21 @@ pub fn open_payload(bytes: &[u8], expected: Game) -> Result<(TableHeader, &[u8])
     Ok((header, payload))
 }
 
+/// Reads a whole table file into memory.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, TableError> {
+    std::fs::read(path).map_err(|source| TableError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Checks the header and checksum of a `game` table and decodes its payload (each game's
+/// loader then validates the payload's contents).
+pub fn load<T: DeserializeOwned>(bytes: &[u8], game: Game) -> Result<(TableHeader, T), TableError> {
+    let (header, payload) = open_payload(bytes, game)?;
+    Ok((header, decode(payload)?))
+}
+
 /// Writes a complete table file: header followed by the bincode encoding of `payload`.
 pub fn write_table<T: Serialize>(
     game: Game,

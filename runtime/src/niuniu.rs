@@ -72,18 +72,13 @@ pub struct Niuniu {
 impl Niuniu {
     /// Reads and validates a table file.
     pub fn open(path: impl AsRef<Path>) -> Result<Niuniu, TableError> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| TableError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Niuniu::from_bytes(bytes)
+        Niuniu::from_bytes(format::read_file(path.as_ref())?)
     }
 
     /// Validates a table held in memory (a `Vec`, a memory map, an embedded slice).
     pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Niuniu, TableError> {
-        let (header, payload) = format::open_payload(bytes.as_ref(), Game::Niuniu)?;
-        let payload: NiuniuPayload = format::decode(payload)?;
+        let (header, payload): (TableHeader, NiuniuPayload) =
+            format::load(bytes.as_ref(), Game::Niuniu)?;
         validate(&payload)?;
         Ok(Niuniu { header, payload })
     }

@@ -73,17 +73,12 @@ pub struct Stud {
 
 impl Stud {
     pub fn open(path: impl AsRef<Path>) -> Result<Stud, TableError> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| TableError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Stud::from_bytes(bytes)
+        Stud::from_bytes(format::read_file(path.as_ref())?)
     }
 
     pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Stud, TableError> {
-        let (header, payload) = format::open_payload(bytes.as_ref(), Game::Stud)?;
-        let payload: StudPayload = format::decode(payload)?;
+        let (header, payload): (TableHeader, StudPayload) =
+            format::load(bytes.as_ref(), Game::Stud)?;
         validate(&payload)?;
         Ok(Stud { header, payload })
     }

@@ -79,17 +79,12 @@ pub enum QueryError {
 
 impl Zhajinhua {
     pub fn open(path: impl AsRef<Path>) -> Result<Zhajinhua, TableError> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| TableError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Zhajinhua::from_bytes(bytes)
+        Zhajinhua::from_bytes(format::read_file(path.as_ref())?)
     }
 
     pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Zhajinhua, TableError> {
-        let (header, payload) = format::open_payload(bytes.as_ref(), Game::Zhajinhua)?;
-        let payload: ZhajinhuaPayload = format::decode(payload)?;
+        let (header, payload): (TableHeader, ZhajinhuaPayload) =
+            format::load(bytes.as_ref(), Game::Zhajinhua)?;
         validate(&payload)?;
         Ok(Zhajinhua { header, payload })
     }

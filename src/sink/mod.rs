@@ -13,6 +13,16 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
+/// The `rules_hash` of a table file's header: the first 8 bytes (little-endian) of the
+/// SHA-256 of the resolved rules as TOML.
+pub fn rules_hash(rules_toml: &str) -> u64 {
+    u64::from_le_bytes(
+        Sha256::digest(rules_toml.as_bytes())[..8]
+            .try_into()
+            .expect("a SHA-256 digest has 32 bytes"),
+    )
+}
+
 /// A writer that hashes and counts what passes through it.
 pub struct HashingWriter<W> {
     inner: W,

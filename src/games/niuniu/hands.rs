@@ -17,7 +17,6 @@ use cardtables::colex::{binomial, unrank};
 use cardtables::niuniu::{CategoryInfo, NiuniuPayload, HANDS, OPPONENT_HANDS};
 use cardtables::{Card, Niuniu};
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use super::eval::{
     bull_of_points, category_table, first_grouping, high_card, multiset_index, points, tie_order,
@@ -203,11 +202,7 @@ impl Job for HandsJob {
         );
 
         let rules = self.ranking.canonical_toml();
-        let rules_hash = u64::from_le_bytes(
-            Sha256::digest(rules.as_bytes())[..8]
-                .try_into()
-                .expect("8 bytes"),
-        );
+        let rules_hash = crate::sink::rules_hash(&rules);
         let payload = NiuniuPayload {
             rules: rules.clone(),
             categories: self

@@ -20,7 +20,6 @@ use crate::job::{JobError, JobSpec};
 use crate::report::{line_chart_svg, markdown_table, Report};
 use crate::sink::parquet::ParquetOutput;
 use cardtables::stud::{HeadsUpTable, StudPayload};
-use sha2::{Digest, Sha256};
 
 /// The (deck, ace_low_straight) pairs whose categories are counted, one unit each.
 const VARIANTS: [(u8, bool); 6] = [
@@ -180,11 +179,7 @@ impl Job for TablesJob {
             .zip(&results)
             .map(|((&deck, classes), r)| headsup_table(self.rules.variant(deck), classes, r))
             .collect();
-        let rules_hash = u64::from_le_bytes(
-            Sha256::digest(rules.as_bytes())[..8]
-                .try_into()
-                .expect("8 bytes"),
-        );
+        let rules_hash = crate::sink::rules_hash(&rules);
         let payload = StudPayload {
             rules: rules.clone(),
             decks: tables,

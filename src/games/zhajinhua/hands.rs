@@ -23,7 +23,6 @@ use cardtables::colex::binomial;
 use cardtables::zhajinhua::ZhajinhuaPayload;
 use cardtables::Card;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::decisions;
 use super::eval::{
@@ -434,11 +433,7 @@ impl Job for HandsJob {
             "internal error: wins and ties do not account for every pair of hands"
         );
         let rules = self.eval.rules.canonical_toml();
-        let rules_hash = u64::from_le_bytes(
-            Sha256::digest(rules.as_bytes())[..8]
-                .try_into()
-                .expect("8 bytes"),
-        );
+        let rules_hash = crate::sink::rules_hash(&rules);
         let cells = HANDS * usize::from(self.max_opponents);
         let (mut win, mut tie) = (Vec::with_capacity(cells), Vec::with_capacity(cells));
         let (mut equity, mut std_error) = (Vec::with_capacity(cells), Vec::with_capacity(cells));
