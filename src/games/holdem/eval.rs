@@ -1,0 +1,418 @@
+//! The Texas Hold'em 7-card evaluator: the strength of the best five of seven cards as
+//! one integer in `0..7462` (larger wins, equal ties), from two table reads.
+//!
+//! Design. Without five cards of one suit, a hand's strength depends only on its rank
+//! multiset. Seven ranks sorted `r1 ≤ … ≤ r7` have a dense colex index
+//! `Σ C(r_i + i − 1, i)` over the C(19, 7) = 50,388 multisets, and because the terms are
+//! per position, enumeration in card order adds one term per card ([`Partial`]). With
+//! five or more suited cards the hand is a flush or straight flush (a full house or four
+//! of a kind then needs more than the two other cards), and its strength is read from a
+//! table over that suit's 13-bit rank mask. Both tables are built once from the 5-card
+//! evaluator of [`crate::games::stud::eval`], taking the best of the 21 five-card subsets.
+
+use std::sync::OnceLock;
+
+use cardtables::colex::binomial;
+use cardtables::Card;
+
+use crate::games::stud::eval::Evaluator as FiveCards;
+use crate::games::stud::rules::StudRules;
+
+/// Distinct 5-card strengths.
+pub const STRENGTHS: usize = 7462;
+/// Rank multisets of seven cards (some impossible: five or more of a rank).
+const MULTISETS: usize = 50_388;
+
+/// Categories, weakest first, with the first strength of each.
+pub const CATEGORIES: [(&str, u16); 9] = [
+    ("high_card", 0),
+    ("pair", 1277),
+    ("two_pair", 4137),
+    ("trips", 4995),
+    ("straight", 5853),
+    ("flush", 5863),
+    ("full_house", 7140),
+    ("quads", 7296),
+    ("straight_flush", 7452),
+];
+
+/// Category index (0 = high card … 8 = straight flush) of a strength.
+pub fn category(strength: u16) -> usize {
+    CATEGORIES
+        .iter()
+        .rposition(|&(_, first)| strength >= first)
+        .expect("strength ≥ 0")
+}
+
+/// The evaluator's tables.
+pub struct Tables {
+    /// Strength by rank-multiset index (non-flush hands).
+    by_ranks: Vec<u16>,
+    /// Strength by the flush suit's 13-bit rank mask (masks with ≥ 5 ranks).
+    by_flush: Vec<u16>,
+    /// `term[i][r]`: the colex term of rank r at sorted position i.
+    term: [[u32; 13]; 7],
+}
+
+/// The tables, built on first use (a few milliseconds).
+pub fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(Tables::build)
+}
+
+impl Tables {
+    fn build() -> Tables {
+        let five = FiveCards::new(StudRules::default());
+        // Every distinct 5-card key, sorted: a key's position is its strength.
+        let mut keys = Vec::with_capacity(STRENGTHS);
+        let mut cards = [Card::from_id(0).expect("card 0"); 5];
+        for i in 0..binomial(52, 5) {
+            cardtables::colex::unrank(i, 5, &mut cards);
+            keys.push(five.evaluate(&cards).1);
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(
+            keys.len(),
+            STRENGTHS,
+            "5-card evaluator must give 7462 classes"
+        );
+        let strength = |k: u32| keys.binary_search(&k).expect("known key") as u16;
+        let best = |hand: &[Card]| -> u16 {
+            let n = hand.len();
+            let mut top = 0;
+            for skip in 0u32..1 << n {
+                if skip.count_ones() as usize != n - 5 {
+                    continue;
+                }
+                let mut five_cards = [hand[0]; 5];
+                let mut k = 0;
+                for (i, &c) in hand.iter().enumerate() {
+                    if skip >> i & 1 == 0 {
+                        five_cards[k] = c;
+                        k += 1;
+                    }
+                }
+                top = top.max(strength(five.evaluate(&five_cards).1));
+            }
+            top
+        };
+        let term: [[u32; 13]; 7] =
+            std::array::from_fn(|i| std::array::from_fn(|r| binomial(r + i, i + 1)));
+        // Non-flush: deal the multiset's ranks over suits round-robin (never five alike).
+        let mut by_ranks = vec![0u16; MULTISETS];
+        let mut ranks = [0u8; 7];
+        for_each_multiset(&mut ranks, 0, 0, &mut |ranks| {
+            let mut counts = [0u8; 13];
+            for &r in ranks.iter() {
+                counts[usize::from(r)] += 1;
+            }
+            if counts.iter().any(|&c| c > 4) {
+                return;
+            }
+            let hand: Vec<Card> = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| Card::new(r, (i % 4) as u8).expect("valid card"))
+                .collect();
+            let index: u32 = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| term[i][usize::from(r)])
+                .sum();
+            by_ranks[index as usize] = best(&hand);
+        });
+        let mut by_flush = vec![0u16; 1 << 13];
+        for (mask, slot) in by_flush.iter_mut().enumerate() {
+            let n = (mask as u32).count_ones();
+            if (5..=7).contains(&n) {
+                let hand: Vec<Card> = (0..13u8)
+                    .filter(|r| mask >> r & 1 == 1)
+                    .map(|r| Card::new(r, 0).expect("valid card"))
+                    .collect();
+                *slot = best(&hand);
+            }
+        }
+        Tables {
+            by_ranks,
+            by_flush,
+            term,
+        }
+    }
+
+    /// Strength of seven distinct cards in any order.
+    #[inline]
+    pub fn evaluate(&self, cards: &[Card; 7]) -> u16 {
+        let mut r = cards.map(|c| c.rank());
+        // A 16-comparator sorting network for seven ranks: no branches to mispredict.
+        for &(i, j) in &[
+            (0, 6),
+            (2, 3),
+            (4, 5),
+            (0, 2),
+            (1, 4),
+            (3, 6),
+            (0, 1),
+            (2, 5),
+            (3, 4),
+            (1, 2),
+            (4, 6),
+            (2, 3),
+            (4, 5),
+            (1, 2),
+            (3, 4),
+            (5, 6),
+        ] {
+            let (a, b) = (r[i], r[j]);
+            r[i] = a.min(b);
+            r[j] = a.max(b);
+        }
+        let mut index = 0;
+        for (i, &rank) in r.iter().enumerate() {
+            index += self.term[i][usize::from(rank)];
+        }
+        let mut counts = 0u32;
+        let mut suits = [0u16; 4];
+        for c in cards {
+            counts += 1 << (4 * c.suit());
+            suits[usize::from(c.suit())] |= 1 << c.rank();
+        }
+        let flush = (counts + FLUSH_PROBE) & FLUSH_BITS;
+        if flush != 0 {
+            return self.by_flush[usize::from(suits[flush.trailing_zeros() as usize / 4])];
+        }
+        self.by_ranks[index as usize]
+    }
+}
+
+fn for_each_multiset(ranks: &mut [u8; 7], depth: usize, from: u8, f: &mut impl FnMut(&[u8; 7])) {
+    if depth == 7 {
+        f(ranks);
+        return;
+    }
+    for r in from..13 {
+        ranks[depth] = r;
+        for_each_multiset(ranks, depth + 1, r, f);
+    }
+}
+
+/// Strength of seven distinct cards in any order.
+pub fn evaluate(cards: &[Card; 7]) -> u16 {
+    tables().evaluate(cards)
+}
+
+/// Per-suit card counts, one 4-bit field per suit: adding 3 to every field sets a field's
+/// top bit exactly when that suit holds five or more cards (at most 7, so no carry).
+const FLUSH_PROBE: u32 = 0x3333;
+const FLUSH_BITS: u32 = 0x8888;
+
+/// A hand being built one card at a time in increasing card order (as enumeration deals
+/// them): each step adds one colex term, one suit count and one suit bit, so a full
+/// 7-card evaluation at the innermost loop is two adds, one mask test and one table read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Partial {
+    index: u32,
+    counts: u32,
+    suits: [u16; 4],
+    len: u8,
+}
+
+impl Partial {
+    /// This hand plus `card`, whose id must exceed every card already in the hand.
+    #[inline]
+    pub fn with(self, card: Card, t: &Tables) -> Partial {
+        let (rank, suit) = (usize::from(card.rank()), usize::from(card.suit()));
+        let mut next = self;
+        next.index += t.term[usize::from(self.len) % 7][rank];
+        next.counts += 1 << (4 * suit);
+        next.suits[suit] |= 1 << rank;
+        next.len += 1;
+        next
+    }
+
+    /// Strength of a complete 7-card hand.
+    #[inline]
+    pub fn strength(&self, t: &Tables) -> u16 {
+        let flush = (self.counts + FLUSH_PROBE) & FLUSH_BITS;
+        if flush != 0 {
+            let suit = flush.trailing_zeros() as usize / 4;
+            return t.by_flush[usize::from(self.suits[suit])];
+        }
+        t.by_ranks[self.index as usize]
+    }
+}
+
+/// Visits every 7-card hand in increasing card order with its strength (133,784,560 hands).
+pub fn for_each_hand(mut f: impl FnMut(u16)) {
+    let t = tables();
+    let card = |id: u8| Card::from_id(id).expect("id < 52");
+    for a in 0..46u8 {
+        let pa = Partial::default().with(card(a), t);
+        for b in a + 1..47 {
+            let pb = pa.with(card(b), t);
+            for c in b + 1..48 {
+                let pc = pb.with(card(c), t);
+                for d in c + 1..49 {
+                    let pd = pc.with(card(d), t);
+                    for e in d + 1..50 {
+                        let pe = pd.with(card(e), t);
+                        for g in e + 1..51 {
+                            let pg = pe.with(card(g), t);
+                            for h in g + 1..52 {
+                                f(pg.with(card(h), t).strength(t));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cardtables::parse_cards;
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    fn seven(t: &str) -> [Card; 7] {
+        parse_cards(t).unwrap().try_into().unwrap()
+    }
+
+    /// The plain rule, written independently of the tables: for each 5-card subset, its
+    /// category and deciding ranks (ace low only in the wheel); the best subset wins.
+    fn slow(cards: &[Card; 7]) -> (u8, Vec<u8>) {
+        let mut best = (0u8, vec![]);
+        for skip_a in 0..7 {
+            for skip_b in skip_a + 1..7 {
+                let hand: Vec<Card> = (0..7)
+                    .filter(|&i| i != skip_a && i != skip_b)
+                    .map(|i| cards[i])
+                    .collect();
+                let mut ranks: Vec<u8> = hand.iter().map(|c| c.rank() + 2).collect();
+                ranks.sort_unstable_by(|a, b| b.cmp(a));
+                let flush = hand.iter().all(|c| c.suit() == hand[0].suit());
+                let distinct = ranks.windows(2).all(|w| w[0] != w[1]);
+                let straight = if distinct && ranks[0] - ranks[4] == 4 {
+                    Some(ranks[0])
+                } else if ranks == vec![14, 5, 4, 3, 2] {
+                    Some(5)
+                } else {
+                    None
+                };
+                let mut groups: Vec<(u8, u8)> = Vec::new();
+                for &r in &ranks {
+                    match groups.iter_mut().find(|g| g.1 == r) {
+                        Some(g) => g.0 += 1,
+                        None => groups.push((1, r)),
+                    }
+                }
+                groups.sort_by(|a, b| b.cmp(a));
+                let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
+                let order: Vec<u8> = groups.iter().map(|g| g.1).collect();
+                let value = match (straight, flush, shape.as_slice()) {
+                    (Some(top), true, _) => (8, vec![top]),
+                    (_, _, [4, 1]) => (7, order),
+                    (_, _, [3, 2]) => (6, order),
+                    (_, true, _) => (5, order),
+                    (Some(top), false, _) => (4, vec![top]),
+                    (_, _, [3, 1, 1]) => (3, order),
+                    (_, _, [2, 2, 1]) => (2, order),
+                    (_, _, [2, 1, 1, 1]) => (1, order),
+                    _ => (0, order),
+                };
+                best = best.max(value);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn known_hands() {
+        let s = |t: &str| evaluate(&seven(t));
+        assert_eq!(s("As Ks Qs Js Ts 2d 3c"), 7461);
+        assert_eq!(category(s("5h 4h 3h 2h Ah Kd Kc")), 8);
+        assert!(s("5h 4h 3h 2h Ah Kd Kc") < s("6h 5h 4h 3h 2h Kd Kc"));
+        assert_eq!(category(s("9c 9d 9h 9s 2c 3d 4h")), 7);
+        assert_eq!(category(s("Ah Kh Qh Jh 9h 9d 9c")), 5, "a flush with trips");
+        assert_eq!(s("2c 3d 4h 5s 7c 8d 9h"), s("2d 3c 4s 5h 7d 8c 9s"));
+        // The weakest 7-card hand is 9-8-7-5-4 high: 48 five-card high cards lie below it.
+        assert_eq!(category(s("2c 3d 4h 5s 7c 8d 9h")), 0);
+        assert!(s("2c 3d 4h 5s 7c 8d 9h") < s("2c 3d 4h 6s 7c 8d 9h"));
+    }
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "random hands by the million: run with --release"
+    )]
+    fn agrees_with_the_plain_rule_on_random_hands() {
+        let mut rng = Pcg64::seed_from_u64(7);
+        let mut deck: Vec<Card> = (0..52).map(|i| Card::from_id(i).unwrap()).collect();
+        let mut hands = Vec::with_capacity(200_000);
+        for _ in 0..200_000 {
+            for i in 0..7 {
+                let j = rng.random_range(i..52);
+                deck.swap(i, j);
+            }
+            let hand: [Card; 7] = deck[..7].try_into().unwrap();
+            hands.push((evaluate(&hand), slow(&hand), hand));
+        }
+        // Same order: sorting by the fast strength leaves the plain values non-decreasing,
+        // and equal strengths have equal plain values.
+        hands.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        for w in hands.windows(2) {
+            assert!(w[0].1 <= w[1].1, "{:?} vs {:?}", w[0].2, w[1].2);
+            if w[0].0 == w[1].0 {
+                assert_eq!(w[0].1, w[1].1, "{:?} vs {:?}", w[0].2, w[1].2);
+            } else {
+                assert!(w[0].1 < w[1].1, "{:?} vs {:?}", w[0].2, w[1].2);
+            }
+        }
+        // Categories agree too.
+        for (s, (cat, _), _) in &hands {
+            assert_eq!(category(*s), usize::from(*cat));
+        }
+    }
+
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "enumerates 133,784,560 hands: run with --release"
+    )]
+    fn every_seven_card_hand_gives_the_textbook_counts() {
+        let mut counts = [0u64; 9];
+        let mut seen = vec![false; STRENGTHS];
+        for_each_hand(|s| {
+            counts[category(s)] += 1;
+            seen[usize::from(s)] = true;
+        });
+        assert_eq!(
+            counts,
+            [
+                23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
+                224_848, 41_584
+            ]
+        );
+        assert_eq!(counts.iter().sum::<u64>(), 133_784_560);
+        assert_eq!(seen.iter().filter(|&&s| s).count(), 4_824);
+        // The incremental path and the any-order path agree.
+        let mut rng = Pcg64::seed_from_u64(3);
+        let t = tables();
+        for _ in 0..10_000 {
+            let mut ids: Vec<u8> = (0..52).collect();
+            for i in 0..7 {
+                let j = rng.random_range(i..52);
+                ids.swap(i, j);
+            }
+            let mut hand: Vec<Card> = ids[..7]
+                .iter()
+                .map(|&i| Card::from_id(i).unwrap())
+                .collect();
+            hand.sort();
+            let p = hand.iter().fold(Partial::default(), |p, &c| p.with(c, t));
+            assert_eq!(p.strength(t), evaluate(&hand.clone().try_into().unwrap()));
+        }
+    }
+}

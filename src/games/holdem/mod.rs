@@ -1,0 +1,3 @@
+//! Texas Hold'em: the 7-card evaluator (job kinds come next: see the open issue).
+
+pub mod eval;
