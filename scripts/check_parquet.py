@@ -62,8 +62,9 @@ def main() -> None:
     for name in sys.argv[2:]:
         folder = Path(sys.argv[1]) / "tables" / name
         hands = str(folder / "hands.parquet")
-        if not Path(hands).exists():
-            hands = str(folder / "categories.parquet")
+        for alternative in ("categories.parquet", "preflop.parquet"):
+            if not Path(hands).exists():
+                hands = str(folder / alternative)
         kind = metadata_of(con, hands).get("pipeline.kind")
         if kind == "niuniu.hands":
             check_niuniu(con, folder)
@@ -71,8 +72,32 @@ def main() -> None:
             check_zhajinhua(con, folder)
         elif kind == "stud.tables":
             check_stud(con, folder)
+        elif kind == "holdem.preflop":
+            check_holdem_preflop(con, folder)
         else:
             fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
+
+
+def check_holdem_preflop(con, folder: Path) -> None:
+    preflop = str(folder / "preflop.parquet")
+    rows, combos, score, deals = one(
+        con,
+        f"SELECT count(*), sum(combos), sum(2 * wins::HUGEINT + ties), sum(deals::HUGEINT) "
+        f"FROM '{preflop}'",
+    )
+    if rows != 169 or combos != 1326 or score != deals:
+        fail(f"{preflop}: {rows} classes, {combos} combos, 2·wins + ties = {score} vs {deals}")
+    (aa,) = one(con, f"SELECT equity FROM '{preflop}' WHERE class = 'AA'")
+    if abs(aa - 0.85204) > 5e-5:
+        fail(f"{preflop}: AA equity {aa}, published 0.8520")
+    (n, mismatch) = one(
+        con,
+        f"SELECT count(*), count(*) FILTER (WHERE c.equity <> p.equity) "
+        f"FROM '{folder / 'preflop_combos.parquet'}' c JOIN '{preflop}' p USING (class)",
+    )
+    if n != 1326 or mismatch:
+        fail(f"preflop_combos.parquet: {n} combos, {mismatch} differ from their class")
+    print(f"check_parquet: ok: {folder} (holdem preflop, 169 classes, AA {aa:.5f})")
 
 
 def check_stud(con, folder: Path) -> None:

@@ -34,7 +34,7 @@ sed -e 's/^target_std_error = .*/target_std_error = 0.02/' -e 's/^name = .*/name
 sed -e 's/^headsup_decks = .*/headsup_decks = [28]/' -e 's/^name = .*/name = "showhand_quick"/' \
   jobs/showhand.toml > "$out/showhand_quick.toml"
 names=()
-for job in jobs/niuniu.toml "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
+for job in jobs/niuniu.toml jobs/holdem_preflop.toml "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
   jobs/zhajinhua_caller_loses.toml "$out/zhajinhua_multiway_quick.toml"; do
   cargo run --release --quiet -- run "$job" --out "$out" --quiet
   names+=("$(basename "$job" .toml)")

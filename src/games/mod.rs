@@ -11,6 +11,10 @@ use crate::job::{JobError, JobSpec};
 /// Every job kind this build knows, with a one-line description.
 pub const KINDS: &[(&str, &str)] = &[
     (
+        "holdem.preflop",
+        "Texas Hold'em: exact equity of all 169 starting hands (and 1,326 combos) vs one random hand",
+    ),
+    (
         "niuniu.hands",
         "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
     ),
@@ -31,6 +35,7 @@ pub const KINDS: &[(&str, &str)] = &[
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
+        "holdem.preflop" => Ok(Box::new(holdem::preflop::PreflopJob::new(spec)?)),
         "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
         "stud.tables" => Ok(Box::new(stud::tables::TablesJob::new(spec)?)),
         "zhajinhua.hands" => Ok(Box::new(zhajinhua::hands::HandsJob::new(spec)?)),

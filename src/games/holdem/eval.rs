@@ -140,6 +140,24 @@ impl Tables {
         }
     }
 
+    /// Strength of seven cards with no five of a suit, from their ranks (any order).
+    #[inline]
+    pub fn non_flush(&self, mut r: [u8; 7]) -> u16 {
+        r.sort_unstable();
+        let index: u32 = r
+            .iter()
+            .enumerate()
+            .map(|(i, &rank)| self.term[i][usize::from(rank)])
+            .sum();
+        self.by_ranks[index as usize]
+    }
+
+    /// Strength of a flush or straight flush from the flush suit's rank mask (≥ 5 ranks).
+    #[inline]
+    pub fn flush(&self, mask: u16) -> u16 {
+        self.by_flush[usize::from(mask)]
+    }
+
     /// Strength of seven distinct cards in any order.
     #[inline]
     pub fn evaluate(&self, cards: &[Card; 7]) -> u16 {
