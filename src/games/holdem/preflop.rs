@@ -135,7 +135,7 @@ pub fn sweep_board(board: [Card; 5], weight: u64, into: &mut ClassCounts, scratc
         }
     }
     scratch.sort_unstable();
-    let unpack = |x: u32| ((x >> 16) as u16, (x >> 8) as u8 & 0xff, x as u8);
+    let unpack = |x: u32| ((x >> 16) as u16, (x >> 8) as u8, x as u8);
     let mut below_card = [0u64; 52];
     let mut below = 0u64;
     let mut i = 0;
