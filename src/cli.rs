@@ -82,6 +82,29 @@ pub enum QueryGame {
         #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
         table: PathBuf,
     },
+    /// Hold'em preflop: a starting hand's exact equity and, given a pot, each action's EV.
+    Holdem {
+        /// A class (AA, AKs, AKo) or two cards (As Kd).
+        hand: String,
+        /// Random opponents.
+        #[arg(long, default_value_t = 1)]
+        opponents: usize,
+        /// Pot before our decision, including the opponent's bet.
+        #[arg(long)]
+        pot: Option<f64>,
+        /// Amount to call.
+        #[arg(long, requires = "pot")]
+        call: Option<f64>,
+        /// Raise-to amount to price.
+        #[arg(long, requires = "call")]
+        raise: Option<f64>,
+        /// Probability that the opponent folds to the raise.
+        #[arg(long, default_value_t = 0.0)]
+        fold: f64,
+        /// The table to read.
+        #[arg(long, default_value = "tables/holdem_preflop/holdem.bin")]
+        table: PathBuf,
+    },
     /// Five-card stud: exact outs, win / tie probabilities and the EV of calling.
     Stud {
         /// Your cards so far, e.g. "As Ks Qs Js".

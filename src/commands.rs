@@ -72,6 +72,15 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
         Command::Inspect { file } => inspect(&file),
         Command::Query { game } => match game {
             QueryGame::Niuniu { hand, table } => query_niuniu(&hand, &table),
+            QueryGame::Holdem {
+                hand,
+                opponents,
+                pot,
+                call,
+                raise,
+                fold,
+                table,
+            } => query_holdem(&hand, opponents, pot, call, raise, fold, &table),
             QueryGame::Stud {
                 mine,
                 theirs,
@@ -534,6 +543,84 @@ fn query_stud(q: &StudQuestion) -> anyhow::Result<()> {
             Some(o) => println!("break-even outs for these odds: {o}"),
             None => println!("break-even outs for these odds: none (no number of outs pays)"),
         }
+    }
+    Ok(())
+}
+
+fn query_holdem(
+    hand: &str,
+    opponents: usize,
+    pot: Option<f64>,
+    call: Option<f64>,
+    raise: Option<f64>,
+    fold: f64,
+    table_path: &Path,
+) -> anyhow::Result<()> {
+    use cardtables::decision::{ev_call, ev_raise, required_equity, EV_FOLD};
+    use cardtables::holdem::{class_of_text, HoldemQueryError};
+    let usage = |m: String| anyhow::Error::new(UsageError(m));
+    if !(0.0..=1.0).contains(&fold) {
+        return Err(usage(format!(
+            "--fold {fold} must be a probability in [0, 1]"
+        )));
+    }
+    let class = class_of_text(hand).map_err(|e| usage(e.to_string()))?;
+    let table = cardtables::Holdem::open(table_path).with_context(|| {
+        format!(
+            "cannot load {} (run `pipeline run jobs/holdem_preflop.toml` first, or pass --table)",
+            table_path.display()
+        )
+    })?;
+    let r = match table.preflop(class, opponents) {
+        Ok(r) => r,
+        Err(e @ HoldemQueryError::Opponents { .. }) => return Err(usage(e.to_string())),
+        Err(e) => return Err(e.into()),
+    };
+    println!(
+        "{} vs {} random hand{}: win {:.4}, tie {:.4}, equity {:.4}{}",
+        crate::games::holdem::classes::class_name(class),
+        opponents,
+        if opponents == 1 { "" } else { "s" },
+        r.win,
+        r.tie,
+        r.equity,
+        if r.std_error > 0.0 {
+            format!(" (Monte Carlo, s.e. {:.1e})", r.std_error)
+        } else {
+            " (exact)".to_string()
+        }
+    );
+    if let (Some(pot), Some(call)) = (pot, call) {
+        if !(pot.is_finite() && pot > 0.0 && call.is_finite() && call >= 0.0) {
+            return Err(usage(
+                "--pot must be positive and --call zero or more".into(),
+            ));
+        }
+        let w = r.equity;
+        let mut actions = vec![
+            ("fold".to_string(), EV_FOLD),
+            (format!("call {call}"), ev_call(w, pot, call)),
+        ];
+        if let Some(to) = raise {
+            if !(to.is_finite() && to >= call) {
+                return Err(usage(format!(
+                    "--raise {to} must be at least the call ({call})"
+                )));
+            }
+            actions.push((
+                format!("raise to {to} (fold {:.0}%)", 100.0 * fold),
+                ev_raise(w, pot, call, to, fold),
+            ));
+        }
+        println!("needs equity {:.4} to call", required_equity(pot, call));
+        for (name, ev) in &actions {
+            println!("  {name:<28} {ev:+.3}");
+        }
+        let best = actions
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("fold is always an action");
+        println!("best: {} ({:+.3})", best.0, best.1);
     }
     Ok(())
 }

@@ -980,3 +980,39 @@ fn stud_headsup_table_is_symmetric_and_matches_the_engine() {
         "{text}"
     );
 }
+
+#[test]
+fn holdem_preflop_job_and_query() {
+    let work = tempfile::tempdir().unwrap();
+    run_ok(&[
+        "run",
+        repo("jobs/holdem_preflop.toml").to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--quiet",
+    ]);
+    let table = work.path().join("tables/holdem_preflop/holdem.bin");
+    let q = |args: &[&str]| {
+        let mut all = vec!["query", "holdem"];
+        all.extend_from_slice(args);
+        all.extend(["--table", table.to_str().unwrap()]);
+        String::from_utf8_lossy(&run_ok(&all).stdout).into_owned()
+    };
+    // Published exact figures: AA 85.20 %, AKs 67.04 %, 72o 34.58 %.
+    assert!(q(&["AA"]).contains("equity 0.8520 (exact)"));
+    assert!(q(&["AKs"]).contains("equity 0.6704"));
+    assert!(q(&["7d 2c"]).contains("72o vs 1 random hand"));
+    assert!(q(&["2c 7h"]).contains("equity 0.3458"));
+    let text = q(&[
+        "AKs", "--pot", "100", "--call", "20", "--raise", "60", "--fold", "0.3",
+    ]);
+    assert!(text.contains("needs equity 0.1667"), "{text}");
+    assert!(text.contains("best: raise to 60"), "{text}");
+    let out = bin()
+        .args(["query", "holdem", "AKx", "--table"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not a starting hand"));
+}

@@ -122,6 +122,15 @@ mod tests {
     }
 
     #[test]
+    fn the_seeds_call_formula_is_off_by_w_times_c() {
+        // Seed: w·(P + C) − (1 − w)·C. It counts our own call as winnings.
+        let seed = |w: f64, p: f64, c: f64| w * (p + c) - (1.0 - w) * c;
+        for (w, p, c) in [(0.3, 100.0, 20.0), (0.75, 130.0, 30.0), (0.5, 50.0, 50.0)] {
+            assert!((seed(w, p, c) - ev_call(w, p, c) - w * c).abs() < 1e-12);
+        }
+    }
+
+    #[test]
     fn raise_to_call_with_no_folds_is_a_call() {
         for w in [0.1, 0.5, 0.9] {
             assert!((ev_raise(w, 100.0, 30.0, 30.0, 0.0) - ev_call(w, 100.0, 30.0)).abs() < 1e-12);

@@ -11,12 +11,14 @@ pub mod card;
 pub mod colex;
 pub mod decision;
 pub mod format;
+pub mod holdem;
 pub mod niuniu;
 pub mod stud;
 pub mod zhajinhua;
 
 pub use card::{parse_cards, Card, CardError, CardSet};
 pub use format::{Game, TableError, TableHeader};
+pub use holdem::Holdem;
 pub use niuniu::Niuniu;
 pub use stud::Stud;
 pub use zhajinhua::Zhajinhua;

@@ -3,7 +3,6 @@
 //! offsuit, each from the highest ranks down.
 
 use cardtables::card::RANK_CHARS;
-use cardtables::Card;
 
 /// Number of classes.
 pub const CLASSES: usize = 169;
@@ -29,21 +28,8 @@ pub fn class_ranks(index: usize) -> (u8, u8, bool) {
     unreachable!("k < 78")
 }
 
-/// Class index of two distinct cards.
-pub fn class_of(a: Card, b: Card) -> usize {
-    let (hi, lo) = if a.rank() >= b.rank() {
-        (a.rank(), b.rank())
-    } else {
-        (b.rank(), a.rank())
-    };
-    if hi == lo {
-        return usize::from(12 - hi);
-    }
-    // Position of (hi, lo) in the AK..32 order.
-    let before: usize = (hi + 1..13).map(usize::from).sum();
-    let k = before + usize::from(hi - 1 - lo);
-    13 + k + if a.suit() == b.suit() { 0 } else { 78 }
-}
+/// Class index of two distinct cards (shared with the runtime).
+pub use cardtables::holdem::class_of;
 
 /// Class name: `AA`, `AKs`, `AKo`.
 pub fn class_name(index: usize) -> String {
@@ -65,26 +51,15 @@ pub fn combos(index: usize) -> u32 {
     }
 }
 
-/// Class index of a name such as `AKs`, `qq`, `T9o` (case-insensitive; `10` for T).
+/// Class index of a name such as `AKs`, `qq`, `T9o`, or of two cards (`As Kd`).
 pub fn parse_class(text: &str) -> Option<usize> {
-    let t = text.trim().replace("10", "T").to_ascii_uppercase();
-    let chars: Vec<char> = t.chars().collect();
-    let rank = |c: char| RANK_CHARS.iter().position(|&r| r == c).map(|r| r as u8);
-    let (a, b) = (rank(*chars.first()?)?, rank(*chars.get(1)?)?);
-    let (hi, lo) = (a.max(b), a.min(b));
-    let suit = chars.get(2).copied();
-    let (x, y) = match (hi == lo, suit, chars.len()) {
-        (true, None, 2) => (Card::new(hi, 0)?, Card::new(lo, 1)?),
-        (false, Some('S'), 3) => (Card::new(hi, 0)?, Card::new(lo, 0)?),
-        (false, Some('O'), 3) => (Card::new(hi, 0)?, Card::new(lo, 1)?),
-        _ => return None,
-    };
-    Some(class_of(x, y))
+    cardtables::holdem::class_of_text(text).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cardtables::Card;
 
     #[test]
     fn every_class_round_trips_and_combos_add_up() {

@@ -315,6 +315,19 @@ impl Job for PreflopJob {
             ("equity", f(ce)),
         ])?;
         let rules = String::from("# Texas Hold'em: standard rules, no variants\n");
+        let payload = cardtables::holdem::HoldemPayload {
+            rules: rules.clone(),
+            max_opponents: 1,
+            win: (0..CLASSES)
+                .map(|c| wins[c] as f64 / deals[c] as f64)
+                .collect(),
+            tie: (0..CLASSES)
+                .map(|c| ties[c] as f64 / deals[c] as f64)
+                .collect(),
+            equity: (0..CLASSES).map(equity).collect(),
+            std_error: vec![0.0; CLASSES],
+        };
+        let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
         Ok(Outputs {
             parquet: vec![
                 ParquetOutput {
@@ -328,7 +341,11 @@ impl Job for PreflopJob {
                     plain_columns: vec![],
                 },
             ],
-            tables: vec![],
+            tables: vec![crate::engine::BinaryOutput {
+                file: "holdem.bin".into(),
+                bytes: table,
+                entries: CLASSES as u64,
+            }],
             report: self.report(&wins, &ties, &deals)?,
             rules,
         })
