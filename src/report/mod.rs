@@ -162,3 +162,28 @@ pub fn line_chart_svg(
     }
     Ok(svg)
 }
+
+/// A starting-hand grid as a Markdown table: one row and one column per rank (highest
+/// first), pairs on the diagonal, suited hands above it and offsuit hands below.
+/// `cell(high, low, suited)` gives each cell's text; ranks are card-id ranks (0 = 2).
+pub fn rank_grid(ranks_high_first: &[u8], cell: impl Fn(u8, u8, bool) -> String) -> String {
+    let label = |r: u8| cardtables::card::RANK_CHARS[usize::from(r)].to_string();
+    let mut header = vec![String::new()];
+    header.extend(ranks_high_first.iter().map(|&r| label(r)));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let rows: Vec<Vec<String>> = ranks_high_first
+        .iter()
+        .map(|&r1| {
+            let mut row = vec![format!("**{}**", label(r1))];
+            for &r2 in ranks_high_first {
+                row.push(if r1 > r2 {
+                    cell(r1, r2, true)
+                } else {
+                    cell(r2, r1, false)
+                });
+            }
+            row
+        })
+        .collect();
+    markdown_table(&header, &rows)
+}

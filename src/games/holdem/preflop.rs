@@ -17,7 +17,7 @@ use super::classes::{class_name, class_of, combos, CLASSES};
 use super::eval::tables;
 use crate::engine::{Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
-use crate::report::{markdown_table, Report};
+use crate::report::{rank_grid, Report};
 use crate::sink::parquet::ParquetOutput;
 
 /// Canonical boards per work unit.
@@ -370,30 +370,13 @@ impl PreflopJob {
         ));
         md.push_str("## Equity against one random hand\n\nPairs on the diagonal, suited above, offsuit below.\n\n");
         let ranks: Vec<u8> = (0..13u8).rev().collect();
-        let label = |r: u8| cardtables::card::RANK_CHARS[usize::from(r)].to_string();
-        let mut header = vec![String::new()];
-        header.extend(ranks.iter().map(|&r| label(r)));
-        let header: Vec<&str> = header.iter().map(String::as_str).collect();
-        let rows: Vec<Vec<String>> = ranks
-            .iter()
-            .map(|&r1| {
-                let mut row = vec![format!("**{}**", label(r1))];
-                for &r2 in &ranks {
-                    let (hi, lo, suit) = if r1 > r2 {
-                        (r1, r2, (0, 0))
-                    } else {
-                        (r2, r1, (0, 1))
-                    };
-                    let c = class_of(
-                        Card::new(hi, suit.0).expect("card"),
-                        Card::new(lo, suit.1).expect("card"),
-                    );
-                    row.push(format!("{:.3}", equity(c)));
-                }
-                row
-            })
-            .collect();
-        md.push_str(&markdown_table(&header, &rows));
+        md.push_str(&rank_grid(&ranks, |hi, lo, suited| {
+            let c = class_of(
+                Card::new(hi, 0).expect("card"),
+                Card::new(lo, if suited { 0 } else { 1 }).expect("card"),
+            );
+            format!("{:.3}", equity(c))
+        }));
         let mut order: Vec<usize> = (0..CLASSES).collect();
         order.sort_by(|&a, &b| equity(b).total_cmp(&equity(a)));
         let list = |cs: &[usize]| {

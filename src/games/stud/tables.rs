@@ -17,7 +17,7 @@ use super::outs::{analyse, Situation};
 use super::rules::{StudRules, StudTablesRules};
 use crate::engine::{BinaryOutput, Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
-use crate::report::{line_chart_svg, markdown_table, Report};
+use crate::report::{line_chart_svg, markdown_table, rank_grid, Report};
 use crate::sink::parquet::ParquetOutput;
 use cardtables::stud::{HeadsUpTable, StudPayload};
 
@@ -465,28 +465,14 @@ impl TablesJob {
                     }
                 }
             }
-            let label = |r: u8| cardtables::card::RANK_CHARS[usize::from(r)].to_string();
-            let mut header = vec![String::new()];
-            header.extend(ranks.iter().map(|&r| label(r)));
-            let header: Vec<&str> = header.iter().map(String::as_str).collect();
-            let rows: Vec<Vec<String>> = ranks
-                .iter()
-                .map(|&r1| {
-                    let mut row = vec![format!("**{}**", label(r1))];
-                    for &r2 in &ranks {
-                        // Above the diagonal suited, below offsuit, on it pairs.
-                        let (hi, lo, suited) = if r1 > r2 { (r1, r2, 1) } else { (r2, r1, 0) };
-                        let cell = usize::from(hi) * 13 + usize::from(lo);
-                        let c = count[cell][suited];
-                        row.push(if c == 0 {
-                            "—".into()
-                        } else {
-                            format!("{:.3}", sum[cell][suited] / c as f64)
-                        });
-                    }
-                    row
-                })
-                .collect();
+            let grid = rank_grid(&ranks, |hi, lo, suited| {
+                let cell = usize::from(hi) * 13 + usize::from(lo);
+                let k = usize::from(suited);
+                match count[cell][k] {
+                    0 => "—".into(),
+                    c => format!("{:.3}", sum[cell][k] / c as f64),
+                }
+            });
             md.push_str(&format!(
                 "\n## Starting hands, {deck}-card deck\n\nExact all-in equity of each two-card start \
                  against a random two-card start (both then receive three cards from the same \
@@ -495,7 +481,7 @@ impl TablesJob {
                  suit permutation ({} classes).\n\n",
                 self.matchups[self.rules.headsup_decks.iter().position(|&d| d == deck).expect("listed")].len()
             ));
-            md.push_str(&markdown_table(&header, &rows));
+            md.push_str(&grid);
         }
         Ok(md)
     }
