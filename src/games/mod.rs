@@ -1,5 +1,6 @@
 //! The games, one folder each, and the registry of job kinds.
 
+pub mod blackjack;
 pub mod holdem;
 pub mod niuniu;
 pub mod stud;

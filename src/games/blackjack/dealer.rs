@@ -1,0 +1,278 @@
+//! The dealer's final total, exactly: every sequence of cards the dealer can draw from the
+//! shoe that is left, with card removal (or fixed probabilities for an infinite shoe).
+//!
+//! Outcomes are indexed 0..=4 for totals 17..=21, 5 for bust and 6 for blackjack (a
+//! two-card 21). Ranks are indexed 0 = ace, 1..=8 = 2..9, 9 = ten-valued cards.
+
+/// Index of the bust outcome.
+pub const BUST: usize = 5;
+/// Index of the blackjack outcome.
+pub const BLACKJACK: usize = 6;
+/// Rank index of the ace and of ten-valued cards.
+pub const ACE: usize = 0;
+pub const TEN: usize = 9;
+
+/// Probabilities of the dealer's outcomes.
+pub type Outcomes = [f64; 7];
+
+/// What is left in the shoe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shoe {
+    /// Cards left per rank.
+    Finite([u32; 10]),
+    /// Every draw: 1/13 per rank, 4/13 for ten-valued cards.
+    Infinite,
+}
+
+impl Shoe {
+    fn probability(&self, rank: usize) -> f64 {
+        match self {
+            Shoe::Finite(c) => {
+                let total: u32 = c.iter().sum();
+                if total == 0 {
+                    0.0
+                } else {
+                    f64::from(c[rank]) / f64::from(total)
+                }
+            }
+            Shoe::Infinite => {
+                if rank == TEN {
+                    4.0 / 13.0
+                } else {
+                    1.0 / 13.0
+                }
+            }
+        }
+    }
+
+    fn without(&self, rank: usize) -> Shoe {
+        match *self {
+            Shoe::Finite(mut c) => {
+                c[rank] -= 1;
+                Shoe::Finite(c)
+            }
+            Shoe::Infinite => Shoe::Infinite,
+        }
+    }
+}
+
+/// Points of a rank index (ace counted 1).
+fn points(rank: usize) -> u8 {
+    rank as u8 + 1
+}
+
+fn play(shoe: Shoe, hard: u8, ace: bool, cards: u8, hits_soft_17: bool) -> Outcomes {
+    let soft = ace && hard + 10 <= 21;
+    let value = if soft { hard + 10 } else { hard };
+    let mut out = [0.0; 7];
+    if cards == 2 && value == 21 {
+        out[BLACKJACK] = 1.0;
+        return out;
+    }
+    if value > 21 {
+        out[BUST] = 1.0;
+        return out;
+    }
+    if value >= 17 && !(value == 17 && soft && hits_soft_17) {
+        out[usize::from(value - 17)] = 1.0;
+        return out;
+    }
+    for rank in 0..10 {
+        let p = shoe.probability(rank);
+        if p == 0.0 {
+            continue;
+        }
+        let next = play(
+            shoe.without(rank),
+            hard + points(rank),
+            ace || rank == ACE,
+            cards + 1,
+            hits_soft_17,
+        );
+        for (o, n) in out.iter_mut().zip(next) {
+            *o += p * n;
+        }
+    }
+    out
+}
+
+/// The dealer's outcomes with `upcard` showing and `shoe` left (the upcard and every
+/// card already dealt removed), over every hole card and every draw.
+pub fn outcomes(shoe: Shoe, upcard: usize, hits_soft_17: bool) -> Outcomes {
+    play(shoe, points(upcard), upcard == ACE, 1, hits_soft_17)
+}
+
+/// The same, given that the dealer has checked and does not have blackjack: the hole card
+/// is not the one that would complete it (a ten under an ace, an ace under a ten).
+pub fn outcomes_without_blackjack(shoe: Shoe, upcard: usize, hits_soft_17: bool) -> Outcomes {
+    let excluded = match upcard {
+        ACE => Some(TEN),
+        TEN => Some(ACE),
+        _ => None,
+    };
+    let mut out = [0.0; 7];
+    let mut kept = 0.0;
+    for hole in 0..10 {
+        let p = shoe.probability(hole);
+        if p == 0.0 || Some(hole) == excluded {
+            continue;
+        }
+        kept += p;
+        let next = play(
+            shoe.without(hole),
+            points(upcard) + points(hole),
+            upcard == ACE || hole == ACE,
+            2,
+            hits_soft_17,
+        );
+        for (o, n) in out.iter_mut().zip(next) {
+            *o += p * n;
+        }
+    }
+    out.map(|o| o / kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    fn decks(n: u32) -> [u32; 10] {
+        let mut c = [4 * n; 10];
+        c[TEN] = 16 * n;
+        c
+    }
+
+    fn minus(mut c: [u32; 10], rank: usize) -> [u32; 10] {
+        c[rank] -= 1;
+        c
+    }
+
+    #[test]
+    fn outcomes_sum_to_one_and_conditioning_removes_blackjack() {
+        for shoe_of in [
+            |u| Shoe::Finite(minus(decks(1), u)),
+            |u| Shoe::Finite(minus(decks(6), u)),
+            |_| Shoe::Infinite,
+        ] {
+            for h17 in [false, true] {
+                for up in 0..10 {
+                    let shoe: Shoe = shoe_of(up);
+                    let all = outcomes(shoe, up, h17);
+                    assert!((all.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{up}");
+                    let peeked = outcomes_without_blackjack(shoe, up, h17);
+                    assert!((peeked.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                    assert_eq!(peeked[BLACKJACK], 0.0);
+                    if up != ACE && up != TEN {
+                        assert_eq!(all[BLACKJACK], 0.0);
+                        assert_eq!(all, peeked);
+                    } else {
+                        // Removing the blackjack branch and renormalising gives the same.
+                        let rest = 1.0 - all[BLACKJACK];
+                        for k in 0..BLACKJACK {
+                            assert!((all[k] / rest - peeked[k]).abs() < 1e-12);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hand_checkable_shoes() {
+        // Nothing but tens: a 6 draws to 16, then busts; a ten stands on 20.
+        let tens = Shoe::Finite([0, 0, 0, 0, 0, 0, 0, 0, 0, 20]);
+        assert_eq!(outcomes(tens, 5, false)[BUST], 1.0);
+        assert_eq!(outcomes(tens, TEN, false)[3], 1.0);
+        // Infinite shoe, ace up: blackjack exactly when the hole card is a ten.
+        assert!((outcomes(Shoe::Infinite, ACE, false)[BLACKJACK] - 4.0 / 13.0).abs() < 1e-15);
+        // One deck, ten up: 4 aces among the 51 other cards.
+        let one = Shoe::Finite(minus(decks(1), TEN));
+        assert!((outcomes(one, TEN, false)[BLACKJACK] - 4.0 / 51.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn infinite_shoe_bust_rates_match_the_published_table() {
+        // The widely published dealer bust rates for an infinite deck, dealer standing on
+        // soft 17, upcards 2..9: 35.36, 37.39, 39.45, 41.64, 42.32, 26.23, 24.47, 22.84 %.
+        let published = [
+            0.3536, 0.3739, 0.3945, 0.4164, 0.4232, 0.2623, 0.2447, 0.2284,
+        ];
+        for (up, &p) in (1..=8).zip(&published) {
+            let bust = outcomes(Shoe::Infinite, up, false)[BUST];
+            assert!((bust - p).abs() < 5e-5, "upcard {}: {bust}", up + 1);
+        }
+    }
+
+    #[test]
+    fn hitting_soft_17_stands_on_17_less_often() {
+        let shoe = Shoe::Finite(minus(decks(6), 5));
+        let (s17, h17) = (outcomes(shoe, 5, false), outcomes(shoe, 5, true));
+        assert!(h17[0] < s17[0]);
+        assert!(h17[BUST] > s17[BUST]);
+    }
+
+    #[test]
+    fn finite_shoes_converge_to_the_infinite_shoe_like_one_over_n() {
+        let inf = outcomes(Shoe::Infinite, 5, false)[BUST];
+        let error =
+            |n: u32| (outcomes(Shoe::Finite(minus(decks(n), 5)), 5, false)[BUST] - inf).abs();
+        let e: Vec<f64> = [1, 2, 4, 8].iter().map(|&n| error(n)).collect();
+        assert!(e.windows(2).all(|w| w[1] < w[0]), "{e:?}");
+        // N · error settles: within 25 % between 4 and 8 decks.
+        let (a, b) = (4.0 * e[2], 8.0 * e[3]);
+        assert!((a - b).abs() < 0.25 * a, "{a} vs {b}");
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
+    fn one_deck_matches_a_seeded_shoe_simulation() {
+        let mut rng = Pcg64::seed_from_u64(21);
+        for up in [ACE, 1, 5, 8, TEN] {
+            let exact = outcomes(Shoe::Finite(minus(decks(1), up)), up, false);
+            let mut cards: Vec<usize> = (0..10)
+                .flat_map(|r| std::iter::repeat(r).take(minus(decks(1), up)[r] as usize))
+                .collect();
+            let trials = 200_000u32;
+            let mut seen = [0u32; 7];
+            for _ in 0..trials {
+                let (mut hard, mut ace, mut n) = (up as u8 + 1, up == ACE, 1u8);
+                let mut next = 0;
+                let outcome = loop {
+                    let soft = ace && hard + 10 <= 21;
+                    let value = if soft { hard + 10 } else { hard };
+                    if n == 2 && value == 21 {
+                        break BLACKJACK;
+                    }
+                    if value > 21 {
+                        break BUST;
+                    }
+                    if value >= 17 {
+                        break usize::from(value - 17);
+                    }
+                    // Draw the next card uniformly from those not yet drawn this round.
+                    let j = rng.random_range(next..cards.len());
+                    cards.swap(next, j);
+                    let r = cards[next];
+                    next += 1;
+                    hard += r as u8 + 1;
+                    ace |= r == ACE;
+                    n += 1;
+                };
+                seen[outcome] += 1;
+            }
+            for k in 0..7 {
+                let p = f64::from(seen[k]) / f64::from(trials);
+                let se = (exact[k] * (1.0 - exact[k]) / f64::from(trials))
+                    .sqrt()
+                    .max(1e-6);
+                assert!(
+                    (p - exact[k]).abs() < 4.0 * se,
+                    "upcard {up} outcome {k}: {p} vs {}",
+                    exact[k]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Blackjack: rule sets and the exact dealer analysis (the player's EVs, strategy and the
+//! simulator come next: see the open issue).
+
+pub mod dealer;
+pub mod rules;
