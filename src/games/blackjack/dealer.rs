@@ -232,7 +232,7 @@ mod tests {
         for up in [ACE, 1, 5, 8, TEN] {
             let exact = outcomes(Shoe::Finite(minus(decks(1), up)), up, false);
             let mut cards: Vec<usize> = (0..10)
-                .flat_map(|r| std::iter::repeat(r).take(minus(decks(1), up)[r] as usize))
+                .flat_map(|r| std::iter::repeat_n(r, minus(decks(1), up)[r] as usize))
                 .collect();
             let trials = 200_000u32;
             let mut seen = [0u32; 7];
