@@ -2,4 +2,5 @@
 //! simulator come next: see the open issue).
 
 pub mod dealer;
+pub mod player;
 pub mod rules;
