@@ -261,9 +261,17 @@ impl Partial {
 }
 
 /// Visits every 7-card hand in increasing card order with its strength (133,784,560 hands).
+///
+/// The six outer cards build a [`Partial`]; the innermost loop reads the seventh card's
+/// colex term and suit increment from per-card arrays, so each hand costs two adds, one
+/// mask test and one table read.
 pub fn for_each_hand(mut f: impl FnMut(u16)) {
     let t = tables();
     let card = |id: u8| Card::from_id(id).expect("id < 52");
+    // Seventh-card data by card id: colex term at position 6, suit-count increment, suit,
+    // rank bit.
+    let term7: [u32; 52] = std::array::from_fn(|id| t.term[6][id / 4]);
+    let count7: [u32; 52] = std::array::from_fn(|id| 1 << (4 * (id % 4)));
     for a in 0..46u8 {
         let pa = Partial::default().with(card(a), t);
         for b in a + 1..47 {
@@ -276,8 +284,20 @@ pub fn for_each_hand(mut f: impl FnMut(u16)) {
                         let pe = pd.with(card(e), t);
                         for g in e + 1..51 {
                             let pg = pe.with(card(g), t);
-                            for h in g + 1..52 {
-                                f(pg.with(card(h), t).strength(t));
+                            for h in usize::from(g) + 1..52 {
+                                let counts = pg.counts + count7[h];
+                                let flush = (counts + FLUSH_PROBE) & FLUSH_BITS;
+                                let strength = if flush == 0 {
+                                    t.by_ranks[(pg.index + term7[h]) as usize]
+                                } else {
+                                    let suit = flush.trailing_zeros() as usize / 4;
+                                    let mut mask = pg.suits[suit];
+                                    if h % 4 == suit {
+                                        mask |= 1 << (h / 4);
+                                    }
+                                    t.by_flush[usize::from(mask)]
+                                };
+                                f(strength);
                             }
                         }
                     }
