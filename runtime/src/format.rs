@@ -202,6 +202,45 @@ pub fn load<T: DeserializeOwned>(bytes: &[u8], game: Game) -> Result<(TableHeade
     Ok((header, decode(payload)?))
 }
 
+/// The file methods every game's table type shares: `open`, `from_bytes`, `to_bytes`,
+/// `header` and `rules`. The type has fields `header` and `payload`; the payload has a
+/// `rules` string; the module has `fn validate(&Payload) -> Result<(), TableError>`.
+macro_rules! table_file {
+    ($table:ident, $payload:ty, $game:expr) => {
+        impl $table {
+            /// Reads and validates a table file.
+            pub fn open(path: impl AsRef<std::path::Path>) -> Result<$table, TableError> {
+                $table::from_bytes(format::read_file(path.as_ref())?)
+            }
+
+            /// Validates a table held in memory (a `Vec`, a memory map, an embedded slice).
+            pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<$table, TableError> {
+                let (header, payload): (TableHeader, $payload) =
+                    format::load(bytes.as_ref(), $game)?;
+                validate(&payload)?;
+                Ok($table { header, payload })
+            }
+
+            /// Builds the table file bytes for a payload (used by the pipeline's sinks).
+            pub fn to_bytes(rules_hash: u64, payload: &$payload) -> Result<Vec<u8>, TableError> {
+                validate(payload)?;
+                format::write_table($game, rules_hash, payload)
+            }
+
+            /// The validated file header.
+            pub fn header(&self) -> &TableHeader {
+                &self.header
+            }
+
+            /// The rules the table was computed under, as TOML text.
+            pub fn rules(&self) -> &str {
+                &self.payload.rules
+            }
+        }
+    };
+}
+pub(crate) use table_file;
+
 /// Writes a complete table file: header followed by the bincode encoding of `payload`.
 pub fn write_table<T: Serialize>(
     game: Game,

@@ -1,8 +1,6 @@
 //! O(1) Texas Hold'em preflop answers from a `holdem.bin` table: the exact equity of each
 //! of the 169 starting-hand classes against random opponents.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardError, RANK_CHARS};
@@ -57,27 +55,9 @@ pub struct Holdem {
     payload: HoldemPayload,
 }
 
+format::table_file!(Holdem, HoldemPayload, Game::Holdem);
+
 impl Holdem {
-    pub fn open(path: impl AsRef<Path>) -> Result<Holdem, TableError> {
-        Holdem::from_bytes(format::read_file(path.as_ref())?)
-    }
-
-    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Holdem, TableError> {
-        let (header, payload): (TableHeader, HoldemPayload) =
-            format::load(bytes.as_ref(), Game::Holdem)?;
-        validate(&payload)?;
-        Ok(Holdem { header, payload })
-    }
-
-    pub fn to_bytes(rules_hash: u64, payload: &HoldemPayload) -> Result<Vec<u8>, TableError> {
-        validate(payload)?;
-        format::write_table(Game::Holdem, rules_hash, payload)
-    }
-
-    pub fn header(&self) -> &TableHeader {
-        &self.header
-    }
-
     pub fn max_opponents(&self) -> usize {
         usize::from(self.payload.max_opponents)
     }

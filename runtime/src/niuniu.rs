@@ -5,8 +5,6 @@
 //! cards. Strength is `category_rank * 52 + high_card`, where the high card is ranked
 //! K > Q > … > A then by suit ♠ > ♥ > ♣ > ♦; two disjoint hands never tie.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardError, CardSet};
@@ -69,36 +67,9 @@ pub struct Niuniu {
     payload: NiuniuPayload,
 }
 
+format::table_file!(Niuniu, NiuniuPayload, Game::Niuniu);
+
 impl Niuniu {
-    /// Reads and validates a table file.
-    pub fn open(path: impl AsRef<Path>) -> Result<Niuniu, TableError> {
-        Niuniu::from_bytes(format::read_file(path.as_ref())?)
-    }
-
-    /// Validates a table held in memory (a `Vec`, a memory map, an embedded slice).
-    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Niuniu, TableError> {
-        let (header, payload): (TableHeader, NiuniuPayload) =
-            format::load(bytes.as_ref(), Game::Niuniu)?;
-        validate(&payload)?;
-        Ok(Niuniu { header, payload })
-    }
-
-    /// Builds the table file bytes for a payload (used by the pipeline's table sink).
-    pub fn to_bytes(rules_hash: u64, payload: &NiuniuPayload) -> Result<Vec<u8>, TableError> {
-        validate(payload)?;
-        format::write_table(Game::Niuniu, rules_hash, payload)
-    }
-
-    /// The validated file header.
-    pub fn header(&self) -> &TableHeader {
-        &self.header
-    }
-
-    /// The rules the table was computed under, as TOML text.
-    pub fn rules(&self) -> &str {
-        &self.payload.rules
-    }
-
     /// Categories from weakest to strongest.
     pub fn categories(&self) -> &[CategoryInfo] {
         &self.payload.categories

@@ -4,8 +4,6 @@
 //! flat index over all 1,326 × 1,326 pairs of 2-card sets) to its matchup class — equal up
 //! to suit permutation — whose exact wins, ties and deals are stored once.
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardError};
@@ -71,31 +69,9 @@ pub struct Stud {
     payload: StudPayload,
 }
 
+format::table_file!(Stud, StudPayload, Game::Stud);
+
 impl Stud {
-    pub fn open(path: impl AsRef<Path>) -> Result<Stud, TableError> {
-        Stud::from_bytes(format::read_file(path.as_ref())?)
-    }
-
-    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Stud, TableError> {
-        let (header, payload): (TableHeader, StudPayload) =
-            format::load(bytes.as_ref(), Game::Stud)?;
-        validate(&payload)?;
-        Ok(Stud { header, payload })
-    }
-
-    pub fn to_bytes(rules_hash: u64, payload: &StudPayload) -> Result<Vec<u8>, TableError> {
-        validate(payload)?;
-        format::write_table(Game::Stud, rules_hash, payload)
-    }
-
-    pub fn header(&self) -> &TableHeader {
-        &self.header
-    }
-
-    pub fn rules(&self) -> &str {
-        &self.payload.rules
-    }
-
     /// Decks covered.
     pub fn decks(&self) -> Vec<u8> {
         self.payload.decks.iter().map(|t| t.deck).collect()

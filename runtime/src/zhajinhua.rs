@@ -5,10 +5,8 @@
 //! opponents dealt from the 49 unseen cards: P(win), P(tie), equity and the standard error
 //! (0 for exact values, positive for Monte Carlo estimates).
 
-use std::cmp::Ordering;
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 
 use crate::card::{Card, CardError, CardSet};
 use crate::colex;
@@ -77,31 +75,9 @@ pub enum QueryError {
     Opponents { asked: usize, max: usize },
 }
 
+format::table_file!(Zhajinhua, ZhajinhuaPayload, Game::Zhajinhua);
+
 impl Zhajinhua {
-    pub fn open(path: impl AsRef<Path>) -> Result<Zhajinhua, TableError> {
-        Zhajinhua::from_bytes(format::read_file(path.as_ref())?)
-    }
-
-    pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Zhajinhua, TableError> {
-        let (header, payload): (TableHeader, ZhajinhuaPayload) =
-            format::load(bytes.as_ref(), Game::Zhajinhua)?;
-        validate(&payload)?;
-        Ok(Zhajinhua { header, payload })
-    }
-
-    pub fn to_bytes(rules_hash: u64, payload: &ZhajinhuaPayload) -> Result<Vec<u8>, TableError> {
-        validate(payload)?;
-        format::write_table(Game::Zhajinhua, rules_hash, payload)
-    }
-
-    pub fn header(&self) -> &TableHeader {
-        &self.header
-    }
-
-    pub fn rules(&self) -> &str {
-        &self.payload.rules
-    }
-
     /// Opponent counts covered: 1..=this.
     pub fn max_opponents(&self) -> usize {
         usize::from(self.payload.max_opponents)
