@@ -74,6 +74,21 @@ pub enum Command {
 
 #[derive(Subcommand, Debug)]
 pub enum QueryGame {
+    /// Blackjack: every action's exact EV for a hand against the dealer's upcard, and the
+    /// best one (hands of three or more cards: the basic strategy chart's action).
+    Blackjack {
+        /// The hand, e.g. "8 8", "A 7" or "T 4 2" (A, 2-9, T/10/J/Q/K).
+        hand: String,
+        /// The dealer's upcard.
+        upcard: String,
+        /// Rule set, e.g. 6d-s17-das (default: the table's first; `--rules list` lists them).
+        #[arg(long)]
+        rules: Option<String>,
+        /// The table to read (default: tables/blackjack/blackjack.bin if present, else
+        /// tables/blackjack_6d_s17/blackjack.bin).
+        #[arg(long)]
+        table: Option<PathBuf>,
+    },
     /// Category, strength and exact win probability of a Niuniu hand.
     Niuniu {
         /// Five cards, e.g. "Ks Qh Jd Tc 9s".

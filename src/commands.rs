@@ -72,6 +72,12 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
         Command::Inspect { file } => inspect(&file),
         Command::Query { game } => match game {
             QueryGame::Niuniu { hand, table } => query_niuniu(&hand, &table),
+            QueryGame::Blackjack {
+                hand,
+                upcard,
+                rules,
+                table,
+            } => query_blackjack(&hand, &upcard, rules.as_deref(), table.as_deref()),
             QueryGame::Holdem {
                 hand,
                 opponents,
@@ -543,6 +549,90 @@ fn query_stud(q: &StudQuestion) -> anyhow::Result<()> {
             Some(o) => println!("break-even outs for these odds: {o}"),
             None => println!("break-even outs for these odds: none (no number of outs pays)"),
         }
+    }
+    Ok(())
+}
+
+fn query_blackjack(
+    hand: &str,
+    upcard: &str,
+    rules: Option<&str>,
+    table_path: Option<&Path>,
+) -> anyhow::Result<()> {
+    use cardtables::blackjack::{parse_hand, parse_rank, total, Action, BlackjackQueryError};
+    let usage = |m: String| anyhow::Error::new(UsageError(m));
+    let path = match table_path {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let grid = PathBuf::from("tables/blackjack/blackjack.bin");
+            if grid.exists() {
+                grid
+            } else {
+                PathBuf::from("tables/blackjack_6d_s17/blackjack.bin")
+            }
+        }
+    };
+    let table = cardtables::Blackjack::open(&path).with_context(|| {
+        format!(
+            "cannot load {} (run `pipeline run jobs/blackjack_6d_s17.toml` first, or pass --table)",
+            path.display()
+        )
+    })?;
+    if rules == Some("list") {
+        for set in table.rule_sets() {
+            println!("{:<28} house edge {:.4} %", set.id, 100.0 * set.house_edge);
+        }
+        return Ok(());
+    }
+    let set = match rules {
+        Some(id) => table.rule_set(id).map_err(|e| usage(e.to_string()))?,
+        None => 0,
+    };
+    let cards = parse_hand(hand).map_err(|e| usage(e.to_string()))?;
+    let up = parse_rank(upcard).map_err(|e| usage(e.to_string()))?;
+    let (t, soft) = total(&cards);
+    let id = &table.rule_sets()[set].id;
+    let names: Vec<&str> = cards
+        .iter()
+        .map(|&r| crate::games::blackjack::hands::rank_name(r))
+        .collect();
+    println!(
+        "{} ({} {t}) against {} under {id}:",
+        names.join(" "),
+        if soft { "soft" } else { "hard" },
+        crate::games::blackjack::hands::rank_name(up),
+    );
+    let advice = table
+        .best_action(set, &cards, up)
+        .map_err(|e| usage(e.to_string()))?;
+    match table.evs(set, &cards, up) {
+        Ok(evs) => {
+            if cards.len() == 2 && t == 21 {
+                println!("  a natural: paid at once (the stand line is its payout)");
+            }
+            for a in Action::ALL {
+                let v = evs[a as usize];
+                if !v.is_nan() {
+                    println!("  {:<10} {v:+.4}", a.name());
+                }
+            }
+            if table.rule_sets()[set].conditioned_on_no_blackjack {
+                println!("  (EVs per unit bet, given that the dealer has checked for blackjack and has none)");
+            }
+            println!(
+                "best: {} ({:+.4})",
+                advice.action.name(),
+                advice.ev.unwrap_or(f64::NAN)
+            );
+        }
+        Err(BlackjackQueryError::NotTwoCards(_)) => {
+            println!(
+                "best: {} (the basic strategy chart's action for {} {t}; exact EVs are tabled for two-card hands)",
+                advice.action.name(),
+                if soft { "soft" } else { "hard" }
+            );
+        }
+        Err(e) => return Err(usage(e.to_string())),
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! Job files: TOML in, a validated [`JobSpec`] out.
 //!
 //! A job file has three tables: `[job]` (kind, name, description), `[rules]` (the game's
-//! rule set; each game deserializes and validates its own) and `[run]` (seed, threads).
+//! rule set; each game deserializes and validates its own) and `[run]` (seed, threads);
+//! blackjack jobs may add `[grid]` (rule fields to vary) and `[simulation]`.
 //! Every error names the file, the line and column, the field, and what is allowed, so a
 //! user can fix the file without reading our source.
 
@@ -50,6 +51,14 @@ struct JobFile {
     #[serde(default)]
     #[allow(dead_code)] // read by each game through `JobSpec::rules`
     rules: Option<toml::Table>,
+    /// Blackjack: fields whose listed values expand `[rules]` into a grid of rule sets.
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    grid: Option<toml::Table>,
+    /// Blackjack: how the strategy charts are simulated.
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    simulation: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -209,6 +218,12 @@ impl JobSpec {
         let parsed: RulesOnly<R> =
             toml::from_str(&self.text).map_err(|e| self.spans.error(&self.path, &self.text, &e))?;
         Ok(parsed.rules.unwrap_or_default())
+    }
+
+    /// Deserializes the whole file into a game's view of it (a struct naming the tables
+    /// it reads, e.g. `[simulation]`); errors come back located in the file.
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, JobError> {
+        toml::from_str(&self.text).map_err(|e| self.spans.error(&self.path, &self.text, &e))
     }
 
     /// An error about one field (`rules.decks`), located at that field when it is in the

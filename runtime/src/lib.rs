@@ -7,6 +7,7 @@
 //! helpers ([`decision`]). It depends on serde, bincode and a checksum only, so it stays
 //! cheap to build into any application.
 
+pub mod blackjack;
 pub mod card;
 pub mod colex;
 pub mod decision;
@@ -16,6 +17,7 @@ pub mod niuniu;
 pub mod stud;
 pub mod zhajinhua;
 
+pub use blackjack::Blackjack;
 pub use card::{parse_cards, Card, CardError, CardSet};
 pub use format::{Game, TableError, TableHeader};
 pub use holdem::Holdem;

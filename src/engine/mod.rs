@@ -22,6 +22,13 @@ pub use run::{merge, run, MergeConfig, RunConfig, RunSummary, Shard};
 use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;
 
+/// The random stream of one work unit: PCG-64 with a state from the job seed and the unit
+/// index as its stream selector, so units never share a sequence.
+pub fn stream(seed: u64, unit: u64) -> rand_pcg::Pcg64 {
+    let state = (u128::from(seed) << 64) | u128::from(seed.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15);
+    rand_pcg::Pcg64::new(state, u128::from(unit))
+}
+
 /// Everything a finished job produces, before anything touches the disk.
 pub struct Outputs {
     /// The rule set the results were computed under, as TOML (goes into every file's

@@ -12,6 +12,10 @@ use crate::job::{JobError, JobSpec};
 /// Every job kind this build knows, with a one-line description.
 pub const KINDS: &[(&str, &str)] = &[
     (
+        "blackjack.strategy",
+        "Blackjack: exact EVs, basic strategy and house edge for a grid of rule sets, checked by simulation",
+    ),
+    (
         "holdem.preflop",
         "Texas Hold'em: exact equity of all 169 starting hands (and 1,326 combos) vs one random hand",
     ),
@@ -36,6 +40,7 @@ pub const KINDS: &[(&str, &str)] = &[
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
+        "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
         "holdem.preflop" => Ok(Box::new(holdem::preflop::PreflopJob::new(spec)?)),
         "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
         "stud.tables" => Ok(Box::new(stud::tables::TablesJob::new(spec)?)),

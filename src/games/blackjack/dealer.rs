@@ -132,6 +132,189 @@ pub fn outcomes_without_blackjack(shoe: Shoe, upcard: usize, hits_soft_17: bool)
     out.map(|o| o / kept)
 }
 
+/// The dealer's draws from one upcard, grouped by the multiset of cards drawn: the
+/// probability of an ordered draw sequence depends only on its multiset (a ratio of
+/// falling factorials), so the outcome distribution for *any* shoe is a short sum over
+/// these groups. Built once per upcard and soft-17 rule; evaluating it is what the player
+/// analysis does for every hand it stands on.
+pub struct DealerTable {
+    /// Per upcard: the groups of draw sequences.
+    upcards: Vec<Groups>,
+}
+
+#[derive(Default)]
+struct Groups {
+    /// Flattened `rank * STRIDE + k` factor indices of every group.
+    factors: Vec<u16>,
+    groups: Vec<Group>,
+    /// Most cards of one rank any group draws (per rank), and most cards in a group.
+    most_of_rank: [usize; 10],
+    most_drawn: usize,
+}
+
+struct Group {
+    first: u32,
+    len: u8,
+    drawn: u8,
+    outcome: u8,
+    /// Number of ordered draw sequences with this multiset and outcome.
+    ways: f64,
+}
+
+/// Falling-factorial slots per rank (no dealer hand draws 22 cards of one rank).
+const STRIDE: usize = 22;
+
+impl DealerTable {
+    /// The shared table for a soft-17 rule.
+    pub fn get(hits_soft_17: bool) -> &'static DealerTable {
+        static S17: std::sync::OnceLock<DealerTable> = std::sync::OnceLock::new();
+        static H17: std::sync::OnceLock<DealerTable> = std::sync::OnceLock::new();
+        if hits_soft_17 { &H17 } else { &S17 }.get_or_init(|| DealerTable::build(hits_soft_17))
+    }
+
+    fn build(hits_soft_17: bool) -> DealerTable {
+        let upcards = (0..10)
+            .map(|up| {
+                let mut ways: std::collections::BTreeMap<([u8; 10], u8), u64> =
+                    std::collections::BTreeMap::new();
+                fn walk(
+                    drawn: &mut [u8; 10],
+                    hard: u8,
+                    ace: bool,
+                    cards: u8,
+                    h17: bool,
+                    ways: &mut std::collections::BTreeMap<([u8; 10], u8), u64>,
+                ) {
+                    let soft = ace && hard + 10 <= 21;
+                    let value = if soft { hard + 10 } else { hard };
+                    let outcome = if cards == 2 && value == 21 {
+                        Some(BLACKJACK)
+                    } else if value > 21 {
+                        Some(BUST)
+                    } else if value >= 17 && !(value == 17 && soft && h17) {
+                        Some(usize::from(value - 17))
+                    } else {
+                        None
+                    };
+                    if let Some(o) = outcome {
+                        *ways.entry((*drawn, o as u8)).or_insert(0) += 1;
+                        return;
+                    }
+                    for r in 0..10 {
+                        drawn[r] += 1;
+                        walk(
+                            drawn,
+                            hard + points(r),
+                            ace || r == ACE,
+                            cards + 1,
+                            h17,
+                            ways,
+                        );
+                        drawn[r] -= 1;
+                    }
+                }
+                walk(
+                    &mut [0; 10],
+                    points(up),
+                    up == ACE,
+                    1,
+                    hits_soft_17,
+                    &mut ways,
+                );
+                let mut g = Groups::default();
+                for ((drawn, outcome), n) in ways {
+                    let first = g.factors.len() as u32;
+                    for (r, &k) in drawn.iter().enumerate() {
+                        if k > 0 {
+                            g.factors.push((r * STRIDE + usize::from(k)) as u16);
+                            g.most_of_rank[r] = g.most_of_rank[r].max(usize::from(k));
+                        }
+                    }
+                    let total: u8 = drawn.iter().sum();
+                    g.most_drawn = g.most_drawn.max(usize::from(total));
+                    g.groups.push(Group {
+                        first,
+                        len: (g.factors.len() as u32 - first) as u8,
+                        drawn: total,
+                        outcome,
+                        ways: n as f64,
+                    });
+                }
+                g
+            })
+            .collect();
+        DealerTable { upcards }
+    }
+
+    /// Number of (multiset, outcome) groups for an upcard (for benchmarks and tests).
+    pub fn groups(&self, upcard: usize) -> usize {
+        self.upcards[upcard].groups.len()
+    }
+
+    /// The dealer's outcomes with `upcard` showing and `shoe` left, like [`outcomes`].
+    pub fn outcomes(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
+        let g = &self.upcards[upcard];
+        let mut factor = [0.0f64; 10 * STRIDE];
+        let mut inverse = [0.0f64; STRIDE];
+        match shoe {
+            Shoe::Finite(c) => {
+                for r in 0..10 {
+                    let n = f64::from(c[r]);
+                    let mut f = 1.0;
+                    factor[r * STRIDE] = 1.0;
+                    for k in 1..=g.most_of_rank[r] {
+                        f *= (n - (k - 1) as f64).max(0.0);
+                        factor[r * STRIDE + k] = f;
+                    }
+                }
+                let n = f64::from(c.iter().sum::<u32>());
+                let mut f = 1.0;
+                inverse[0] = 1.0;
+                for (k, slot) in inverse
+                    .iter_mut()
+                    .enumerate()
+                    .take(g.most_drawn + 1)
+                    .skip(1)
+                {
+                    let left = n - (k - 1) as f64;
+                    f = if left > 0.0 { f / left } else { 0.0 };
+                    *slot = f;
+                }
+            }
+            Shoe::Infinite => {
+                for r in 0..10 {
+                    let p = shoe.probability(r);
+                    let mut f = 1.0;
+                    factor[r * STRIDE] = 1.0;
+                    for k in 1..=g.most_of_rank[r] {
+                        f *= p;
+                        factor[r * STRIDE + k] = f;
+                    }
+                }
+                inverse.fill(1.0);
+            }
+        }
+        let mut out = [0.0; 7];
+        for group in &g.groups {
+            let mut p = group.ways * inverse[usize::from(group.drawn)];
+            let start = group.first as usize;
+            for &f in &g.factors[start..start + usize::from(group.len)] {
+                p *= factor[usize::from(f)];
+            }
+            out[usize::from(group.outcome)] += p;
+        }
+        out
+    }
+
+    /// The same given no dealer blackjack, like [`outcomes_without_blackjack`].
+    pub fn outcomes_without_blackjack(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
+        let mut out = self.outcomes(shoe, upcard);
+        let rest = 1.0 - out[BLACKJACK];
+        out[BLACKJACK] = 0.0;
+        out.map(|o| o / rest)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +356,36 @@ mod tests {
                         for k in 0..BLACKJACK {
                             assert!((all[k] / rest - peeked[k]).abs() < 1e-12);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_grouped_table_equals_the_recursion() {
+        for h17 in [false, true] {
+            let table = DealerTable::get(h17);
+            for up in 0..10 {
+                for shoe in [
+                    Shoe::Finite(minus(decks(1), up)),
+                    Shoe::Finite(minus(minus(minus(decks(2), up), 3), TEN)),
+                    Shoe::Finite([1, 0, 2, 0, 0, 1, 0, 0, 0, 3]),
+                    Shoe::Infinite,
+                ] {
+                    let (fast, slow) = (table.outcomes(&shoe, up), outcomes(shoe, up, h17));
+                    for k in 0..7 {
+                        assert!(
+                            (fast[k] - slow[k]).abs() < 1e-13,
+                            "{up} {k}: {fast:?} {slow:?}"
+                        );
+                    }
+                    let (fast, slow) = (
+                        table.outcomes_without_blackjack(&shoe, up),
+                        outcomes_without_blackjack(shoe, up, h17),
+                    );
+                    for k in 0..7 {
+                        assert!((fast[k] - slow[k]).abs() < 1e-13);
                     }
                 }
             }

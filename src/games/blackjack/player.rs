@@ -1,11 +1,10 @@
-//! The player's exact expected values, composition-dependent: every decision uses the
-//! exact cards in the hand and the dealer's upcard (the shoe less those cards), and a hit
-//! is followed by the best continuation for the cards actually drawn.
+//! A plain reference implementation of the player's composition-dependent stand, hit
+//! and double EVs: hash maps over hands and the dealer's full draw tree, written for
+//! clarity rather than speed. The analysis in [`super::analysis`] is tested against it.
 //!
 //! EVs are in units of the initial bet. When the dealer peeks they are conditioned on the
 //! dealer not having blackjack (the usual convention for per-hand tables); without a peek a
 //! dealer blackjack beats every hand but a player's natural, and doubled bets lose double.
-//! Splitting is not covered yet.
 
 use std::collections::HashMap;
 

@@ -116,12 +116,7 @@ fn index3(a: u8, b: u8, c: u8) -> usize {
         as usize
 }
 
-/// The random stream of one work unit: PCG-64 with a state from the job seed and the unit
-/// index as its stream selector, so units never share a sequence.
-pub fn stream(seed: u64, unit: u64) -> Pcg64 {
-    let state = (u128::from(seed) << 64) | u128::from(seed.rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15);
-    Pcg64::new(state, u128::from(unit))
-}
+pub use crate::engine::stream;
 
 /// Settings of a sampling run.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,867 @@
+//! The exact analysis of one rule set: the EV of every action for every two-card hand
+//! against every upcard, the best composition-dependent play, the total-dependent basic
+//! strategy chart derived from those EVs, and the EV of a whole round under each.
+//!
+//! Conventions (they are the usual ones of combinatorial analysers, and the report and the
+//! tables state them):
+//! - Finite shoes remove the upcard and the player's cards; an infinite shoe draws every
+//!   rank with fixed probability.
+//! - Per-hand EVs are in units of the initial bet and, when the dealer peeks, conditioned
+//!   on the dealer not having blackjack. Under early surrender the surrender column is put
+//!   on the same footing: `(−½ + q) / (1 − q)` where `q` is the dealer's blackjack chance,
+//!   so that it compares directly with the other columns.
+//! - Play is composition-dependent: a hit is followed by the best stand-or-hit decision
+//!   for the exact cards held.
+//! - Splits: every post-split hand is played with the decisions of an unsplit hand of the
+//!   same cards (doubling only with DAS, aces one card each unless `hit_split_aces`),
+//!   resplitting whenever allowed up to `max_split_hands`. Without resplitting the split
+//!   EV is exact (twice one hand dealt from the shoe less the upcard and both pair cards:
+//!   the two hands are exchangeable). With resplitting, the chance of each number of hands
+//!   is exact and each hand is played from the shoe less the upcard, the first cards of
+//!   the hands so far and its own cards; the other hands' later cards are not removed (as
+//!   in standard analysers; the effect is of order 1e-5 of a bet).
+
+use cardtables::blackjack::{Action, Cell, Row, ACTIONS, CHART_ROWS, NO_ACTION, RANKS};
+use serde::{Deserialize, Serialize};
+
+use super::dealer::{DealerTable, Outcomes, Shoe, BLACKJACK, BUST};
+use super::hands::{self, Hand, Hands, ACE, TEN};
+use super::rules::{BlackjackRules, Double, Surrender};
+
+/// EVs of the five actions (NaN where the rules do not allow one), in
+/// [`Action`] order.
+pub type ActionEvs = [f64; ACTIONS];
+
+/// The result of analysing one upcard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UpcardAnalysis {
+    /// Probability of this upcard from the full shoe.
+    pub probability: f64,
+    /// Dealer outcomes (17..21, bust, blackjack) from the shoe less the upcard.
+    pub dealer: Outcomes,
+    /// The same given no dealer blackjack.
+    pub dealer_no_blackjack: Outcomes,
+    /// Per starting hand (see [`hands::starting_hands`]).
+    pub hands: Vec<ActionEvs>,
+    /// Per starting hand: probability of being dealt it with this upcard showing.
+    pub deal_probability: Vec<f64>,
+    /// EV of a round with this upcard under optimal composition-dependent play.
+    pub optimal_ev: f64,
+    /// The same playing the basic strategy chart.
+    pub chart_ev: f64,
+}
+
+/// The result of analysing one rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    pub upcards: Vec<UpcardAnalysis>,
+    /// EV of a round (naturals and dealer blackjacks included), optimal play.
+    pub optimal_ev: f64,
+    /// EV of a round playing the chart.
+    pub chart_ev: f64,
+    /// The basic strategy chart, `[row · 10 + upcard]` (see [`Row::index`]).
+    pub chart: Vec<Cell>,
+}
+
+/// The best allowed action and its EV.
+pub fn best(evs: &ActionEvs) -> (Action, f64) {
+    Action::ALL
+        .iter()
+        .zip(evs)
+        .filter(|(_, v)| !v.is_nan())
+        .fold((Action::Stand, f64::NEG_INFINITY), |b, (&a, &v)| {
+            if v > b.1 {
+                (a, v)
+            } else {
+                b
+            }
+        })
+}
+
+/// Cards left before the player's hand leaves the shoe.
+#[derive(Clone, Copy, Debug)]
+enum Base {
+    Finite { counts: [u32; RANKS], total: u32 },
+    Infinite,
+}
+
+impl Base {
+    fn of(rules: &BlackjackRules) -> Base {
+        match rules.shoe() {
+            Some(counts) => Base::Finite {
+                counts,
+                total: counts.iter().sum(),
+            },
+            None => Base::Infinite,
+        }
+    }
+
+    fn without(self, rank: usize, n: u32) -> Base {
+        match self {
+            Base::Finite { mut counts, total } => {
+                let n = n.min(counts[rank]);
+                counts[rank] -= n;
+                Base::Finite {
+                    counts,
+                    total: total - n,
+                }
+            }
+            Base::Infinite => Base::Infinite,
+        }
+    }
+
+    /// Probability that the next card is `rank` once `hand` has been dealt from here.
+    fn draw(&self, hand: &Hand, rank: usize) -> f64 {
+        match self {
+            Base::Finite { counts, total } => {
+                let left = counts[rank].saturating_sub(u32::from(hand.counts[rank]));
+                let all = total.saturating_sub(u32::from(hand.cards));
+                if all == 0 {
+                    0.0
+                } else {
+                    f64::from(left) / f64::from(all)
+                }
+            }
+            Base::Infinite => infinite_probability(rank),
+        }
+    }
+
+    fn feasible(&self, hand: &Hand) -> bool {
+        match self {
+            Base::Finite { counts, .. } => counts
+                .iter()
+                .zip(&hand.counts)
+                .all(|(&c, &h)| c >= u32::from(h)),
+            Base::Infinite => true,
+        }
+    }
+
+    fn shoe(&self, hand: &Hand) -> Shoe {
+        match self {
+            Base::Finite { counts, .. } => {
+                let mut c = *counts;
+                for (slot, &h) in c.iter_mut().zip(&hand.counts) {
+                    *slot -= u32::from(h);
+                }
+                Shoe::Finite(c)
+            }
+            Base::Infinite => Shoe::Infinite,
+        }
+    }
+
+    fn count(&self, rank: usize) -> f64 {
+        match self {
+            Base::Finite { counts, .. } => f64::from(counts[rank]),
+            Base::Infinite => infinite_probability(rank),
+        }
+    }
+
+    fn total(&self) -> f64 {
+        match self {
+            Base::Finite { total, .. } => f64::from(*total),
+            Base::Infinite => 1.0,
+        }
+    }
+}
+
+fn infinite_probability(rank: usize) -> f64 {
+    if rank == TEN {
+        4.0 / 13.0
+    } else {
+        1.0 / 13.0
+    }
+}
+
+/// Stand EVs against one upcard from one base shoe, computed on demand and kept.
+struct Context {
+    upcard: usize,
+    base: Base,
+    peek: bool,
+    dealer: &'static DealerTable,
+    stand: Vec<f64>,
+}
+
+impl Context {
+    fn new(rules: &BlackjackRules, upcard: usize, base: Base) -> Context {
+        Context {
+            upcard,
+            base,
+            peek: rules.dealer_peeks,
+            dealer: DealerTable::get(rules.dealer_hits_soft_17),
+            stand: vec![f64::NAN; Hands::get().len()],
+        }
+    }
+
+    /// EV of standing on hand `h` (a bust hand is −1 and never gets here).
+    fn stand(&mut self, h: u32) -> f64 {
+        let v = self.stand[h as usize];
+        if !v.is_nan() {
+            return v;
+        }
+        let hand = Hands::get().hand(h);
+        let shoe = self.base.shoe(hand);
+        let d = if self.peek {
+            self.dealer.outcomes_without_blackjack(&shoe, self.upcard)
+        } else {
+            self.dealer.outcomes(&shoe, self.upcard)
+        };
+        let mut ev = d[BUST] - d[BLACKJACK];
+        for (k, &p) in d[..BUST].iter().enumerate() {
+            ev += match hand.total.cmp(&(17 + k as u8)) {
+                std::cmp::Ordering::Greater => p,
+                std::cmp::Ordering::Less => -p,
+                std::cmp::Ordering::Equal => 0.0,
+            };
+        }
+        self.stand[h as usize] = ev;
+        ev
+    }
+
+    /// EV of doubling `h`: one card, then stand, at twice the stake.
+    fn double(&mut self, h: u32) -> f64 {
+        let g = Hands::get();
+        let mut ev = 0.0;
+        for r in 0..RANKS {
+            let p = self.base.draw(g.hand(h), r);
+            if p > 0.0 {
+                let c = g.child(h, r);
+                ev += p * if c == hands::BUST {
+                    -1.0
+                } else {
+                    self.stand(c)
+                };
+            }
+        }
+        2.0 * ev
+    }
+
+    /// EV of hitting `h`, then hitting again while `hits` says so. `memo` holds values of
+    /// hands already played under `hits` from this base (NaN = not yet).
+    fn hit(&mut self, h: u32, hits: &[bool], memo: &mut [f64]) -> f64 {
+        let g = Hands::get();
+        let mut ev = 0.0;
+        for r in 0..RANKS {
+            let p = self.base.draw(g.hand(h), r);
+            if p > 0.0 {
+                let c = g.child(h, r);
+                ev += p * if c == hands::BUST {
+                    -1.0
+                } else {
+                    self.play(c, hits, memo)
+                };
+            }
+        }
+        ev
+    }
+
+    fn play(&mut self, h: u32, hits: &[bool], memo: &mut [f64]) -> f64 {
+        let v = memo[h as usize];
+        if !v.is_nan() {
+            return v;
+        }
+        let v = if hits[h as usize] {
+            self.hit(h, hits, memo)
+        } else {
+            self.stand(h)
+        };
+        memo[h as usize] = v;
+        v
+    }
+}
+
+/// Which first two cards the rules let the player double.
+fn may_double(rules: &BlackjackRules, hand: &Hand) -> bool {
+    match rules.double {
+        Double::AnyTwo => true,
+        Double::NineToEleven => !hand.soft && (9..=11).contains(&hand.total),
+        Double::TenOrEleven => !hand.soft && (10..=11).contains(&hand.total),
+    }
+}
+
+/// Decisions for the hands of a split: the first decision on each two-card hand (by its
+/// second card), whether a pair drawn is split again, and hit-or-stand after that.
+struct SplitPlay<'a> {
+    first: [Action; RANKS],
+    resplit: bool,
+    hits: &'a [bool],
+}
+
+/// Shoes with more pair cards removed, for the hands of a split.
+struct SplitLevels {
+    pair: usize,
+    /// `levels[h]`: the base less `h − 1` further pair cards, for hands played while `h`
+    /// hands exist (index 0 and 1 unused).
+    levels: Vec<Option<Context>>,
+}
+
+impl SplitLevels {
+    fn new(pair: usize) -> SplitLevels {
+        SplitLevels {
+            pair,
+            levels: Vec::new(),
+        }
+    }
+
+    fn level(&mut self, rules: &BlackjackRules, main: &Context, h: usize) -> &mut Context {
+        // An infinite shoe is the same at every level.
+        let j = if matches!(main.base, Base::Infinite) {
+            2
+        } else {
+            h
+        };
+        if self.levels.len() <= j {
+            self.levels.resize_with(j + 1, || None);
+        }
+        self.levels[j].get_or_insert_with(|| {
+            Context::new(
+                rules,
+                main.upcard,
+                main.base.without(self.pair, (j - 1) as u32),
+            )
+        })
+    }
+}
+
+/// EV of splitting the pair, summed over all hands it makes (units of the initial bet).
+///
+/// The hands' second cards are drawn in turn; a pair card drawn while fewer than
+/// `max_split_hands` hands exist (and the rules allow it) starts a new hand instead. The
+/// chance of that is exact: the draws are without replacement from the shoe less the
+/// upcard and the pair, tracked as (pair cards drawn, other cards drawn), and given that
+/// pattern the other cards are equally likely to be any non-pair card. A hand whose
+/// second card is `x` is worth the EV of {pair, x} played on from the shoe less the
+/// upcard, the first cards of the hands dealt so far and `x` (the other hands' further
+/// cards are not removed). With two hands at most this is exactly twice the EV of one
+/// hand dealt from the shoe less the upcard and both pair cards.
+fn split_ev(
+    rules: &BlackjackRules,
+    main: &Context,
+    levels: &mut SplitLevels,
+    play: &SplitPlay,
+    memo: &mut [f64],
+) -> f64 {
+    let g = Hands::get();
+    let p = levels.pair;
+    let max_hands = usize::from(rules.max_split_hands);
+    let infinite = matches!(main.base, Base::Infinite);
+    let (n_pair, n_all) = (main.base.count(p), main.base.total());
+    let n_other = n_all - n_pair;
+    // values[h][x]: EV of the post-split hand {p, x} with h hands' first cards dealt.
+    let mut values: Vec<Option<[f64; RANKS]>> = Vec::new();
+    let mut value_at = |h: usize| -> [f64; RANKS] {
+        if values.len() <= h {
+            values.resize(h + 1, None);
+        }
+        if let Some(v) = values[h] {
+            return v;
+        }
+        let ctx = levels.level(rules, main, h);
+        memo.fill(f64::NAN);
+        let mut v = [0.0; RANKS];
+        for (x, slot) in v.iter_mut().enumerate() {
+            let hand = g.pair(p, x);
+            if !ctx.base.feasible(g.hand(hand)) {
+                continue;
+            }
+            *slot = match play.first[x] {
+                Action::Stand => ctx.stand(hand),
+                Action::Hit => ctx.hit(hand, play.hits, memo),
+                Action::Double => ctx.double(hand),
+                other => unreachable!("{other:?} is not a post-split first decision"),
+            };
+        }
+        values[h] = Some(v);
+        v
+    };
+    // Chance that the next second-card draw is a pair card, with `pairs` pair cards and
+    // `others` other cards already drawn (both initial pair cards included in `pairs`).
+    let pair_chance = |pairs: usize, others: usize| -> f64 {
+        if infinite {
+            infinite_probability(p)
+        } else {
+            let left = n_all - (pairs + others) as f64;
+            if left <= 0.0 {
+                0.0
+            } else {
+                ((n_pair - pairs as f64) / left).max(0.0)
+            }
+        }
+    };
+    // Share of the non-pair draws that are rank x.
+    let other_share: [f64; RANKS] = std::array::from_fn(|x| {
+        if x == p {
+            0.0
+        } else if infinite {
+            infinite_probability(x) / (1.0 - infinite_probability(p))
+        } else {
+            main.base.count(x) / n_other
+        }
+    });
+    struct Chain<'a> {
+        max_hands: usize,
+        resplit: bool,
+        p: usize,
+        other_share: [f64; RANKS],
+        pair_chance: &'a dyn Fn(usize, usize) -> f64,
+        value_at: &'a mut dyn FnMut(usize) -> [f64; RANKS],
+    }
+    impl Chain<'_> {
+        /// Expected total EV of `waiting` hands still to draw a second card, with `hands`
+        /// hands in all and (`pairs`, `others`) cards drawn.
+        fn ev(&mut self, waiting: usize, hands: usize, pairs: usize, others: usize) -> f64 {
+            if waiting == 0 {
+                return 0.0;
+            }
+            let q = (self.pair_chance)(pairs, others);
+            let v = (self.value_at)(hands);
+            let mut ev = 0.0;
+            if q < 1.0 {
+                let other: f64 = (0..RANKS).map(|x| self.other_share[x] * v[x]).sum();
+                ev += (1.0 - q) * (other + self.ev(waiting - 1, hands, pairs, others + 1));
+            }
+            if q > 0.0 {
+                ev += q * if self.resplit && hands < self.max_hands {
+                    self.ev(waiting + 1, hands + 1, pairs + 1, others)
+                } else {
+                    v[self.p] + self.ev(waiting - 1, hands, pairs + 1, others)
+                };
+            }
+            ev
+        }
+    }
+    let resplit = play.resplit && (p != ACE || rules.resplit_aces);
+    Chain {
+        max_hands,
+        resplit,
+        p,
+        other_share,
+        pair_chance: &pair_chance,
+        value_at: &mut value_at,
+    }
+    .ev(2, 2, 2, 0)
+}
+
+/// Analyses one rule set.
+pub fn analyze(rules: &BlackjackRules) -> Analysis {
+    let base = Base::of(rules);
+    let mut chart = vec![[NO_ACTION; ACTIONS]; CHART_ROWS * RANKS];
+    let upcards: Vec<UpcardAnalysis> = (0..RANKS)
+        .map(|u| {
+            let (a, column) = analyze_upcard(rules, base, u);
+            for (row, cell) in column.into_iter().enumerate() {
+                chart[row * RANKS + u] = cell;
+            }
+            a
+        })
+        .collect();
+    let optimal_ev = upcards.iter().map(|u| u.probability * u.optimal_ev).sum();
+    let chart_ev = upcards.iter().map(|u| u.probability * u.chart_ev).sum();
+    Analysis {
+        upcards,
+        optimal_ev,
+        chart_ev,
+        chart,
+    }
+}
+
+/// The dealer's chance of blackjack given the upcard and the player's two cards.
+fn dealer_blackjack(base: Base, upcard: usize, a: usize, b: usize) -> f64 {
+    let hole = match upcard {
+        ACE => TEN,
+        TEN => ACE,
+        _ => return 0.0,
+    };
+    match base {
+        Base::Finite { counts, total } => {
+            let held = u32::from(a == hole) + u32::from(b == hole);
+            f64::from(counts[hole] - held) / f64::from(total - 2)
+        }
+        Base::Infinite => infinite_probability(hole),
+    }
+}
+
+fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalysis, Vec<Cell>) {
+    let g = Hands::get();
+    let base = full.without(u, 1);
+    let probability = full.count(u) / full.total();
+    let mut main = Context::new(rules, u, base);
+    let dealer_shoe = base.shoe(&Hand {
+        counts: [0; RANKS],
+        hard: 0,
+        total: 0,
+        soft: false,
+        cards: 0,
+    });
+    let dealer = main.dealer.outcomes(&dealer_shoe, u);
+    let dealer_no_blackjack = main.dealer.outcomes_without_blackjack(&dealer_shoe, u);
+
+    // Optimal stand-or-hit for every hand, children first.
+    let n = g.len();
+    let mut best_play = vec![0.0f64; n];
+    let mut hit_ev = vec![f64::NAN; n];
+    let mut hits = vec![false; n];
+    for h in (0..n as u32).rev() {
+        let hand = g.hand(h);
+        if !base.feasible(hand) {
+            continue;
+        }
+        let mut hit = 0.0;
+        for r in 0..RANKS {
+            let p = base.draw(hand, r);
+            if p > 0.0 {
+                let c = g.child(h, r);
+                hit += p * if c == hands::BUST {
+                    -1.0
+                } else {
+                    best_play[c as usize]
+                };
+            }
+        }
+        hit_ev[h as usize] = hit;
+        if hand.cards < 2 {
+            best_play[h as usize] = hit;
+            hits[h as usize] = true;
+            continue;
+        }
+        let stand = main.stand(h);
+        let hit_better = hand.total < 21 && hit > stand;
+        hits[h as usize] = hit_better;
+        best_play[h as usize] = if hit_better { hit } else { stand };
+    }
+
+    // The five actions for every starting hand.
+    let surrender_allowed = rules.surrender != Surrender::None;
+    let splits = rules.max_split_hands >= 2;
+    let mut memo = vec![f64::NAN; n];
+    let mut levels: Vec<SplitLevels> = (0..RANKS).map(SplitLevels::new).collect();
+    let starts: Vec<(usize, usize)> = hands::starting_hands().collect();
+    let q: Vec<f64> = starts
+        .iter()
+        .map(|&(a, b)| dealer_blackjack(base, u, a, b))
+        .collect();
+    let surrender_ev = |i: usize| {
+        if rules.surrender == Surrender::Early && rules.dealer_peeks && q[i] > 0.0 {
+            (-0.5 + q[i]) / (1.0 - q[i])
+        } else {
+            -0.5
+        }
+    };
+    let mut evs: Vec<ActionEvs> = Vec::with_capacity(starts.len());
+    for (i, &(a, b)) in starts.iter().enumerate() {
+        let h = g.pair(a, b);
+        let hand = *g.hand(h);
+        let mut e = [f64::NAN; ACTIONS];
+        if !base.feasible(&hand) {
+            evs.push(e);
+            continue;
+        }
+        if (a, b) == (ACE, TEN) {
+            // A natural is paid at once; its only "action" is to take the payout (pushed by
+            // a dealer blackjack, which the peek has ruled out when the dealer peeks).
+            e[Action::Stand as usize] = if rules.dealer_peeks {
+                rules.blackjack_pays
+            } else {
+                (1.0 - q[i]) * rules.blackjack_pays
+            };
+            evs.push(e);
+            continue;
+        }
+        e[Action::Stand as usize] = main.stand(h);
+        e[Action::Hit as usize] = hit_ev[h as usize];
+        if may_double(rules, &hand) {
+            e[Action::Double as usize] = main.double(h);
+        }
+        if surrender_allowed {
+            e[Action::Surrender as usize] = surrender_ev(i);
+        }
+        if a == b && splits {
+            let first = post_split_first(rules, a, |x| {
+                let h = g.pair(a, x);
+                let mut c = [f64::NAN; ACTIONS];
+                c[Action::Stand as usize] = main.stand(h);
+                c[Action::Hit as usize] = hit_ev[h as usize];
+                if rules.double_after_split && may_double(rules, g.hand(h)) {
+                    c[Action::Double as usize] = main.double(h);
+                }
+                preference(&c)
+            });
+            let play = SplitPlay {
+                first,
+                resplit: true,
+                hits: &hits,
+            };
+            e[Action::Split as usize] = split_ev(rules, &main, &mut levels[a], &play, &mut memo);
+        }
+        evs.push(e);
+    }
+
+    // Deal probabilities and the round's EV.
+    let deal_probability: Vec<f64> = starts
+        .iter()
+        .map(|&(a, b)| {
+            let (na, nb, n) = (base.count(a), base.count(b), base.total());
+            match base {
+                Base::Finite { .. } if a == b => na * (na - 1.0) / (n * (n - 1.0)),
+                Base::Finite { .. } => 2.0 * na * nb / (n * (n - 1.0)),
+                Base::Infinite if a == b => na * nb,
+                Base::Infinite => 2.0 * na * nb,
+            }
+        })
+        .collect();
+    let round = |value: &dyn Fn(usize) -> f64| -> f64 {
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| {
+                let p = deal_probability[i];
+                if p == 0.0 {
+                    return 0.0;
+                }
+                let v = if (a, b) == (ACE, TEN) {
+                    (1.0 - q[i]) * rules.blackjack_pays
+                } else if rules.dealer_peeks {
+                    -q[i] + (1.0 - q[i]) * value(i)
+                } else {
+                    value(i)
+                };
+                p * v
+            })
+            .sum()
+    };
+    let optimal_ev = round(&|i| best(&evs[i]).1);
+
+    // The chart for this upcard, then the EV of playing it.
+    let column = chart_column(rules, &starts, &evs, &deal_probability, &q);
+    let chart_hits: Vec<bool> = (0..n as u32)
+        .map(|h| {
+            let hand = g.hand(h);
+            hand.cards >= 2 && chart_hits_hand(&column, hand)
+        })
+        .collect();
+    let mut chart_values = vec![0.0; starts.len()];
+    for (i, &(a, b)) in starts.iter().enumerate() {
+        if deal_probability[i] == 0.0 || (a, b) == (ACE, TEN) {
+            continue;
+        }
+        let h = g.pair(a, b);
+        let hand = *g.hand(h);
+        let allowed = |action: Action| match action {
+            Action::Stand | Action::Hit => true,
+            Action::Double => may_double(rules, &hand),
+            Action::Split => a == b && splits,
+            Action::Surrender => surrender_allowed,
+        };
+        let cell = &column[row_of(&hand, a == b && splits)];
+        let action = first_allowed(cell, allowed);
+        chart_values[i] = match action {
+            Action::Stand => evs[i][Action::Stand as usize],
+            Action::Double => evs[i][Action::Double as usize],
+            Action::Surrender => evs[i][Action::Surrender as usize],
+            Action::Hit => {
+                memo.fill(f64::NAN);
+                main.hit(h, &chart_hits, &mut memo)
+            }
+            Action::Split => {
+                let first = post_split_first(rules, a, |x| {
+                    let hx = g.hand(g.pair(a, x));
+                    let das = rules.double_after_split && may_double(rules, hx);
+                    let cell = &column[row_of(hx, false)];
+                    let mut order = [NO_ACTION; ACTIONS];
+                    let mut k = 0;
+                    for &c in cell.iter() {
+                        match Action::from_code(c) {
+                            Some(Action::Stand | Action::Hit) => {}
+                            Some(Action::Double) if das => {}
+                            _ => continue,
+                        }
+                        order[k] = c;
+                        k += 1;
+                    }
+                    order
+                });
+                let resplit = first_allowed(&column[row_of(&hand, true)], |x| match x {
+                    Action::Stand | Action::Hit | Action::Split => true,
+                    Action::Double => rules.double_after_split && may_double(rules, &hand),
+                    Action::Surrender => false,
+                }) == Action::Split;
+                let play = SplitPlay {
+                    first,
+                    resplit,
+                    hits: &chart_hits,
+                };
+                split_ev(rules, &main, &mut levels[a], &play, &mut memo)
+            }
+        };
+    }
+    let chart_ev = round(&|i| chart_values[i]);
+
+    (
+        UpcardAnalysis {
+            probability,
+            dealer,
+            dealer_no_blackjack,
+            hands: evs,
+            deal_probability,
+            optimal_ev,
+            chart_ev,
+        },
+        column,
+    )
+}
+
+/// The first decision on each post-split hand {pair, x}: split aces stand on one card
+/// unless the rules let them be hit; otherwise the first action `order(x)` lists that is
+/// stand, hit or double.
+fn post_split_first(
+    rules: &BlackjackRules,
+    pair: usize,
+    mut order: impl FnMut(usize) -> Cell,
+) -> [Action; RANKS] {
+    let mut first = [Action::Stand; RANKS];
+    if pair == ACE && !rules.hit_split_aces {
+        return first;
+    }
+    for (x, slot) in first.iter_mut().enumerate() {
+        *slot = first_allowed(&order(x), |a| {
+            matches!(a, Action::Stand | Action::Hit | Action::Double)
+        });
+    }
+    first
+}
+
+/// Actions in order of EV, best first (NaN = not allowed, left out).
+fn preference(evs: &ActionEvs) -> Cell {
+    let mut order: Vec<Action> = Action::ALL
+        .iter()
+        .copied()
+        .filter(|&a| !evs[a as usize].is_nan())
+        .collect();
+    order.sort_by(|&a, &b| evs[b as usize].total_cmp(&evs[a as usize]));
+    let mut cell = [NO_ACTION; ACTIONS];
+    for (slot, a) in cell.iter_mut().zip(order) {
+        *slot = a as u8;
+    }
+    cell
+}
+
+/// The first action of a cell that `allowed` accepts (stand if none).
+fn first_allowed(cell: &Cell, allowed: impl Fn(Action) -> bool) -> Action {
+    cell.iter()
+        .filter_map(|&c| Action::from_code(c))
+        .find(|&a| allowed(a))
+        .unwrap_or(Action::Stand)
+}
+
+/// The chart row for a hand: its pair row when it may be split, else its total.
+fn row_of(hand: &Hand, split_allowed: bool) -> usize {
+    let pair = hand.cards == 2 && hand.counts.contains(&2);
+    let row = if pair && split_allowed {
+        let rank = hand.counts.iter().position(|&c| c == 2).unwrap_or(0);
+        Row::Pair(rank)
+    } else if hand.soft {
+        Row::Soft(hand.total)
+    } else {
+        Row::Hard(hand.total.max(4))
+    };
+    row.index().unwrap_or(0)
+}
+
+/// Whether the chart hits a hand of three or more cards (or a two-card hand that may no
+/// longer double or surrender).
+fn chart_hits_hand(column: &[Cell], hand: &Hand) -> bool {
+    first_allowed(&column[row_of(hand, false)], |a| {
+        matches!(a, Action::Stand | Action::Hit)
+    }) == Action::Hit
+}
+
+/// Derives the chart's column for one upcard: each row's actions ranked by their EV
+/// averaged over the two-card hands of that row, weighted by how often each is dealt (and
+/// survives the dealer's peek). Rows no two-card hand reaches except a pair (hard 4, hard
+/// 20, soft 12) use the pair's EVs without splitting; 21 stands (nothing beats it).
+fn chart_column(
+    rules: &BlackjackRules,
+    starts: &[(usize, usize)],
+    evs: &[ActionEvs],
+    deal: &[f64],
+    q: &[f64],
+) -> Vec<Cell> {
+    let g = Hands::get();
+    let weight = |i: usize| {
+        if rules.dealer_peeks {
+            deal[i] * (1.0 - q[i])
+        } else {
+            deal[i]
+        }
+    };
+    let averaged = |members: &[usize], with_split: bool| -> Cell {
+        let mut sum = [0.0; ACTIONS];
+        let mut total = 0.0;
+        for &i in members {
+            let w = weight(i);
+            total += w;
+            for (s, &v) in sum.iter_mut().zip(&evs[i]) {
+                *s += w * v;
+            }
+        }
+        if !with_split {
+            sum[Action::Split as usize] = f64::NAN;
+        }
+        if total == 0.0 {
+            // Not dealt from this shoe (a one-deck shoe has no fifth card of a rank):
+            // rank by the unweighted EVs instead.
+            let mut plain = [0.0; ACTIONS];
+            for &i in members {
+                for (s, &v) in plain.iter_mut().zip(&evs[i]) {
+                    *s += v;
+                }
+            }
+            if !with_split {
+                plain[Action::Split as usize] = f64::NAN;
+            }
+            return preference(&plain);
+        }
+        preference(&sum)
+    };
+    Row::all()
+        .map(|row| {
+            let mut members: Vec<usize> = Vec::new();
+            let mut with_split = false;
+            for (i, &(a, b)) in starts.iter().enumerate() {
+                let hand = g.hand(g.pair(a, b));
+                let fits = match row {
+                    Row::Pair(r) => a == b && a == r,
+                    Row::Hard(t) => a != b && !hand.soft && hand.total == t,
+                    Row::Soft(t) => a != b && hand.soft && hand.total == t && t != 21,
+                };
+                if fits {
+                    members.push(i);
+                }
+            }
+            if let Row::Pair(_) = row {
+                with_split = true;
+            }
+            if members.is_empty() {
+                // Hard 4 (2-2), hard 20 (T-T) and soft 12 (A-A): the pair, unsplit.
+                for (i, &(a, b)) in starts.iter().enumerate() {
+                    let hand = g.hand(g.pair(a, b));
+                    let fits = match row {
+                        Row::Hard(t) => a == b && !hand.soft && hand.total == t,
+                        Row::Soft(t) => a == b && hand.soft && hand.total == t,
+                        Row::Pair(_) => false,
+                    };
+                    if fits {
+                        members.push(i);
+                    }
+                }
+            }
+            if members.is_empty() {
+                // Hard and soft 21: standing cannot be beaten.
+                let mut cell = [NO_ACTION; ACTIONS];
+                cell[0] = Action::Stand as u8;
+                cell[1] = Action::Hit as u8;
+                return cell;
+            }
+            averaged(&members, with_split)
+        })
+        .collect()
+}

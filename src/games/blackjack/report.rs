@@ -1,0 +1,257 @@
+//! The blackjack report: house edge across the rule sets, the exact-vs-simulated check,
+//! and each rule set's basic strategy as a coloured SVG chart like the ones players know.
+
+use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
+
+use super::hands::rank_name;
+use super::job::{row_label, Results, SimulationSettings, UPCARD_ORDER};
+use crate::report::{markdown_table, Report};
+
+/// What the report is built from.
+pub struct Context<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub job_file: &'a str,
+    pub simulation: &'a SimulationSettings,
+    pub results: &'a Results<'a>,
+}
+
+fn percent(x: f64) -> String {
+    format!("{:+.4} %", 100.0 * x)
+}
+
+/// Builds the Markdown and the charts.
+pub fn build(c: &Context) -> anyhow::Result<Report> {
+    let r = c.results;
+    let mut md = format!("# Blackjack: `{}`\n\n", c.name);
+    if !c.description.is_empty() {
+        md.push_str(&format!("{}\n\n", c.description));
+    }
+    md.push_str(&format!(
+        "Written by `pipeline run jobs/{}` (kind `blackjack.strategy`): {} rule set{}, each \
+         analysed exactly, its basic strategy chart played through the seeded simulator{}.\n\n",
+        c.job_file,
+        r.sets.len(),
+        if r.sets.len() == 1 { "" } else { "s" },
+        match c.simulation.penetration {
+            None => " with a reshuffle before every round".to_string(),
+            Some(p) => format!(" with a cut card at {:.0} % penetration", 100.0 * p),
+        },
+    ));
+    md.push_str(
+        "**How the numbers are made.** Exact combinatorial analysis with card removal (the \
+         upcard and the player's cards leave the shoe; an infinite shoe draws each rank with \
+         fixed probability). *Optimal* is composition-dependent play: every decision uses \
+         the exact cards held. Split hands are played like unsplit hands of the same cards, \
+         resplitting whenever allowed; each split hand's EV is exact for the shoe less the \
+         upcard and the pair cards dealt, not the other split hands' draws (the usual \
+         convention; below 1e-4 of a bet). The *basic strategy* chart is total-dependent: \
+         each cell takes the action with the best EV averaged over the two-card hands of \
+         that row, weighted by how often they are dealt; its EV is exact too. EVs are per \
+         unit initial bet and include naturals and dealer blackjacks; the house edge is \
+         −EV. No insurance.\n\n",
+    );
+    md.push_str("## House edge across the rule sets\n\n");
+    let mut rows = Vec::new();
+    for (i, (s, a)) in r.sets.iter().zip(r.analyses).enumerate() {
+        let t = &r.basic[i];
+        let (sim, z) = if t.rounds > 0 {
+            (
+                format!("{} ± {:.4}", percent(t.mean()), 100.0 * t.std_error()),
+                format!("{:+.2}", (t.mean() - a.chart_ev) / t.std_error()),
+            )
+        } else {
+            ("not simulated".into(), String::new())
+        };
+        rows.push(vec![
+            format!("`{}`", s.id),
+            format!("{:.4} %", -100.0 * a.optimal_ev),
+            percent(a.chart_ev),
+            sim,
+            z,
+            t.rounds.to_string(),
+        ]);
+    }
+    md.push_str(&markdown_table(
+        &[
+            "rule set",
+            "house edge (optimal)",
+            "basic strategy EV (exact)",
+            "simulated EV ± s.e.",
+            "(sim − exact) / s.e.",
+            "rounds",
+        ],
+        &rows,
+    ));
+    md.push_str(
+        "\nRule set names: decks (`inf` = infinite), `s17`/`h17`, `das`/`nodas`, then what \
+         differs from the defaults: `ls`/`es` surrender, `6to5` or `1to1` blackjack pay, \
+         `d9`/`d10` doubling, `spN` split hands, `rsa`, `hsa`, `enhc` (no hole card).\n",
+    );
+    if let Some(seed) = r.seed {
+        md.push_str("\n## The seed article's strategy\n\n");
+        md.push_str(
+            "The seed's simplified chart (splits only aces and eights, doubles soft 18 and \
+             hard 9–11 by its own table), played through the same simulator under the same \
+             rules:\n\n",
+        );
+        let rows: Vec<Vec<String>> = r
+            .sets
+            .iter()
+            .zip(r.analyses)
+            .zip(seed)
+            .map(|((s, a), t)| {
+                vec![
+                    format!("`{}`", s.id),
+                    percent(a.chart_ev),
+                    format!("{} ± {:.4}", percent(t.mean()), 100.0 * t.std_error()),
+                    format!("{:.4} %", 100.0 * (a.chart_ev - t.mean())),
+                ]
+            })
+            .collect();
+        md.push_str(&markdown_table(
+            &[
+                "rule set",
+                "our basic strategy (exact)",
+                "seed strategy (simulated)",
+                "cost of the seed's chart",
+            ],
+            &rows,
+        ));
+    }
+    md.push_str("\n## Basic strategy charts\n\n");
+    md.push_str(
+        "H hit, S stand, D double (Dh: else hit, Ds: else stand), P split, R surrender (Rh, \
+         Rs, Rp: else hit, stand, split). Hard and soft rows also cover hands of three or \
+         more cards, which may only hit or stand.\n\n",
+    );
+    let mut charts: Vec<(Vec<Cell>, String)> = Vec::new();
+    for (s, a) in r.sets.iter().zip(r.analyses) {
+        let file = match charts.iter().find(|(chart, _)| *chart == a.chart) {
+            Some((_, file)) => file.clone(),
+            None => {
+                let file = format!("chart-{}.svg", s.id);
+                charts.push((a.chart.clone(), file.clone()));
+                file
+            }
+        };
+        md.push_str(&format!(
+            "### `{}`\n\nHouse edge {:.4} % (optimal play), basic strategy EV {}.\n\n![basic strategy for {}]({}/{})\n\n",
+            s.id,
+            -100.0 * a.optimal_ev,
+            percent(a.chart_ev),
+            s.id,
+            c.name,
+            file
+        ));
+    }
+    if let (Some(s), Some(a)) = (r.sets.first(), r.analyses.first()) {
+        md.push_str(&format!(
+            "## Dealer outcomes (`{}`)\n\nFrom the shoe less the upcard; for A and T also \
+             given that the dealer has checked and has no blackjack.\n\n",
+            s.id
+        ));
+        let mut rows = Vec::new();
+        for &u in &UPCARD_ORDER {
+            let ua = &a.upcards[u];
+            let mut cases = vec![("", ua.dealer)];
+            if u == 0 || u == 9 {
+                cases.push((" (no bj)", ua.dealer_no_blackjack));
+            }
+            for (tag, o) in cases {
+                let mut row = vec![format!("{}{}", rank_name(u), tag)];
+                row.extend(o.iter().map(|p| format!("{p:.4}")));
+                rows.push(row);
+            }
+        }
+        md.push_str(&markdown_table(
+            &["upcard", "17", "18", "19", "20", "21", "bust", "blackjack"],
+            &rows,
+        ));
+    }
+    let charts = charts
+        .into_iter()
+        .zip(r.sets.iter())
+        .map(|((chart, file), _)| {
+            let title = file
+                .trim_start_matches("chart-")
+                .trim_end_matches(".svg")
+                .to_string();
+            (file, chart_svg(&title, &chart))
+        })
+        .collect();
+    Ok(Report {
+        markdown: md,
+        charts,
+    })
+}
+
+fn colour(action: Option<Action>) -> &'static str {
+    match action {
+        Some(Action::Stand) => "#f6d55c",
+        Some(Action::Hit) => "#ffffff",
+        Some(Action::Double) => "#7fb8e6",
+        Some(Action::Split) => "#8fd18f",
+        Some(Action::Surrender) => "#c8c8c8",
+        None => "#ffffff",
+    }
+}
+
+/// The chart as an SVG grid: rows hard 5–21, soft 13–21, pairs; upcards 2..A.
+pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
+    let rows: Vec<Row> = (5..=21)
+        .map(Row::Hard)
+        .chain((13..=21).map(Row::Soft))
+        .chain([1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map(Row::Pair))
+        .collect();
+    let (cw, ch, left, top) = (34, 20, 70, 46);
+    let width = left + cw * RANKS + 10;
+    let height = top + ch * rows.len() + 40;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n\
+         <text x=\"{left}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">Basic strategy: {title}</text>\n"
+    );
+    for (k, &u) in UPCARD_ORDER.iter().enumerate() {
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>\n",
+            left + cw * k + cw / 2,
+            top - 8,
+            rank_name(u)
+        ));
+    }
+    for (j, &row) in rows.iter().enumerate() {
+        let y = top + ch * j;
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+            left - 6,
+            y + ch - 6,
+            row_label(row)
+        ));
+        let i = row.index().unwrap_or(0);
+        for (k, &u) in UPCARD_ORDER.iter().enumerate() {
+            let cell = &chart[i * RANKS + u];
+            let x = left + cw * k;
+            svg.push_str(&format!(
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{ch}\" fill=\"{}\" stroke=\"#888\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                colour(Action::from_code(cell[0])),
+                x + cw / 2,
+                y + ch - 6,
+                cell_code(cell)
+            ));
+        }
+    }
+    let legend_y = top + ch * rows.len() + 24;
+    for (k, a) in Action::ALL.iter().enumerate() {
+        let x = left + k * 64;
+        svg.push_str(&format!(
+            "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" stroke=\"#888\"/><text x=\"{}\" y=\"{legend_y}\">{}</text>\n",
+            legend_y - 11,
+            colour(Some(*a)),
+            x + 18,
+            a.name()
+        ));
+    }
+    svg.push_str("</svg>\n");
+    svg
+}

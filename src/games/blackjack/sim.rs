@@ -1,0 +1,393 @@
+//! A seeded shoe simulator that plays a strategy chart under every rule of a rule set:
+//! splits and resplits (with DAS, resplit and hit-split-aces rules), doubles, late and
+//! early surrender, the dealer's peek or the no-hole-card game, and either a reshuffle
+//! before every round or a cut card at a given penetration.
+//!
+//! It is the independent check of the exact analysis: with a reshuffle every round, the
+//! mean result of playing the basic strategy chart must lie within a few standard errors
+//! of the chart's exact EV.
+
+use cardtables::blackjack::{Action, Cell, Row, RANKS};
+use rand::RngExt;
+use rand_pcg::Pcg64;
+use serde::{Deserialize, Serialize};
+
+use super::hands::{points, ACE, TEN};
+use super::rules::{BlackjackRules, Double, Surrender};
+
+/// When the shoe is shuffled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shuffle {
+    /// Before every round: each round is dealt from a full shoe, as the exact analysis
+    /// assumes.
+    EveryRound,
+    /// When this fraction of the shoe has been dealt (a cut card), checked between rounds.
+    Penetration(f64),
+}
+
+/// Sums of round results, mergeable in a fixed order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    pub rounds: u64,
+    /// Sum of results (units of the initial bet) and of their squares.
+    pub sum: f64,
+    pub sum_squares: f64,
+}
+
+impl Tally {
+    pub fn add(&mut self, other: &Tally) {
+        self.rounds += other.rounds;
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.sum / self.rounds as f64
+    }
+
+    /// Standard error of the mean.
+    pub fn std_error(&self) -> f64 {
+        let n = self.rounds as f64;
+        let mean = self.mean();
+        ((self.sum_squares / n - mean * mean).max(0.0) / n).sqrt()
+    }
+}
+
+/// The cards: a finite shoe dealt by partial Fisher–Yates, or an infinite one.
+enum Cards {
+    Finite { cards: Vec<u8>, next: usize },
+    Infinite,
+}
+
+impl Cards {
+    fn new(rules: &BlackjackRules) -> Cards {
+        match rules.shoe() {
+            Some(counts) => Cards::Finite {
+                cards: (0..RANKS)
+                    .flat_map(|r| std::iter::repeat_n(r as u8, counts[r] as usize))
+                    .collect(),
+                next: 0,
+            },
+            None => Cards::Infinite,
+        }
+    }
+
+    /// Deals one card uniformly from those not yet dealt since the last shuffle.
+    fn deal(&mut self, rng: &mut Pcg64) -> usize {
+        match self {
+            Cards::Finite { cards, next } => {
+                let j = rng.random_range(*next..cards.len());
+                cards.swap(*next, j);
+                *next += 1;
+                usize::from(cards[*next - 1])
+            }
+            Cards::Infinite => (rng.random_range(0..13u32) as usize).min(TEN),
+        }
+    }
+
+    /// Puts every card back. The array stays a permutation of the shoe, so the next
+    /// partial Fisher–Yates draws are uniform again.
+    fn shuffle(&mut self) {
+        if let Cards::Finite { next, .. } = self {
+            *next = 0;
+        }
+    }
+
+    fn dealt_fraction(&self) -> f64 {
+        match self {
+            Cards::Finite { cards, next } => *next as f64 / cards.len() as f64,
+            Cards::Infinite => 0.0,
+        }
+    }
+}
+
+/// A hand being played.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hand {
+    hard: u8,
+    aces: bool,
+    cards: u8,
+    /// Rank of the first card (for pairs).
+    first: usize,
+    second: usize,
+    bet: f64,
+    /// Dealt from a split.
+    split: bool,
+    done: bool,
+}
+
+impl Hand {
+    fn of(card: usize, split: bool) -> Hand {
+        Hand {
+            hard: points(card),
+            aces: card == ACE,
+            cards: 1,
+            first: card,
+            second: card,
+            bet: 1.0,
+            split,
+            done: false,
+        }
+    }
+
+    fn add(&mut self, card: usize) {
+        if self.cards == 1 {
+            self.second = card;
+        }
+        self.hard += points(card);
+        self.aces |= card == ACE;
+        self.cards += 1;
+    }
+
+    fn soft(&self) -> bool {
+        self.aces && self.hard + 10 <= 21
+    }
+
+    fn total(&self) -> u8 {
+        if self.soft() {
+            self.hard + 10
+        } else {
+            self.hard
+        }
+    }
+
+    fn is_pair(&self) -> bool {
+        self.cards == 2 && self.first == self.second
+    }
+}
+
+/// A strategy chart with the rules it is played under.
+pub struct Player<'a> {
+    rules: &'a BlackjackRules,
+    chart: &'a [Cell],
+}
+
+impl<'a> Player<'a> {
+    pub fn new(rules: &'a BlackjackRules, chart: &'a [Cell]) -> Player<'a> {
+        Player { rules, chart }
+    }
+
+    fn cell(&self, row: Row, upcard: usize) -> &Cell {
+        let i = row.index().unwrap_or(0);
+        &self.chart[i * RANKS + upcard]
+    }
+
+    fn may_double(&self, hand: &Hand) -> bool {
+        if hand.cards != 2 || (hand.split && !self.rules.double_after_split) {
+            return false;
+        }
+        match self.rules.double {
+            Double::AnyTwo => true,
+            Double::NineToEleven => !hand.soft() && (9..=11).contains(&hand.total()),
+            Double::TenOrEleven => !hand.soft() && (10..=11).contains(&hand.total()),
+        }
+    }
+
+    /// The chart's decision for a hand, given how many hands the round has.
+    fn decide(&self, hand: &Hand, upcard: usize, hands: usize, surrender_now: bool) -> Action {
+        let may_split = hand.is_pair()
+            && hands < usize::from(self.rules.max_split_hands)
+            && (hand.first != ACE || !hand.split || self.rules.resplit_aces);
+        let row = if may_split {
+            Row::Pair(hand.first)
+        } else if hand.soft() {
+            Row::Soft(hand.total())
+        } else {
+            Row::Hard(hand.total().max(4))
+        };
+        let allowed = |a: Action| match a {
+            Action::Stand | Action::Hit => true,
+            Action::Double => self.may_double(hand),
+            Action::Split => may_split,
+            Action::Surrender => {
+                surrender_now
+                    && self.rules.surrender != Surrender::None
+                    && hand.cards == 2
+                    && !hand.split
+            }
+        };
+        self.cell(row, upcard)
+            .iter()
+            .filter_map(|&c| Action::from_code(c))
+            .find(|&a| allowed(a))
+            .unwrap_or(Action::Stand)
+    }
+
+    /// Plays `rounds` rounds from `rng`, shuffling as `shuffle` says.
+    pub fn simulate(&self, rounds: u64, shuffle: Shuffle, rng: &mut Pcg64) -> Tally {
+        let mut cards = Cards::new(self.rules);
+        let mut hands: Vec<Hand> = Vec::with_capacity(4);
+        let mut tally = Tally::default();
+        for _ in 0..rounds {
+            match shuffle {
+                Shuffle::EveryRound => cards.shuffle(),
+                Shuffle::Penetration(f) => {
+                    if cards.dealt_fraction() >= f {
+                        cards.shuffle();
+                    }
+                }
+            }
+            let result = self.round(&mut cards, &mut hands, rng);
+            tally.rounds += 1;
+            tally.sum += result;
+            tally.sum_squares += result * result;
+        }
+        tally
+    }
+
+    fn round(&self, cards: &mut Cards, hands: &mut Vec<Hand>, rng: &mut Pcg64) -> f64 {
+        let r = self.rules;
+        let c1 = cards.deal(rng);
+        let up = cards.deal(rng);
+        let c2 = cards.deal(rng);
+        let hole = cards.deal(rng);
+        let mut first = Hand::of(c1, false);
+        first.add(c2);
+        let dealer_blackjack = (up == ACE && hole == TEN) || (up == TEN && hole == ACE);
+        let natural = first.total() == 21;
+        if r.surrender == Surrender::Early
+            && !natural
+            && self.decide(&first, up, 1, true) == Action::Surrender
+        {
+            return -0.5;
+        }
+        if r.dealer_peeks && dealer_blackjack {
+            return if natural { 0.0 } else { -1.0 };
+        }
+        if natural {
+            return if dealer_blackjack {
+                0.0
+            } else {
+                r.blackjack_pays
+            };
+        }
+        if r.surrender == Surrender::Late && self.decide(&first, up, 1, true) == Action::Surrender {
+            return -0.5;
+        }
+        hands.clear();
+        hands.push(first);
+        let mut i = 0;
+        while i < hands.len() {
+            // A split hand gets its second card when its turn comes.
+            if hands[i].cards == 1 {
+                let c = cards.deal(rng);
+                hands[i].add(c);
+                if hands[i].first == ACE && !r.hit_split_aces {
+                    // Split aces: one card each, unless a further ace is split again.
+                    let may_resplit = c == ACE
+                        && r.resplit_aces
+                        && hands.len() < usize::from(r.max_split_hands)
+                        && self.decide(&hands[i], up, hands.len(), false) == Action::Split;
+                    if !may_resplit {
+                        hands[i].done = true;
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            let hand = hands[i];
+            if hand.done || hand.total() >= 21 {
+                i += 1;
+                continue;
+            }
+            match self.decide(&hand, up, hands.len(), false) {
+                Action::Stand | Action::Surrender => {
+                    hands[i].done = true;
+                    i += 1;
+                }
+                Action::Hit => hands[i].add(cards.deal(rng)),
+                Action::Double => {
+                    hands[i].bet = 2.0;
+                    hands[i].add(cards.deal(rng));
+                    hands[i].done = true;
+                    i += 1;
+                }
+                Action::Split => {
+                    let p = hand.first;
+                    hands[i] = Hand::of(p, true);
+                    hands.push(Hand::of(p, true));
+                }
+            }
+        }
+        // The dealer plays out unless every hand is bust.
+        let live = hands.iter().any(|h| h.total() <= 21);
+        if !r.dealer_peeks && dealer_blackjack {
+            return -hands.iter().map(|h| h.bet).sum::<f64>();
+        }
+        let mut dealer = Hand::of(up, false);
+        dealer.add(hole);
+        if live {
+            while dealer.total() < 17
+                || (dealer.total() == 17 && dealer.soft() && r.dealer_hits_soft_17)
+            {
+                dealer.add(cards.deal(rng));
+            }
+        }
+        let d = dealer.total();
+        hands
+            .iter()
+            .map(|h| {
+                let t = h.total();
+                if t > 21 {
+                    -h.bet
+                } else if d > 21 || t > d {
+                    h.bet
+                } else if t < d {
+                    -h.bet
+                } else {
+                    0.0
+                }
+            })
+            .sum()
+    }
+}
+
+/// The seed article's "basic strategy" as a chart: split aces and eights, never tens, the
+/// rest by its soft and hard tables (its doubles become "double, else hit", except soft 18
+/// which it stands on otherwise). Kept to show what its wrong cells cost.
+pub fn seed_chart() -> Vec<Cell> {
+    use cardtables::blackjack::{CHART_ROWS, NO_ACTION};
+    let code = |actions: &[Action]| {
+        let mut c = [NO_ACTION; 5];
+        for (slot, &a) in c.iter_mut().zip(actions) {
+            *slot = a as u8;
+        }
+        c
+    };
+    use Action::{Double as D, Hit as H, Split as P, Stand as S};
+    let mut chart = vec![code(&[S]); CHART_ROWS * RANKS];
+    for row in Row::all() {
+        for up in 0..RANKS {
+            // The seed values an ace upcard 11 and tens 10.
+            let v = if up == ACE { 11 } else { up as u8 + 1 };
+            let between = |lo: u8, hi: u8| (lo..=hi).contains(&v);
+            let soft = |t: u8| match t {
+                19.. => code(&[S]),
+                18 if between(2, 6) => code(&[D, S]),
+                18 => code(&[S]),
+                17 if between(3, 6) => code(&[D, H]),
+                15 | 16 if between(4, 6) => code(&[D, H]),
+                13 | 14 if between(5, 6) => code(&[D, H]),
+                _ => code(&[H]),
+            };
+            let hard = |t: u8| match t {
+                17.. => code(&[S]),
+                13..=16 if between(2, 6) => code(&[S]),
+                12 if between(4, 6) => code(&[S]),
+                11 => code(&[D, H]),
+                10 if between(2, 9) => code(&[D, H]),
+                9 if between(3, 6) => code(&[D, H]),
+                _ => code(&[H]),
+            };
+            let cell = match row {
+                Row::Hard(t) => hard(t),
+                Row::Soft(t) => soft(t),
+                Row::Pair(p) if p == ACE || p == 7 => code(&[P]),
+                Row::Pair(TEN) => code(&[S]),
+                Row::Pair(p) => hard(2 * points(p)),
+            };
+            chart[row.index().unwrap_or(0) * RANKS + up] = cell;
+        }
+    }
+    chart
+}
