@@ -7,7 +7,8 @@
 //! - Finite shoes remove the upcard and the player's cards; an infinite shoe draws every
 //!   rank with fixed probability.
 //! - Per-hand EVs are in units of the initial bet and, when the dealer peeks, conditioned
-//!   on the dealer not having blackjack. Under early surrender the surrender column is put
+//!   on the dealer not having blackjack (exactly: the player's later cards are drawn
+//!   knowing the hole card does not complete a blackjack). Under early surrender the surrender column is put
 //!   on the same footing: `(−½ + q) / (1 − q)` where `q` is the dealer's blackjack chance,
 //!   so that it compares directly with the other columns.
 //! - Play is composition-dependent: a hit is followed by the best stand-or-hit decision
@@ -193,19 +194,23 @@ impl Context {
     }
 
     /// EV of standing on hand `h` (a bust hand is −1 and never gets here).
+    ///
+    /// When the dealer peeks this is E[result · 1(no dealer blackjack)]: the hole card is
+    /// an unseen card, exchangeable with the player's draws, so the player draws from the
+    /// shoe as it is and a dealer blackjack simply contributes nothing. Dividing by the
+    /// chance of no blackjack given the first two cards gives the conditioned EV; every
+    /// comparison between actions on one hand is unaffected by that common factor.
     fn stand(&mut self, h: u32) -> f64 {
         let v = self.stand[h as usize];
         if !v.is_nan() {
             return v;
         }
         let hand = Hands::get().hand(h);
-        let shoe = self.base.shoe(hand);
-        let d = if self.peek {
-            self.dealer.outcomes_without_blackjack(&shoe, self.upcard)
-        } else {
-            self.dealer.outcomes(&shoe, self.upcard)
-        };
-        let mut ev = d[BUST] - d[BLACKJACK];
+        let d = self.dealer.outcomes(&self.base.shoe(hand), self.upcard);
+        let mut ev = d[BUST];
+        if !self.peek {
+            ev -= d[BLACKJACK];
+        }
         for (k, &p) in d[..BUST].iter().enumerate() {
             ev += match hand.total.cmp(&(17 + k as u8)) {
                 std::cmp::Ordering::Greater => p,
@@ -217,6 +222,29 @@ impl Context {
         ev
     }
 
+    /// Value of busting after drawing `rank` to hand `h`: −1, or with a peek
+    /// −P(no dealer blackjack), since a dealer blackjack would have ended the round first.
+    fn bust(&self, h: u32, rank: usize) -> f64 {
+        if !self.peek {
+            return -1.0;
+        }
+        let hole = match self.upcard {
+            ACE => TEN,
+            TEN => ACE,
+            _ => return -1.0,
+        };
+        let p = match self.base {
+            Base::Finite { counts, total } => {
+                let hand = Hands::get().hand(h);
+                let held = u32::from(hand.counts[hole]) + u32::from(rank == hole);
+                let left = total - u32::from(hand.cards) - 1;
+                f64::from(counts[hole] - held) / f64::from(left)
+            }
+            Base::Infinite => infinite_probability(hole),
+        };
+        -(1.0 - p)
+    }
+
     /// EV of doubling `h`: one card, then stand, at twice the stake.
     fn double(&mut self, h: u32) -> f64 {
         let g = Hands::get();
@@ -226,7 +254,7 @@ impl Context {
             if p > 0.0 {
                 let c = g.child(h, r);
                 ev += p * if c == hands::BUST {
-                    -1.0
+                    self.bust(h, r)
                 } else {
                     self.stand(c)
                 };
@@ -245,7 +273,7 @@ impl Context {
             if p > 0.0 {
                 let c = g.child(h, r);
                 ev += p * if c == hands::BUST {
-                    -1.0
+                    self.bust(h, r)
                 } else {
                     self.play(c, hits, memo)
                 };
@@ -511,7 +539,7 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             if p > 0.0 {
                 let c = g.child(h, r);
                 hit += p * if c == hands::BUST {
-                    -1.0
+                    main.bust(h, r)
                 } else {
                     best_play[c as usize]
                 };
@@ -566,10 +594,17 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             evs.push(e);
             continue;
         }
-        e[Action::Stand as usize] = main.stand(h);
-        e[Action::Hit as usize] = hit_ev[h as usize];
+        // Stand, hit, double and split values are E[result · 1(no dealer blackjack)]
+        // when the dealer peeks: divide by the chance of no blackjack to condition.
+        let scale = if rules.dealer_peeks {
+            1.0 / (1.0 - q[i])
+        } else {
+            1.0
+        };
+        e[Action::Stand as usize] = scale * main.stand(h);
+        e[Action::Hit as usize] = scale * hit_ev[h as usize];
         if may_double(rules, &hand) {
-            e[Action::Double as usize] = main.double(h);
+            e[Action::Double as usize] = scale * main.double(h);
         }
         if surrender_allowed {
             e[Action::Surrender as usize] = surrender_ev(i);
@@ -590,7 +625,8 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
                 resplit: true,
                 hits: &hits,
             };
-            e[Action::Split as usize] = split_ev(rules, &main, &mut levels[a], &play, &mut memo);
+            e[Action::Split as usize] =
+                scale * split_ev(rules, &main, &mut levels[a], &play, &mut memo);
         }
         evs.push(e);
     }
@@ -638,6 +674,13 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             hand.cards >= 2 && chart_hits_hand(&column, hand)
         })
         .collect();
+    let scale = |i: usize| {
+        if rules.dealer_peeks {
+            1.0 / (1.0 - q[i])
+        } else {
+            1.0
+        }
+    };
     let mut chart_values = vec![0.0; starts.len()];
     for (i, &(a, b)) in starts.iter().enumerate() {
         if deal_probability[i] == 0.0 || (a, b) == (ACE, TEN) {
@@ -659,7 +702,7 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             Action::Surrender => evs[i][Action::Surrender as usize],
             Action::Hit => {
                 memo.fill(f64::NAN);
-                main.hit(h, &chart_hits, &mut memo)
+                scale(i) * main.hit(h, &chart_hits, &mut memo)
             }
             Action::Split => {
                 let first = post_split_first(rules, a, |x| {
@@ -689,7 +732,7 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
                     resplit,
                     hits: &chart_hits,
                 };
-                split_ev(rules, &main, &mut levels[a], &play, &mut memo)
+                scale(i) * split_ev(rules, &main, &mut levels[a], &play, &mut memo)
             }
         };
     }

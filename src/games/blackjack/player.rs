@@ -111,25 +111,38 @@ impl Analyzer {
         if let Some(o) = self.dealer.get(hand) {
             return *o;
         }
-        let shoe = self.shoe_for(hand);
-        let h17 = self.rules.dealer_hits_soft_17;
-        let o = if self.rules.dealer_peeks {
-            dealer::outcomes_without_blackjack(shoe, self.upcard, h17)
-        } else {
-            dealer::outcomes(shoe, self.upcard, h17)
-        };
+        let o = dealer::outcomes(
+            self.shoe_for(hand),
+            self.upcard,
+            self.rules.dealer_hits_soft_17,
+        );
         self.dealer.insert(*hand, o);
         o
     }
 
-    /// EV of standing (a bust hand is −1).
-    pub fn stand(&mut self, hand: &Hand) -> f64 {
+    /// The dealer's blackjack chance once `hand` has left the shoe (0 without a peek,
+    /// where nothing is conditioned).
+    fn blackjack_chance(&mut self, hand: &Hand) -> f64 {
+        if self.rules.dealer_peeks {
+            self.dealer(hand)[BLACKJACK]
+        } else {
+            0.0
+        }
+    }
+
+    /// Standing, as E[result · 1(no dealer blackjack)] when the dealer peeks (a dealer
+    /// blackjack would have ended the round before any decision).
+    fn stand_raw(&mut self, hand: &Hand) -> f64 {
         let (total, _) = hand.total();
         if total > 21 {
-            return -1.0;
+            // Lost, unless a dealer blackjack had ended the round before (weight 0).
+            return -(1.0 - self.blackjack_chance(hand));
         }
         let d = self.dealer(hand);
-        let mut ev = d[BUST] - d[BLACKJACK];
+        let mut ev = d[BUST];
+        if !self.rules.dealer_peeks {
+            ev -= d[BLACKJACK];
+        }
         for (k, &p) in d[..BUST].iter().enumerate() {
             let dealer_total = 17 + k as u8;
             ev += match total.cmp(&dealer_total) {
@@ -141,23 +154,30 @@ impl Analyzer {
         ev
     }
 
-    /// EV of the best play (stand or keep hitting) from this hand on.
+    /// EV of standing, given no dealer blackjack when the dealer peeks (a bust hand is −1).
+    pub fn stand(&mut self, hand: &Hand) -> f64 {
+        if hand.total().0 > 21 {
+            return -1.0;
+        }
+        self.stand_raw(hand) / (1.0 - self.blackjack_chance(hand))
+    }
+
+    /// The best play (stand or keep hitting) from this hand on, unconditioned.
     fn best_play(&mut self, hand: &Hand) -> f64 {
         if let Some(&v) = self.best.get(hand) {
             return v;
         }
-        let stand = self.stand(hand);
+        let stand = self.stand_raw(hand);
         let v = if hand.total().0 >= 21 {
             stand
         } else {
-            stand.max(self.hit(hand))
+            stand.max(self.hit_raw(hand))
         };
         self.best.insert(*hand, v);
         v
     }
 
-    /// EV of taking one card and then playing on optimally.
-    pub fn hit(&mut self, hand: &Hand) -> f64 {
+    fn hit_raw(&mut self, hand: &Hand) -> f64 {
         let mut ev = 0.0;
         for rank in 0..10 {
             let p = self.draw(hand, rank);
@@ -168,16 +188,21 @@ impl Analyzer {
         ev
     }
 
+    /// EV of taking one card and then playing on optimally (conditioned like `stand`).
+    pub fn hit(&mut self, hand: &Hand) -> f64 {
+        self.hit_raw(hand) / (1.0 - self.blackjack_chance(hand))
+    }
+
     /// EV of doubling: one more card, then stand, at twice the stake.
     pub fn double(&mut self, hand: &Hand) -> f64 {
         let mut ev = 0.0;
         for rank in 0..10 {
             let p = self.draw(hand, rank);
             if p > 0.0 {
-                ev += p * self.stand(&hand.with(rank));
+                ev += p * self.stand_raw(&hand.with(rank));
             }
         }
-        2.0 * ev
+        2.0 * ev / (1.0 - self.blackjack_chance(hand))
     }
 
     /// EV of surrendering: half the bet back.

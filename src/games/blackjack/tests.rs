@@ -89,6 +89,27 @@ fn stand_against(total: u8, d: &dealer::Outcomes) -> f64 {
     ev
 }
 
+/// The dealer's blackjack chance with `up` showing and `shoe` left (hole card unseen).
+fn blackjack_chance(shoe: &[u32; 10], up: usize) -> f64 {
+    let n: u32 = shoe.iter().sum();
+    match up {
+        ACE => f64::from(shoe[TEN]) / f64::from(n),
+        TEN => f64::from(shoe[ACE]) / f64::from(n),
+        _ => 0.0,
+    }
+}
+
+/// E[result · 1(no dealer blackjack)] of standing on `total` (or busting) with `shoe`
+/// left: with a peek, a dealer blackjack ends the round before the player acts, so it
+/// weighs nothing; dividing by P(no blackjack) given the first two cards conditions it.
+fn stand_raw(total: u8, shoe: [u32; 10], up: usize) -> f64 {
+    if total > 21 {
+        return -(1.0 - blackjack_chance(&shoe, up));
+    }
+    let d = dealer::outcomes(Shoe::Finite(shoe), up, false);
+    stand_against(total, &d) + d[BLACKJACK]
+}
+
 #[test]
 fn hand_worked_cases() {
     let a = analyze(&rules(6));
@@ -138,11 +159,10 @@ fn split_aces_get_one_card_each() {
                 let p = f64::from(shoe[x]) / f64::from(n);
                 let mut rest = shoe;
                 rest[x] -= 1;
-                let d = dealer::outcomes_without_blackjack(Shoe::Finite(rest), up, false);
                 let total = if x == ACE { 12 } else { 11 + x as u8 + 1 };
-                want += p * stand_against(total, &d);
+                want += p * stand_raw(total, rest, up);
             }
-            want *= 2.0;
+            want *= 2.0 / (1.0 - blackjack_chance(&shoe, up));
             let got = ev(&a, ACE, ACE, up, Action::Split);
             assert!(
                 (got - want).abs() < 1e-12,
@@ -157,7 +177,7 @@ fn one_split_matches_an_independent_evaluation() {
     // No resplitting: each hand takes a second card from the shoe less the upcard and
     // both pair cards, then plays on by the decisions an unsplit hand of the same cards
     // would take (optimal stand / hit / double-after-split), evaluated here by plain
-    // recursion with the slow dealer.
+    // recursion with the slow dealer, conditioned on no dealer blackjack at the end.
     let r = BlackjackRules {
         max_split_hands: 2,
         ..rules(1)
@@ -179,23 +199,16 @@ fn one_split_matches_an_independent_evaluation() {
             }
             let n: u32 = shoe.iter().sum();
             let stand = |h: &Hand| -> f64 {
-                let (t, _) = h.total();
-                if t > 21 {
-                    return -1.0;
-                }
                 let mut s = base;
                 for (x, &c) in s.iter_mut().zip(&h.counts) {
                     *x -= u32::from(c);
                 }
-                stand_against(
-                    t,
-                    &dealer::outcomes_without_blackjack(Shoe::Finite(s), up, false),
-                )
+                stand_raw(h.total().0, s, up)
             };
-            let (t, _) = hand.total();
-            if t > 21 {
-                return -1.0;
+            if hand.total().0 > 21 {
+                return stand(hand);
             }
+            let t = hand.total().0;
             let (s, h) = (unsplit.stand(hand), unsplit.hit(hand));
             let d = if first {
                 unsplit.double(hand)
@@ -232,7 +245,7 @@ fn one_split_matches_an_independent_evaluation() {
             hand.counts[x] += 1;
             want += f64::from(left) / f64::from(n) * play(&hand, base, up, &mut unsplit, true);
         }
-        want *= 2.0;
+        want *= 2.0 / (1.0 - blackjack_chance(&shoe, up));
         let got = ev(&a, p, p, up, Action::Split);
         assert!((got - want).abs() < 1e-12, "{p} v {up}: {got} vs {want}");
     }
