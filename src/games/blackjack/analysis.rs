@@ -180,6 +180,8 @@ struct Context {
     peek: bool,
     dealer: &'static DealerTable,
     stand: Vec<f64>,
+    /// An infinite shoe's dealer outcomes, which no hand changes.
+    fixed: Option<Outcomes>,
 }
 
 impl Context {
@@ -190,6 +192,7 @@ impl Context {
             peek: rules.dealer_peeks,
             dealer: DealerTable::get(rules.dealer_hits_soft_17),
             stand: vec![f64::NAN; Hands::get().len()],
+            fixed: None,
         }
     }
 
@@ -206,7 +209,16 @@ impl Context {
             return v;
         }
         let hand = Hands::get().hand(h);
-        let d = self.dealer.outcomes(&self.base.shoe(hand), self.upcard);
+        let d = match (self.base, self.fixed) {
+            (Base::Infinite, Some(d)) => d,
+            _ => {
+                let d = self.dealer.outcomes(&self.base.shoe(hand), self.upcard);
+                if let Base::Infinite = self.base {
+                    self.fixed = Some(d);
+                }
+                d
+            }
+        };
         let mut ev = d[BUST];
         if !self.peek {
             ev -= d[BLACKJACK];
@@ -546,7 +558,13 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             }
         }
         hit_ev[h as usize] = hit;
-        if hand.cards < 2 {
+        // Hitting dominates standing when the next card cannot bust the hand and its
+        // total is 16 or less: standing then wins only on a dealer bust, and hitting and
+        // standing after keeps that chance (the dealer's odds are a martingale in the
+        // player's draws) while winning more. Skipping these stand values saves a third
+        // of the dealer evaluations; two-card hands keep theirs for the tables.
+        let safe = hand.cards >= 3 && (hand.soft || hand.hard <= 11) && hand.total <= 16;
+        if hand.cards < 2 || safe {
             best_play[h as usize] = hit;
             hits[h as usize] = true;
             continue;

@@ -147,6 +147,11 @@ struct Groups {
     /// Flattened `rank * STRIDE + k` factor indices of every group.
     factors: Vec<u16>,
     groups: Vec<Group>,
+    /// The groups with at most [`SHORT`] distinct ranks, padded with a factor of one, so
+    /// that the hot loop has no data-dependent branch: (factors, (outcome, drawn), ways).
+    short: Vec<([u16; SHORT], usize, f64)>,
+    /// Indices of the other groups.
+    long: Vec<u32>,
     /// Most cards of one rank any group draws (per rank), and most cards in a group.
     most_of_rank: [usize; 10],
     most_drawn: usize,
@@ -163,6 +168,10 @@ struct Group {
 
 /// Falling-factorial slots per rank (no dealer hand draws 22 cards of one rank).
 const STRIDE: usize = 22;
+/// Distinct ranks of a "short" group.
+const SHORT: usize = 4;
+/// The factor slot that always holds one (padding).
+const ONE: u16 = (10 * STRIDE) as u16;
 
 impl DealerTable {
     /// The shared table for a soft-17 rule.
@@ -240,6 +249,18 @@ impl DealerTable {
                         ways: n as f64,
                     });
                 }
+                for (i, group) in g.groups.iter().enumerate() {
+                    let start = group.first as usize;
+                    let factors = &g.factors[start..start + usize::from(group.len)];
+                    if factors.len() <= SHORT {
+                        let mut padded = [ONE; SHORT];
+                        padded[..factors.len()].copy_from_slice(factors);
+                        let bucket = usize::from(group.outcome) * STRIDE + usize::from(group.drawn);
+                        g.short.push((padded, bucket, group.ways));
+                    } else {
+                        g.long.push(i as u32);
+                    }
+                }
                 g
             })
             .collect();
@@ -254,7 +275,8 @@ impl DealerTable {
     /// The dealer's outcomes with `upcard` showing and `shoe` left, like [`outcomes`].
     pub fn outcomes(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
         let g = &self.upcards[upcard];
-        let mut factor = [0.0f64; 10 * STRIDE];
+        let mut factor = [0.0f64; 10 * STRIDE + 1];
+        factor[usize::from(ONE)] = 1.0;
         let mut inverse = [0.0f64; STRIDE];
         match shoe {
             Shoe::Finite(c) => {
@@ -294,14 +316,37 @@ impl DealerTable {
                 inverse.fill(1.0);
             }
         }
-        let mut out = [0.0; 7];
-        for group in &g.groups {
-            let mut p = group.ways * inverse[usize::from(group.drawn)];
+        // Sum by (outcome, cards drawn) and divide by the falling factorial of the shoe
+        // size once per sum at the end.
+        let mut sums = [[0.0f64; STRIDE]; 7];
+        {
+            let flat = sums.as_flattened_mut();
+            for (f, bucket, ways) in &g.short {
+                let p = ways
+                    * factor[usize::from(f[0])]
+                    * factor[usize::from(f[1])]
+                    * factor[usize::from(f[2])]
+                    * factor[usize::from(f[3])];
+                flat[*bucket] += p;
+            }
+        }
+        for &i in &g.long {
+            let group = &g.groups[i as usize];
             let start = group.first as usize;
+            let mut p = group.ways;
             for &f in &g.factors[start..start + usize::from(group.len)] {
                 p *= factor[usize::from(f)];
             }
-            out[usize::from(group.outcome)] += p;
+            sums[usize::from(group.outcome)][usize::from(group.drawn)] += p;
+        }
+        let mut out = [0.0; 7];
+        for (o, row) in out.iter_mut().zip(&sums) {
+            *o = row
+                .iter()
+                .zip(&inverse)
+                .take(g.most_drawn + 1)
+                .map(|(s, i)| s * i)
+                .sum();
         }
         out
     }
