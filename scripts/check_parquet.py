@@ -74,8 +74,52 @@ def main() -> None:
             check_stud(con, folder)
         elif kind == "holdem.preflop":
             check_holdem_preflop(con, folder)
+        elif kind == "blackjack.strategy":
+            check_blackjack(con, folder)
         else:
             fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
+
+
+def check_blackjack(con, folder: Path) -> None:
+    summary, hands = str(folder / "summary.parquet"), str(folder / "hands.parquet")
+    dealer, strategy = str(folder / "dealer.parquet"), str(folder / "strategy.parquet")
+    (sets,) = one(con, f"SELECT count(*) FROM '{summary}'")
+    for path, per_set in ((hands, 550), (strategy, 380)):
+        (rows,) = one(con, f"SELECT count(*) FROM '{path}'")
+        if rows != per_set * sets:
+            fail(f"{path}: {rows} rows for {sets} rule sets, expected {per_set} each")
+    (worst,) = one(
+        con,
+        f"SELECT max(abs(total - 1)) FROM (SELECT sum(deal_probability) AS total "
+        f"FROM '{hands}' GROUP BY rule_set, upcard)",
+    )
+    if worst > 1e-12:
+        fail(f"{hands}: deal probabilities per upcard miss 1 by {worst}")
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{hands}' WHERE deal_probability > 0 AND best_ev <> "
+        f"list_max([ev_stand, ev_hit, ev_double, ev_split, ev_surrender])",
+    )
+    if bad:
+        fail(f"{hands}: {bad} rows whose best_ev is not the best action's EV")
+    (worst,) = one(
+        con,
+        f"SELECT max(abs(p17 + p18 + p19 + p20 + p21 + bust + blackjack - 1)) FROM '{dealer}'",
+    )
+    if worst > 1e-12:
+        fail(f"{dealer}: outcome probabilities miss 1 by {worst}")
+    rows = con.execute(
+        f"SELECT rule_set, house_edge, overall_ev, basic_strategy_ev, simulated_ev, "
+        f"simulated_std_error, rounds FROM '{summary}'"
+    ).fetchall()
+    for rule_set, edge, ev, chart, simulated, se, rounds in rows:
+        if edge != -ev or chart > ev + 1e-12:
+            fail(f"{summary}: {rule_set}: house edge {edge}, EV {ev}, chart EV {chart}")
+        if rounds and abs(simulated - chart) > 5 * se:
+            fail(f"{summary}: {rule_set}: simulated {simulated} ± {se} vs exact {chart}")
+        if rule_set == "6d-s17-das" and not 0.0039 < edge < 0.0042:
+            fail(f"{summary}: 6d-s17-das house edge {edge}, published about 0.40 %")
+    print(f"check_parquet: ok: {folder} (blackjack, {sets} rule sets)")
 
 
 def check_holdem_preflop(con, folder: Path) -> None:

@@ -27,14 +27,17 @@ fi
 step "run the shipped jobs and read their Parquet back with DuckDB"
 out=$(mktemp -d)
 trap 'rm -rf "$out" "$log"' EXIT
-# Every shipped job that finishes in seconds; the long Monte Carlo job runs here with a
-# loose standard error so its Parquet is checked too.
+# Every shipped job that finishes in seconds; the long Monte Carlo jobs run here with a
+# loose standard error or few rounds (and the blackjack grid on three shoes) so their
+# Parquet is checked too.
 sed -e 's/^target_std_error = .*/target_std_error = 0.02/' -e 's/^name = .*/name = "zhajinhua_multiway_quick"/' \
   jobs/zhajinhua_multiway.toml > "$out/zhajinhua_multiway_quick.toml"
 sed -e 's/^headsup_decks = .*/headsup_decks = [28]/' -e 's/^name = .*/name = "showhand_quick"/' \
   jobs/showhand.toml > "$out/showhand_quick.toml"
 names=()
-for job in jobs/niuniu.toml jobs/holdem_preflop.toml "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
+sed -e 's/^rounds = .*/rounds = 2_000_000/' -e 's/^name = .*/name = "blackjack_quick"/' \
+  -e 's/^decks = \[.*/decks = [1, 6, "infinite"]/' jobs/blackjack.toml > "$out/blackjack_quick.toml"
+for job in jobs/niuniu.toml jobs/holdem_preflop.toml jobs/blackjack_6d_s17.toml "$out/blackjack_quick.toml" "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
   jobs/zhajinhua_caller_loses.toml "$out/zhajinhua_multiway_quick.toml"; do
   cargo run --release --quiet -- run "$job" --out "$out" --quiet
   names+=("$(basename "$job" .toml)")

@@ -572,15 +572,12 @@ fn zhajinhua_query_refuses_bad_questions() {
     assert!(stderr(&out).contains("this is a niuniu table, expected a zhajinhua table"));
 }
 
-#[test]
-fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
+/// Runs `job_text` on 1 and 2 threads and as two shards merged; asserts all three give
+/// the same bytes and returns the one-thread output folder (in the returned temp dir).
+fn threads_and_shards_agree(job_text: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
     let work = tempfile::tempdir().unwrap();
-    let job = work.path().join("mw.toml");
-    std::fs::write(
-        &job,
-        "[job]\nkind = \"zhajinhua.multiway\"\nname = \"mw\"\n[run]\nseed = 7\ntarget_std_error = 0.05\n",
-    )
-    .unwrap();
+    let job = work.path().join(format!("{name}.toml"));
+    std::fs::write(&job, job_text).unwrap();
     let job = job.to_str().unwrap();
     let one = work.path().join("one");
     let two = work.path().join("two");
@@ -616,7 +613,7 @@ fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
             &shard,
             "--quiet",
         ]);
-        parts.push(out.join("tables/mw/parts"));
+        parts.push(out.join(format!("tables/{name}/parts")));
     }
     let merged = work.path().join("merged");
     run_ok(&[
@@ -628,6 +625,15 @@ fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
         "--quiet",
     ]);
     assert_same_outputs(&one, &merged);
+    (work, one)
+}
+
+#[test]
+fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
+    let (_work, one) = threads_and_shards_agree(
+        "[job]\nkind = \"zhajinhua.multiway\"\nname = \"mw\"\n[run]\nseed = 7\ntarget_std_error = 0.05\n",
+        "mw",
+    );
     // The runtime answers for five opponents with a stated standard error.
     let out = run_ok(&[
         "query",
@@ -1015,4 +1021,49 @@ fn holdem_preflop_job_and_query() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a starting hand"));
+}
+
+#[test]
+fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
+    let (_work, one) = threads_and_shards_agree(
+        "[job]\nkind = \"blackjack.strategy\"\nname = \"bj\"\n\
+         [grid]\ndecks = [6, \"infinite\"]\nsurrender = [\"none\", \"late\"]\n\
+         [simulation]\nrounds = 200_000\ncompare_seed_strategy = true\n[run]\nseed = 11\n",
+        "bj",
+    );
+    for file in ["dealer", "hands", "strategy", "summary"] {
+        assert!(one.join(format!("tables/bj/{file}.parquet")).exists());
+    }
+    let report = std::fs::read_to_string(one.join("reports/bj.md")).unwrap();
+    assert!(report.contains("`6d-s17-das-ls`") && report.contains("chart-inf-s17-das.svg"));
+    let table = one.join("tables/bj/blackjack.bin");
+    let table = table.to_str().unwrap();
+    let query = |args: &[&str]| {
+        let mut all = vec!["query", "blackjack"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--table", table]);
+        String::from_utf8_lossy(&run_ok(&all).stdout).into_owned()
+    };
+    let text = query(&["8 8", "T", "--rules", "6d-s17-das"]);
+    assert!(text.contains("split") && text.contains("best: split"), "{text}");
+    assert!(!text.contains("surrender"), "no surrender in this rule set");
+    let text = query(&["T 6", "T", "--rules", "6d-s17-das-ls"]);
+    assert!(text.contains("surrender  -0.5000") && text.contains("best: surrender"), "{text}");
+    let text = query(&["5 4 3", "2", "--rules", "inf-s17-das"]);
+    assert!(text.contains("best: hit") && text.contains("chart"), "{text}");
+    let text = query(&["8 8", "T", "--rules", "list"]);
+    assert_eq!(text.lines().count(), 4, "{text}");
+    // Bad questions are usage errors (exit 2) that say what is allowed.
+    for (args, says) in [
+        (vec!["8 X", "T"], "not a card rank"),
+        (vec!["8 8", "T", "--rules", "7d-s17-das"], "no rule set \"7d-s17-das\""),
+        (vec!["T T 5", "9"], "already bust"),
+    ] {
+        let mut all = vec!["query", "blackjack"];
+        all.extend_from_slice(&args);
+        all.extend_from_slice(&["--table", table]);
+        let out = bin().args(&all).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
 }

@@ -175,6 +175,9 @@ pub struct Blackjack {
 }
 
 fn validate(p: &BlackjackPayload) -> Result<(), TableError> {
+    if p.rule_sets.is_empty() {
+        return Err(TableError::Invalid("the table has no rule set".into()));
+    }
     for (i, set) in p.rule_sets.iter().enumerate() {
         let bad = |what: &str| TableError::Invalid(format!("rule set {i}: {what}"));
         if set.evs.len() != STARTING_HANDS * RANKS * ACTIONS {

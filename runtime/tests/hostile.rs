@@ -8,7 +8,8 @@ use std::cell::Cell;
 
 use cardtables::format::{self, Game, HEADER_LEN};
 use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
-use cardtables::{Niuniu, Zhajinhua};
+use cardtables::blackjack::{self, BlackjackPayload, RuleSet};
+use cardtables::{Blackjack, Niuniu, Zhajinhua};
 
 /// Tracks the largest single allocation a thread makes while its `WATCH` is on (tests
 /// run on several threads at once, so the tracking is per thread).
@@ -86,6 +87,28 @@ fn zhajinhua_file() -> Vec<u8> {
     Zhajinhua::to_bytes(3, &payload).unwrap()
 }
 
+fn blackjack_file() -> Vec<u8> {
+    let set = |id: &str| RuleSet {
+        id: id.into(),
+        rules: "decks = 6".into(),
+        conditioned_on_no_blackjack: true,
+        max_split_hands: 4,
+        house_edge: 0.004,
+        basic_strategy_ev: -0.0041,
+        evs: (0..blackjack::STARTING_HANDS * blackjack::RANKS * blackjack::ACTIONS)
+            .map(|i| if i % 5 == 4 { f64::NAN } else { -0.5 + i as f64 * 1e-4 })
+            .collect(),
+        chart: (0..blackjack::CHART_ROWS * blackjack::RANKS)
+            .map(|i| [(i % 5) as u8, blackjack::NO_ACTION, 0, 1, 2])
+            .collect(),
+    };
+    let payload = BlackjackPayload {
+        rules: "[grid]".into(),
+        rule_sets: vec![set("6d-s17-das"), set("1d-h17-nodas")],
+    };
+    Blackjack::to_bytes(5, &payload).unwrap()
+}
+
 /// Rewrites the header's length and checksum to match a (mutated) payload.
 fn reseal(file: &mut [u8]) {
     let len = (file.len() - HEADER_LEN) as u64;
@@ -98,7 +121,8 @@ fn reseal(file: &mut [u8]) {
 fn load_all(bytes: &[u8]) -> usize {
     WATCH.with(|w| w.set(true));
     let ok = usize::from(Zhajinhua::from_bytes(bytes).is_ok())
-        + usize::from(Niuniu::from_bytes(bytes).is_ok());
+        + usize::from(Niuniu::from_bytes(bytes).is_ok())
+        + usize::from(Blackjack::from_bytes(bytes).is_ok());
     WATCH.with(|w| w.set(false));
     let largest = LARGEST.with(|l| l.replace(0));
     assert!(
@@ -112,6 +136,49 @@ fn load_all(bytes: &[u8]) -> usize {
 #[test]
 fn valid_file_loads() {
     assert_eq!(load_all(&zhajinhua_file()), 1);
+    assert_eq!(load_all(&blackjack_file()), 1);
+}
+
+#[test]
+fn damaged_blackjack_tables_never_panic_or_overallocate() {
+    let file = blackjack_file();
+    let mut rng = Rng(3);
+    for cut in (0..200).map(|_| rng.below(file.len())) {
+        let mut short = file[..cut].to_vec();
+        assert_eq!(load_all(&short), 0, "truncated to {cut}");
+        if cut > HEADER_LEN {
+            reseal(&mut short);
+            assert_eq!(load_all(&short), 0, "resealed at {cut}");
+        }
+    }
+    for round in 0..400 {
+        let mut bad = file.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = if round % 2 == 0 {
+                HEADER_LEN + rng.below(256)
+            } else {
+                rng.below(bad.len())
+            };
+            bad[at] ^= 1 << rng.below(8);
+        }
+        reseal(&mut bad);
+        // Whatever loads must answer without panicking.
+        if let Ok(table) = Blackjack::from_bytes(&bad) {
+            for set in 0..table.rule_sets().len() {
+                for up in 0..blackjack::RANKS {
+                    let _ = table.best_action(set, &[7, 7], up);
+                    let _ = table.best_action(set, &[9, 3, 2], up);
+                }
+            }
+        }
+        load_all(&bad);
+    }
+    // A forged rule-set count right after the rules string.
+    let mut forged = file.clone();
+    let at = HEADER_LEN + 8 + "[grid]".len();
+    forged[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    reseal(&mut forged);
+    assert_eq!(load_all(&forged), 0);
 }
 
 #[test]

@@ -768,3 +768,90 @@ impl Results<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(text: &str) -> JobSpec {
+        JobSpec::parse(
+            "bj.toml",
+            format!("[job]\nkind = \"blackjack.strategy\"\nname = \"bj\"\n{text}"),
+        )
+        .unwrap()
+    }
+
+    fn error(text: &str) -> String {
+        StrategyJob::new(&spec(text))
+            .err()
+            .expect("the job file is refused")
+            .to_string()
+    }
+
+    #[test]
+    fn a_grid_expands_every_combination_in_field_order() {
+        let (sets, sim, _) = expand(&spec(
+            "[grid]\nsurrender = [\"none\", \"late\"]\ndecks = [1, \"infinite\"]\n[simulation]\nrounds = 0\n",
+        ))
+        .unwrap();
+        let ids: Vec<&str> = sets.iter().map(|s| s.id.as_str()).collect();
+        // decks comes before surrender in RULE_FIELDS, so it varies slowest.
+        assert_eq!(ids, ["1d-s17-das", "1d-s17-das-ls", "inf-s17-das", "inf-s17-das-ls"]);
+        assert_eq!(sim.rounds, 0);
+        let (one, _, _) = expand(&spec("")).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].id, "6d-s17-das");
+        assert_eq!(one[0].rules, BlackjackRules::default());
+    }
+
+    #[test]
+    fn ids_name_what_differs_from_the_defaults() {
+        let r = BlackjackRules {
+            decks: Decks::Finite(2),
+            dealer_hits_soft_17: true,
+            double_after_split: false,
+            blackjack_pays: 1.2,
+            double: Double::TenOrEleven,
+            max_split_hands: 3,
+            resplit_aces: true,
+            hit_split_aces: true,
+            surrender: Surrender::Early,
+            ..BlackjackRules::default()
+        };
+        assert_eq!(rule_set_id(&r), "2d-h17-nodas-es-6to5-d10-sp3-rsa-hsa");
+    }
+
+    #[test]
+    fn bad_grids_are_located_and_explained() {
+        assert!(error("[grid]\ncolour = [1]\n").contains("bj.toml:5:1: field `grid.colour`: unknown rule field"));
+        assert!(error("[rules]\ndecks = 2\n[grid]\ndecks = [1, 2]\n")
+            .contains("`decks` is set in both [rules] and [grid]"));
+        assert!(error("[grid]\ndecks = 6\n").contains("lists the values to try"));
+        let e = error("[grid]\ndecks = [1, 9]\n");
+        assert!(e.contains("field `grid.decks`") && e.contains("9 decks"), "{e}");
+        let e = error("[grid]\nmax_split_hands = [1, 4]\n");
+        assert!(e.contains("max_split_hands = 1 means no splitting"), "{e}");
+        assert!(error("[grid]\ndecks = [1, 1]\n").contains("appears twice"));
+        assert!(error("[simulation]\npenetration = 1.5\n").contains("field `simulation.penetration`"));
+        assert!(error("[simulation]\nspeed = 1\n").contains("unknown field `speed`"));
+    }
+
+    #[test]
+    fn units_cover_analyses_then_simulation_chunks() {
+        let job = StrategyJob::new(&spec(
+            "[grid]\ndecks = [1, 2]\n[simulation]\nrounds = 25_000_000\ncompare_seed_strategy = true\n",
+        ))
+        .unwrap();
+        // 2 analyses, then 3 chunks (10M, 10M, 5M) per rule set and chart.
+        assert_eq!(Job::unit_count(&job), 2 + 2 * 2 * 3);
+        let rounds: u64 = job
+            .plan
+            .iter()
+            .map(|p| match p {
+                Plan::Simulate { rounds, .. } => *rounds,
+                Plan::Analyze(_) => 0,
+            })
+            .sum();
+        assert_eq!(rounds, 4 * 25_000_000);
+    }
+}
