@@ -1045,18 +1045,30 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
         String::from_utf8_lossy(&run_ok(&all).stdout).into_owned()
     };
     let text = query(&["8 8", "T", "--rules", "6d-s17-das"]);
-    assert!(text.contains("split") && text.contains("best: split"), "{text}");
+    assert!(
+        text.contains("split") && text.contains("best: split"),
+        "{text}"
+    );
     assert!(!text.contains("surrender"), "no surrender in this rule set");
     let text = query(&["T 6", "T", "--rules", "6d-s17-das-ls"]);
-    assert!(text.contains("surrender  -0.5000") && text.contains("best: surrender"), "{text}");
+    assert!(
+        text.contains("surrender  -0.5000") && text.contains("best: surrender"),
+        "{text}"
+    );
     let text = query(&["5 4 3", "2", "--rules", "inf-s17-das"]);
-    assert!(text.contains("best: hit") && text.contains("chart"), "{text}");
+    assert!(
+        text.contains("best: hit") && text.contains("chart"),
+        "{text}"
+    );
     let text = query(&["8 8", "T", "--rules", "list"]);
     assert_eq!(text.lines().count(), 4, "{text}");
     // Bad questions are usage errors (exit 2) that say what is allowed.
     for (args, says) in [
         (vec!["8 X", "T"], "not a card rank"),
-        (vec!["8 8", "T", "--rules", "7d-s17-das"], "no rule set \"7d-s17-das\""),
+        (
+            vec!["8 8", "T", "--rules", "7d-s17-das"],
+            "no rule set \"7d-s17-das\"",
+        ),
         (vec!["T T 5", "9"], "already bust"),
     ] {
         let mut all = vec!["query", "blackjack"];

@@ -6,9 +6,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use cardtables::blackjack::{self, BlackjackPayload, RuleSet};
 use cardtables::format::{self, Game, HEADER_LEN};
 use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
-use cardtables::blackjack::{self, BlackjackPayload, RuleSet};
 use cardtables::{Blackjack, Niuniu, Zhajinhua};
 
 /// Tracks the largest single allocation a thread makes while its `WATCH` is on (tests
@@ -96,7 +96,13 @@ fn blackjack_file() -> Vec<u8> {
         house_edge: 0.004,
         basic_strategy_ev: -0.0041,
         evs: (0..blackjack::STARTING_HANDS * blackjack::RANKS * blackjack::ACTIONS)
-            .map(|i| if i % 5 == 4 { f64::NAN } else { -0.5 + i as f64 * 1e-4 })
+            .map(|i| {
+                if i % 5 == 4 {
+                    f64::NAN
+                } else {
+                    -0.5 + i as f64 * 1e-4
+                }
+            })
             .collect(),
         chart: (0..blackjack::CHART_ROWS * blackjack::RANKS)
             .map(|i| [(i % 5) as u8, blackjack::NO_ACTION, 0, 1, 2])

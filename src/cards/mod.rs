@@ -3,3 +3,5 @@
 
 pub use cardtables::card::{parse_cards, parse_exact, Card, CardError, CardSet};
 pub use cardtables::colex;
+
+pub mod matchups;

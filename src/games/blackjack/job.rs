@@ -796,7 +796,15 @@ mod tests {
         .unwrap();
         let ids: Vec<&str> = sets.iter().map(|s| s.id.as_str()).collect();
         // decks comes before surrender in RULE_FIELDS, so it varies slowest.
-        assert_eq!(ids, ["1d-s17-das", "1d-s17-das-ls", "inf-s17-das", "inf-s17-das-ls"]);
+        assert_eq!(
+            ids,
+            [
+                "1d-s17-das",
+                "1d-s17-das-ls",
+                "inf-s17-das",
+                "inf-s17-das-ls"
+            ]
+        );
         assert_eq!(sim.rounds, 0);
         let (one, _, _) = expand(&spec("")).unwrap();
         assert_eq!(one.len(), 1);
@@ -823,16 +831,22 @@ mod tests {
 
     #[test]
     fn bad_grids_are_located_and_explained() {
-        assert!(error("[grid]\ncolour = [1]\n").contains("bj.toml:5:1: field `grid.colour`: unknown rule field"));
+        assert!(error("[grid]\ncolour = [1]\n")
+            .contains("bj.toml:5:1: field `grid.colour`: unknown rule field"));
         assert!(error("[rules]\ndecks = 2\n[grid]\ndecks = [1, 2]\n")
             .contains("`decks` is set in both [rules] and [grid]"));
         assert!(error("[grid]\ndecks = 6\n").contains("lists the values to try"));
         let e = error("[grid]\ndecks = [1, 9]\n");
-        assert!(e.contains("field `grid.decks`") && e.contains("9 decks"), "{e}");
+        assert!(
+            e.contains("field `grid.decks`") && e.contains("9 decks"),
+            "{e}"
+        );
         let e = error("[grid]\nmax_split_hands = [1, 4]\n");
         assert!(e.contains("max_split_hands = 1 means no splitting"), "{e}");
         assert!(error("[grid]\ndecks = [1, 1]\n").contains("appears twice"));
-        assert!(error("[simulation]\npenetration = 1.5\n").contains("field `simulation.penetration`"));
+        assert!(
+            error("[simulation]\npenetration = 1.5\n").contains("field `simulation.penetration`")
+        );
         assert!(error("[simulation]\nspeed = 1\n").contains("unknown field `speed`"));
     }
 

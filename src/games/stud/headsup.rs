@@ -11,19 +11,15 @@
 //! compared directly. Matchups are taken up to suit permutation and order.
 
 use cardtables::colex::binomial;
+
+use crate::cards::matchups::pair_index;
+#[cfg(test)]
+use crate::cards::matchups::matchups;
 use cardtables::{Card, CardSet};
 
 use super::eval::Evaluator;
+#[cfg(test)]
 use super::rules::StudRules;
-
-/// A heads-up matchup class: representative hands (colex indices of 2-card sets over the
-/// full 52-card ids) and how many unordered raw matchups it stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Matchup {
-    pub a: u16,
-    pub b: u16,
-    pub weight: u16,
-}
 
 /// Exact result of one matchup, from the first hand's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -40,68 +36,6 @@ impl HeadsUp {
     pub fn losses(&self) -> u64 {
         self.deals - self.wins - self.ties
     }
-}
-
-fn pair_index(a: u8, b: u8) -> usize {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    (binomial(usize::from(lo), 1) + binomial(usize::from(hi), 2)) as usize
-}
-
-fn two_cards(index: u16) -> [Card; 2] {
-    let mut c = [Card::from_id(0).expect("card 0"); 2];
-    cardtables::colex::unrank(u32::from(index), 2, &mut c);
-    c
-}
-
-/// The 24 permutations of four suits.
-pub fn suit_permutations() -> Vec<[u8; 4]> {
-    let mut out = Vec::with_capacity(24);
-    for a in 0..4u8 {
-        for b in 0..4u8 {
-            for c in 0..4u8 {
-                if a != b && a != c && b != c {
-                    out.push([a, b, c, 6 - a - b - c]);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Every matchup class of a deck, sorted by representative.
-pub fn matchups(rules: StudRules) -> Vec<Matchup> {
-    let deck = rules.deck_mask();
-    let hands: Vec<u16> = (0..binomial(52, 2) as u16)
-        .filter(|&i| two_cards(i).iter().all(|c| deck >> c.id() & 1 == 1))
-        .collect();
-    let perms = suit_permutations();
-    let rename = |i: u16, p: &[u8; 4]| -> u16 {
-        let [x, y] = two_cards(i)
-            .map(|c| Card::new(c.rank(), p[usize::from(c.suit())]).expect("valid card"));
-        pair_index(x.id(), y.id()) as u16
-    };
-    let mut classes = std::collections::BTreeMap::<(u16, u16), u16>::new();
-    for (n, &a) in hands.iter().enumerate() {
-        let ma = two_cards(a).iter().fold(0u64, |m, c| m | 1 << c.id());
-        for &b in &hands[n + 1..] {
-            if two_cards(b).iter().any(|c| ma >> c.id() & 1 == 1) {
-                continue;
-            }
-            let rep = perms
-                .iter()
-                .flat_map(|p| {
-                    let (x, y) = (rename(a, p), rename(b, p));
-                    [(x, y), (y, x)]
-                })
-                .min()
-                .expect("24 permutations");
-            *classes.entry(rep).or_default() += 1;
-        }
-    }
-    classes
-        .into_iter()
-        .map(|((a, b), weight)| Matchup { a, b, weight })
-        .collect()
 }
 
 /// Scratch space for [`solve`], reused across matchups to avoid allocation.
@@ -278,7 +212,10 @@ mod tests {
                 deck,
                 ..StudRules::default()
             };
-            let total: u64 = matchups(rules).iter().map(|m| u64::from(m.weight)).sum();
+            let total: u64 = matchups(rules.deck_mask())
+                .iter()
+                .map(|m| u64::from(m.weight))
+                .sum();
             let raw = hands as u64 * (hands as u64 - 2 * (deck as u64) + 3) / 2;
             assert_eq!(total, raw, "deck {deck}");
         }

@@ -12,9 +12,10 @@ use cardtables::decision::{break_even_outs, hit_probability, rule_of_2_and_4};
 use cardtables::{parse_cards, Card, CardSet};
 
 use super::eval::{Evaluator, CATEGORIES};
-use super::headsup::{matchups, solve, HeadsUp, Matchup, Scratch};
+use super::headsup::{solve, HeadsUp, Scratch};
 use super::outs::{analyse, Situation};
 use super::rules::{StudRules, StudTablesRules};
+use crate::cards::matchups::{matchups, suit_permutations, two_cards, Matchup};
 use crate::engine::{BinaryOutput, Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 use crate::report::{line_chart_svg, markdown_table, rank_grid, Report};
@@ -76,7 +77,7 @@ impl TablesJob {
         let matchups = rules
             .headsup_decks
             .iter()
-            .map(|&d| matchups(rules.variant(d)))
+            .map(|&d| matchups(rules.variant(d).deck_mask()))
             .collect();
         TablesJob {
             name: name.to_string(),
@@ -228,17 +229,11 @@ impl Job for TablesJob {
     }
 }
 
-fn two_cards(index: u16) -> [Card; 2] {
-    let mut c = [Card::from_id(0).expect("card 0"); 2];
-    unrank(u32::from(index), 2, &mut c);
-    c
-}
-
 /// The runtime index of one deck: every ordered pair of 2-card sets → its class.
 fn headsup_table(rules: StudRules, classes: &[Matchup], results: &[HeadsUp]) -> HeadsUpTable {
     use rayon::prelude::*;
     let deck = rules.deck_mask();
-    let perms = super::headsup::suit_permutations();
+    let perms = suit_permutations();
     let rename = |i: u16, p: &[u8; 4]| -> u16 {
         let [x, y] =
             two_cards(i).map(|c| Card::new(c.rank(), p[usize::from(c.suit())]).expect("valid"));

@@ -30,6 +30,7 @@ use super::eval::{
 };
 use super::multiway::{self, Budget, Estimate, Sample};
 use super::rules::{Ties, ZhajinhuaRules, A23};
+use crate::cards::matchups::suit_permutations;
 use crate::engine::{BinaryOutput, Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
 use crate::sink::parquet::ParquetOutput;
@@ -79,22 +80,6 @@ pub struct HandsJob {
     classes: Vec<usize>,
     /// Class number of each hand.
     class_of: Vec<u32>,
-}
-
-/// The 24 permutations of four suits.
-fn suit_permutations() -> Vec<[u8; 4]> {
-    let mut out = Vec::with_capacity(24);
-    for a in 0..4u8 {
-        for b in 0..4u8 {
-            for c in 0..4u8 {
-                let d = 6 - a - b - c;
-                if a != b && a != c && b != c {
-                    out.push([a, b, c, d]);
-                }
-            }
-        }
-    }
-    out
 }
 
 impl HandsJob {
