@@ -62,7 +62,7 @@ def main() -> None:
     for name in sys.argv[2:]:
         folder = Path(sys.argv[1]) / "tables" / name
         hands = str(folder / "hands.parquet")
-        for alternative in ("categories.parquet", "preflop.parquet"):
+        for alternative in ("categories.parquet", "preflop.parquet", "headsup.parquet"):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
         kind = metadata_of(con, hands).get("pipeline.kind")
@@ -74,6 +74,8 @@ def main() -> None:
             check_stud(con, folder)
         elif kind == "holdem.preflop":
             check_holdem_preflop(con, folder)
+        elif kind == "holdem.headsup":
+            check_holdem_headsup(con, folder)
         elif kind == "blackjack.strategy":
             check_blackjack(con, folder)
         else:
@@ -120,6 +122,39 @@ def check_blackjack(con, folder: Path) -> None:
         if rule_set == "6d-s17-das" and not 0.0039 < edge < 0.0042:
             fail(f"{summary}: 6d-s17-das house edge {edge}, published about 0.40 %")
     print(f"check_parquet: ok: {folder} (blackjack, {sets} rule sets)")
+
+
+def check_holdem_headsup(con, folder: Path) -> None:
+    headsup, matchups = str(folder / "headsup.parquet"), str(folder / "matchups.parquet")
+    rows, raw, bad = one(
+        con,
+        f"SELECT count(*), sum(matchups), count(*) FILTER (WHERE boards <> 1712304 "
+        f"OR wins + ties + losses <> boards) FROM '{matchups}'",
+    )
+    if rows != 47_008 or raw != 812_175 or bad:
+        fail(f"{matchups}: {rows} classes, {raw} raw matchups, {bad} bad rows")
+    cells, asym = one(
+        con,
+        f"SELECT count(*), count(*) FILTER (WHERE x.wins <> y.losses OR x.ties <> y.ties "
+        f"OR abs(x.equity_a + y.equity_a - 1) > 1e-12) "
+        f"FROM '{headsup}' x JOIN '{headsup}' y ON x.hand_a = y.hand_b AND x.hand_b = y.hand_a",
+    )
+    if cells != 169 * 169 or asym:
+        fail(f"{headsup}: {cells} cells, {asym} not mirrored by their transpose")
+    (aa_kk,) = one(con, f"SELECT equity_a FROM '{headsup}' WHERE hand_a = 'AA' AND hand_b = 'KK'")
+    if abs(aa_kk - 0.8195) > 5e-5:
+        fail(f"{headsup}: AA vs KK {aa_kk}, published 0.8195")
+    preflop = folder.parent / "holdem_preflop" / "preflop.parquet"
+    if preflop.exists():
+        (mismatch,) = one(
+            con,
+            f"SELECT count(*) FROM (SELECT hand_a, sum(wins) AS w, sum(ties) AS t "
+            f"FROM '{headsup}' GROUP BY hand_a) m JOIN '{preflop}' p ON p.class = m.hand_a "
+            f"WHERE m.w <> p.wins OR m.t <> p.ties",
+        )
+        if mismatch:
+            fail(f"{headsup}: {mismatch} classes whose row sums differ from preflop.parquet")
+    print(f"check_parquet: ok: {folder} (holdem heads-up, 47,008 matchups, AA v KK {aa_kk:.4f})")
 
 
 def check_holdem_preflop(con, folder: Path) -> None:

@@ -37,7 +37,7 @@ sed -e 's/^headsup_decks = .*/headsup_decks = [28]/' -e 's/^name = .*/name = "sh
 names=()
 sed -e 's/^rounds = .*/rounds = 2_000_000/' -e 's/^name = .*/name = "blackjack_quick"/' \
   -e 's/^decks = \[.*/decks = [1, 6, "infinite"]/' jobs/blackjack.toml > "$out/blackjack_quick.toml"
-for job in jobs/niuniu.toml jobs/holdem_preflop.toml jobs/blackjack_6d_s17.toml "$out/blackjack_quick.toml" "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
+for job in jobs/niuniu.toml jobs/holdem_preflop.toml jobs/holdem_headsup.toml jobs/blackjack_6d_s17.toml "$out/blackjack_quick.toml" "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
   jobs/zhajinhua_caller_loses.toml "$out/zhajinhua_multiway_quick.toml"; do
   cargo run --release --quiet -- run "$job" --out "$out" --quiet
   names+=("$(basename "$job" .toml)")

@@ -97,11 +97,14 @@ pub enum QueryGame {
         #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
         table: PathBuf,
     },
-    /// Hold'em preflop: a starting hand's exact equity and, given a pot, each action's EV.
+    /// Hold'em preflop: a starting hand's exact equity against random hands or against
+    /// another hand and, given a pot, each action's EV.
     Holdem {
         /// A class (AA, AKs, AKo) or two cards (As Kd).
         hand: String,
-        /// Random opponents.
+        /// The opponent's hand, for the exact heads-up result (a class or two cards).
+        versus: Option<String>,
+        /// Random opponents (without VERSUS).
         #[arg(long, default_value_t = 1)]
         opponents: usize,
         /// Pot before our decision, including the opponent's bet.
@@ -116,9 +119,13 @@ pub enum QueryGame {
         /// Probability that the opponent folds to the raise.
         #[arg(long, default_value_t = 0.0)]
         fold: f64,
-        /// The table to read.
-        #[arg(long, default_value = "tables/holdem_preflop/holdem.bin")]
-        table: PathBuf,
+        /// The table to read for random opponents (default: tables/holdem_multiway/holdem.bin
+        /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
+        #[arg(long)]
+        table: Option<PathBuf>,
+        /// The heads-up table to read with VERSUS.
+        #[arg(long, default_value = "tables/holdem_headsup/holdem_headsup.bin")]
+        headsup_table: PathBuf,
     },
     /// Five-card stud: exact outs, win / tie probabilities and the EV of calling.
     Stud {

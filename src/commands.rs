@@ -80,13 +80,25 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
             } => query_blackjack(&hand, &upcard, rules.as_deref(), table.as_deref()),
             QueryGame::Holdem {
                 hand,
+                versus,
                 opponents,
                 pot,
                 call,
                 raise,
                 fold,
                 table,
-            } => query_holdem(&hand, opponents, pot, call, raise, fold, &table),
+                headsup_table,
+            } => query_holdem(&HoldemQuestion {
+                hand,
+                versus,
+                opponents,
+                pot,
+                call,
+                raise,
+                fold,
+                table,
+                headsup_table,
+            }),
             QueryGame::Stud {
                 mine,
                 theirs,
@@ -637,56 +649,115 @@ fn query_blackjack(
     Ok(())
 }
 
-fn query_holdem(
-    hand: &str,
+/// A `pipeline query holdem` question.
+struct HoldemQuestion {
+    hand: String,
+    versus: Option<String>,
     opponents: usize,
     pot: Option<f64>,
     call: Option<f64>,
     raise: Option<f64>,
     fold: f64,
-    table_path: &Path,
-) -> anyhow::Result<()> {
+    table: Option<PathBuf>,
+    headsup_table: PathBuf,
+}
+
+fn query_holdem(q: &HoldemQuestion) -> anyhow::Result<()> {
     use cardtables::decision::{ev_call, ev_raise, required_equity, EV_FOLD};
     use cardtables::holdem::{class_of_text, HoldemQueryError};
     let usage = |m: String| anyhow::Error::new(UsageError(m));
+    let (pot, call, raise, fold, opponents) = (q.pot, q.call, q.raise, q.fold, q.opponents);
     if !(0.0..=1.0).contains(&fold) {
         return Err(usage(format!(
             "--fold {fold} must be a probability in [0, 1]"
         )));
     }
-    let class = class_of_text(hand).map_err(|e| usage(e.to_string()))?;
-    let table = cardtables::Holdem::open(table_path).with_context(|| {
-        format!(
-            "cannot load {} (run `pipeline run jobs/holdem_preflop.toml` first, or pass --table)",
-            table_path.display()
-        )
-    })?;
-    let r = match table.preflop(class, opponents) {
-        Ok(r) => r,
-        Err(e @ HoldemQueryError::Opponents { .. }) => return Err(usage(e.to_string())),
-        Err(e) => return Err(e.into()),
-    };
-    println!(
-        "{} vs {} random hand{}: win {:.4}, tie {:.4}, equity {:.4}{}",
-        crate::games::holdem::classes::class_name(class),
-        opponents,
-        if opponents == 1 { "" } else { "s" },
-        r.win,
-        r.tie,
-        r.equity,
-        if r.std_error > 0.0 {
-            format!(" (Monte Carlo, s.e. {:.1e})", r.std_error)
-        } else {
-            " (exact)".to_string()
+    let class = class_of_text(&q.hand).map_err(|e| usage(e.to_string()))?;
+    let name = crate::games::holdem::classes::class_name;
+    let w = if let Some(versus) = &q.versus {
+        if opponents != 1 {
+            return Err(usage(
+                "--opponents is for random opponents: leave it out when naming the opponent's hand"
+                    .into(),
+            ));
         }
-    );
+        let other = class_of_text(versus).map_err(|e| usage(e.to_string()))?;
+        let table = cardtables::HoldemHeadsUp::open(&q.headsup_table).with_context(|| {
+            format!(
+                "cannot load {} (run `pipeline run jobs/holdem_headsup.toml` first, or pass --headsup-table)",
+                q.headsup_table.display()
+            )
+        })?;
+        let cards = |text: &str| {
+            cardtables::card::parse_exact(text, 2)
+                .ok()
+                .map(|c| [c[0], c[1]])
+        };
+        match (cards(&q.hand), cards(versus)) {
+            (Some(a), Some(b)) => {
+                let r = table.cards(a, b).map_err(|e| usage(e.to_string()))?;
+                println!(
+                    "{} {} vs {} {}: wins {}, ties {}, losses {} of {} boards, equity {:.4} (exact)",
+                    a[0], a[1], b[0], b[1], r.wins, r.ties, r.losses, r.boards, r.equity
+                );
+                r.equity
+            }
+            _ => {
+                let e = table.classes(class, other);
+                println!(
+                    "{} vs {}: equity {e:.4} (exact, averaged over the combos that share no card)",
+                    name(class),
+                    name(other)
+                );
+                e
+            }
+        }
+    } else {
+        let path = q.table.clone().unwrap_or_else(|| {
+            PathBuf::from(if opponents > 1 {
+                "tables/holdem_multiway/holdem.bin"
+            } else {
+                "tables/holdem_preflop/holdem.bin"
+            })
+        });
+        let table = cardtables::Holdem::open(&path).with_context(|| {
+            format!(
+                "cannot load {} (run `pipeline run jobs/{}` first, or pass --table)",
+                path.display(),
+                if opponents > 1 {
+                    "holdem_multiway.toml"
+                } else {
+                    "holdem_preflop.toml"
+                }
+            )
+        })?;
+        let r = match table.preflop(class, opponents) {
+            Ok(r) => r,
+            Err(e @ HoldemQueryError::Opponents { .. }) => return Err(usage(e.to_string())),
+            Err(e) => return Err(e.into()),
+        };
+        println!(
+            "{} vs {} random hand{}: win {:.4}, tie {:.4}, equity {:.4}{}",
+            name(class),
+            opponents,
+            if opponents == 1 { "" } else { "s" },
+            r.win,
+            r.tie,
+            r.equity,
+            if r.std_error > 0.0 {
+                format!(" (Monte Carlo, s.e. {:.1e})", r.std_error)
+            } else {
+                " (exact)".to_string()
+            }
+        );
+        r.equity
+    };
     if let (Some(pot), Some(call)) = (pot, call) {
         if !(pot.is_finite() && pot > 0.0 && call.is_finite() && call >= 0.0) {
             return Err(usage(
                 "--pot must be positive and --call zero or more".into(),
             ));
         }
-        let w = r.equity;
         let mut actions = vec![
             ("fold".to_string(), EV_FOLD),
             (format!("call {call}"), ev_call(w, pot, call)),

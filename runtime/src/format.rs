@@ -40,6 +40,8 @@ pub enum Game {
     Stud = 3,
     Zhajinhua = 4,
     Blackjack = 5,
+    /// Hold'em heads-up matchups (a separate table from the preflop one).
+    HoldemHeadsUp = 6,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -54,6 +56,7 @@ impl Game {
             Game::Stud,
             Game::Zhajinhua,
             Game::Blackjack,
+            Game::HoldemHeadsUp,
             Game::Pipeline,
         ]
         .into_iter()
@@ -68,6 +71,7 @@ impl Game {
             Game::Stud => "stud",
             Game::Zhajinhua => "zhajinhua",
             Game::Blackjack => "blackjack",
+            Game::HoldemHeadsUp => "holdem-headsup",
             Game::Pipeline => "pipeline-internal",
         }
     }

@@ -128,7 +128,10 @@ fn load_all(bytes: &[u8]) -> usize {
     WATCH.with(|w| w.set(true));
     let ok = usize::from(Zhajinhua::from_bytes(bytes).is_ok())
         + usize::from(Niuniu::from_bytes(bytes).is_ok())
-        + usize::from(Blackjack::from_bytes(bytes).is_ok());
+        + usize::from(Blackjack::from_bytes(bytes).is_ok())
+        + usize::from(cardtables::HoldemHeadsUp::from_bytes(bytes).is_ok())
+        + usize::from(cardtables::Holdem::from_bytes(bytes).is_ok())
+        + usize::from(cardtables::Stud::from_bytes(bytes).is_ok());
     WATCH.with(|w| w.set(false));
     let largest = LARGEST.with(|l| l.replace(0));
     assert!(

@@ -75,3 +75,20 @@ pub fn matchups(deck: u64) -> Vec<Matchup> {
         .map(|((a, b), weight)| Matchup { a, b, weight })
         .collect()
 }
+
+/// Exact result of one matchup, from the first hand's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HeadsUp {
+    pub wins: u64,
+    pub ties: u64,
+    pub deals: u64,
+}
+
+impl HeadsUp {
+    pub fn equity(&self) -> f64 {
+        (self.wins as f64 + self.ties as f64 / 2.0) / self.deals as f64
+    }
+    pub fn losses(&self) -> u64 {
+        self.deals - self.wins - self.ties
+    }
+}

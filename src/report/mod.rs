@@ -187,3 +187,75 @@ pub fn rank_grid(ranks_high_first: &[u8], cell: impl Fn(u8, u8, bool) -> String)
         .collect();
     markdown_table(&header, &rows)
 }
+
+/// A 13×13 starting-hand grid as an SVG heatmap: pairs on the diagonal, suited hands above
+/// it, offsuit below (rows and columns high rank first), each cell coloured from red (low)
+/// through white to green (high) between `low` and `high` and labelled with `label`.
+pub fn rank_grid_svg(
+    title: &str,
+    value: impl Fn(u8, u8, bool) -> f64,
+    low: f64,
+    high: f64,
+    label: impl Fn(f64) -> String,
+) -> String {
+    let (cell, left, top) = (46usize, 24usize, 44usize);
+    let size = left + 13 * cell + 10;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n\
+         <text x=\"{left}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{title}</text>\n",
+        top + 13 * cell + 10
+    );
+    let name = |r: u8| cardtables::card::RANK_CHARS[usize::from(r)];
+    for k in 0..13u8 {
+        let r = 12 - k;
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>\n<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>\n",
+            left + usize::from(k) * cell + cell / 2,
+            top - 6,
+            name(r),
+            left / 2,
+            top + usize::from(k) * cell + cell / 2 + 4,
+            name(r)
+        ));
+    }
+    for i in 0..13u8 {
+        for j in 0..13u8 {
+            let (r1, r2) = (12 - i, 12 - j);
+            let (hi, lo, suited) = if r1 > r2 {
+                (r1, r2, true)
+            } else {
+                (r2, r1, false)
+            };
+            let v = value(hi, lo, suited && hi != lo);
+            let t = ((v - low) / (high - low)).clamp(0.0, 1.0);
+            // Red (0) → white (0.5) → green (1).
+            let (r, g, b) = if t < 0.5 {
+                let u = t / 0.5;
+                (255.0, 120.0 + 135.0 * u, 120.0 + 135.0 * u)
+            } else {
+                let u = (t - 0.5) / 0.5;
+                (255.0 - 155.0 * u, 255.0 - 55.0 * u, 255.0 - 155.0 * u)
+            };
+            let text = if hi == lo {
+                format!("{}{}", name(hi), name(lo))
+            } else {
+                format!("{}{}{}", name(hi), name(lo), if suited { "s" } else { "o" })
+            };
+            let (x, y) = (left + usize::from(j) * cell, top + usize::from(i) * cell);
+            svg.push_str(&format!(
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({},{},{})\" stroke=\"#999\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{text}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                r as u8,
+                g as u8,
+                b as u8,
+                x + cell / 2,
+                y + 18,
+                x + cell / 2,
+                y + 34,
+                label(v)
+            ));
+        }
+    }
+    svg.push_str("</svg>\n");
+    svg
+}

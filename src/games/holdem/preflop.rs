@@ -17,7 +17,7 @@ use super::classes::{class_name, class_of, combos, CLASSES};
 use super::eval::tables;
 use crate::engine::{Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
-use crate::report::{rank_grid, Report};
+use crate::report::{rank_grid, rank_grid_svg, Report};
 use crate::sink::parquet::ParquetOutput;
 
 /// Canonical boards per work unit.
@@ -173,6 +173,40 @@ pub fn sweep_board(board: [Card; 5], weight: u64, into: &mut ClassCounts, scratc
         below += size;
         i = j;
     }
+}
+
+/// Every class's exact counts against one random hand, from every canonical board (on
+/// every core): what the `holdem.preflop` job computes, for other jobs to check against.
+pub fn all_class_counts() -> ClassCounts {
+    use rayon::prelude::*;
+    canonical_boards()
+        .par_chunks(BOARDS_PER_UNIT)
+        .map(|chunk| {
+            let mut counts = ClassCounts {
+                wins: vec![0; CLASSES],
+                ties: vec![0; CLASSES],
+            };
+            let mut scratch = Vec::with_capacity(1081);
+            let mut cards = [Card::from_id(0).expect("card 0"); 5];
+            for board in chunk {
+                unrank(board.index, 5, &mut cards);
+                sweep_board(cards, u64::from(board.weight), &mut counts, &mut scratch);
+            }
+            counts
+        })
+        .reduce(
+            || ClassCounts {
+                wins: vec![0; CLASSES],
+                ties: vec![0; CLASSES],
+            },
+            |mut a, b| {
+                for c in 0..CLASSES {
+                    a.wins[c] += b.wins[c];
+                    a.ties[c] += b.ties[c];
+                }
+                a
+            },
+        )
 }
 
 /// The `holdem.preflop` job.
@@ -370,12 +404,15 @@ impl PreflopJob {
         ));
         md.push_str("## Equity against one random hand\n\nPairs on the diagonal, suited above, offsuit below.\n\n");
         let ranks: Vec<u8> = (0..13u8).rev().collect();
-        md.push_str(&rank_grid(&ranks, |hi, lo, suited| {
-            let c = class_of(
+        let cell = |hi: u8, lo: u8, suited: bool| {
+            equity(class_of(
                 Card::new(hi, 0).expect("card"),
                 Card::new(lo, if suited { 0 } else { 1 }).expect("card"),
-            );
-            format!("{:.3}", equity(c))
+            ))
+        };
+        md.push_str(&format!("![equity heatmap]({}/equity.svg)\n\n", self.name));
+        md.push_str(&rank_grid(&ranks, |hi, lo, suited| {
+            format!("{:.3}", cell(hi, lo, suited))
         }));
         let mut order: Vec<usize> = (0..CLASSES).collect();
         order.sort_by(|&a, &b| equity(b).total_cmp(&equity(a)));
@@ -390,9 +427,12 @@ impl PreflopJob {
             list(&order[..5]),
             list(&order[CLASSES - 5..])
         ));
+        let chart = rank_grid_svg("Equity against one random hand", cell, 0.3, 0.85, |v| {
+            format!("{v:.3}")
+        });
         Ok(Report {
             markdown: md,
-            charts: vec![],
+            charts: vec![("equity.svg".into(), chart)],
         })
     }
 }

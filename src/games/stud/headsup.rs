@@ -12,31 +12,16 @@
 
 use cardtables::colex::binomial;
 
-use crate::cards::matchups::pair_index;
 #[cfg(test)]
 use crate::cards::matchups::matchups;
+use crate::cards::matchups::pair_index;
 use cardtables::{Card, CardSet};
 
 use super::eval::Evaluator;
 #[cfg(test)]
 use super::rules::StudRules;
 
-/// Exact result of one matchup, from the first hand's side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct HeadsUp {
-    pub wins: u64,
-    pub ties: u64,
-    pub deals: u64,
-}
-
-impl HeadsUp {
-    pub fn equity(&self) -> f64 {
-        (self.wins as f64 + self.ties as f64 / 2.0) / self.deals as f64
-    }
-    pub fn losses(&self) -> u64 {
-        self.deals - self.wins - self.ties
-    }
-}
+pub use crate::cards::matchups::HeadsUp;
 
 /// Scratch space for [`solve`], reused across matchups to avoid allocation.
 #[derive(Default)]

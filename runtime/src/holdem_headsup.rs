@@ -1,0 +1,197 @@
+//! O(1) Texas Hold'em heads-up answers from a `holdem_headsup.bin` table: the exact all-in
+//! result of any two starting hands over every board, by combo (two exact hands) or by
+//! class (AKs against QQ, averaged over the combos that do not share a card).
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::Card;
+use crate::format::{self, Game, TableError, TableHeader};
+use crate::holdem::CLASSES;
+
+/// Two-card sets: C(52, 2).
+pub const COMBOS: usize = 1326;
+
+/// The payload of a heads-up table file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeadsUpPayload {
+    pub rules: String,
+    /// Boards per matchup: C(48, 5).
+    pub boards: u32,
+    /// Matchup classes (equal up to suit permutation and order), sorted by (a, b): each
+    /// representative's two hands as colex indices of 2-card sets.
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub rep_a: Vec<u16>,
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub rep_b: Vec<u16>,
+    /// Boards the first hand wins and ties, per matchup class.
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub wins: Vec<u32>,
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub ties: Vec<u32>,
+    /// Equity of class a against class b, `[a · 169 + b]`.
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub class_equity: Vec<f64>,
+}
+
+/// The exact result of one hand against another.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeadsUpResult {
+    pub wins: u32,
+    pub ties: u32,
+    pub losses: u32,
+    pub boards: u32,
+    pub equity: f64,
+}
+
+/// Why a heads-up question could not be answered.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum HeadsUpQueryError {
+    #[error("the two hands share a card")]
+    SharedCard,
+    #[error("this table has no entry for the matchup (is it complete?)")]
+    Missing,
+}
+
+/// A loaded, validated heads-up table.
+#[derive(Clone, Debug)]
+pub struct HoldemHeadsUp {
+    header: TableHeader,
+    payload: HeadsUpPayload,
+}
+
+fn validate(p: &HeadsUpPayload) -> Result<(), TableError> {
+    let n = p.rep_a.len();
+    if [p.rep_b.len(), p.wins.len(), p.ties.len()]
+        .iter()
+        .any(|&l| l != n)
+    {
+        return Err(TableError::Invalid(
+            "matchup arrays differ in length".into(),
+        ));
+    }
+    if p.class_equity.len() != CLASSES * CLASSES {
+        return Err(TableError::Invalid(format!(
+            "class matrix must hold {} cells",
+            CLASSES * CLASSES
+        )));
+    }
+    let reps: Vec<(u16, u16)> = p
+        .rep_a
+        .iter()
+        .copied()
+        .zip(p.rep_b.iter().copied())
+        .collect();
+    if reps.windows(2).any(|w| w[0] >= w[1])
+        || reps
+            .iter()
+            .any(|&(a, b)| usize::from(a) >= COMBOS || usize::from(b) >= COMBOS)
+    {
+        return Err(TableError::Invalid(
+            "matchups must be sorted, distinct 2-card set indices".into(),
+        ));
+    }
+    if p.wins
+        .iter()
+        .zip(&p.ties)
+        .any(|(&w, &t)| u64::from(w) + u64::from(t) > u64::from(p.boards))
+    {
+        return Err(TableError::Invalid(
+            "a matchup counts more boards than exist".into(),
+        ));
+    }
+    Ok(())
+}
+
+format::table_file!(HoldemHeadsUp, HeadsUpPayload, Game::HoldemHeadsUp);
+
+/// Colex index of the 2-card set {x, y}.
+fn pair_index(x: Card, y: Card) -> u16 {
+    let (lo, hi) = if x.id() < y.id() {
+        (x.id(), y.id())
+    } else {
+        (y.id(), x.id())
+    };
+    (u16::from(lo)) + u16::from(hi) * (u16::from(hi) - 1) / 2
+}
+
+impl HoldemHeadsUp {
+    /// Number of matchup classes in the table.
+    pub fn matchups(&self) -> usize {
+        self.payload.rep_a.len()
+    }
+
+    /// The exact result of hand `a` against hand `b`: the matchup's class is found by
+    /// renaming suits (24 ways) and swapping the hands, then by binary search.
+    pub fn cards(&self, a: [Card; 2], b: [Card; 2]) -> Result<HeadsUpResult, HeadsUpQueryError> {
+        if a[0] == a[1] || b[0] == b[1] || a.iter().any(|c| b.contains(c)) {
+            return Err(HeadsUpQueryError::SharedCard);
+        }
+        let mut best: Option<((u16, u16), bool)> = None;
+        for p in PERMUTATIONS {
+            let rename = |c: Card| {
+                Card::new(c.rank(), p[usize::from(c.suit())]).expect("rank and suit stay valid")
+            };
+            let x = pair_index(rename(a[0]), rename(a[1]));
+            let y = pair_index(rename(b[0]), rename(b[1]));
+            for (key, swapped) in [((x, y), false), ((y, x), true)] {
+                if best.is_none_or(|(k, _)| key < k) {
+                    best = Some((key, swapped));
+                }
+            }
+        }
+        let (key, swapped) = best.expect("24 permutations");
+        let p = &self.payload;
+        // Binary search over the sorted (rep_a, rep_b) pairs.
+        let (mut lo, mut hi) = (0, p.rep_a.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if (p.rep_a[mid], p.rep_b[mid]) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo == p.rep_a.len() || (p.rep_a[lo], p.rep_b[lo]) != key {
+            return Err(HeadsUpQueryError::Missing);
+        }
+        let i = lo;
+        let (w, t) = (p.wins[i], p.ties[i]);
+        let l = p.boards - w - t;
+        let (wins, losses) = if swapped { (l, w) } else { (w, l) };
+        Ok(HeadsUpResult {
+            wins,
+            ties: t,
+            losses,
+            boards: p.boards,
+            equity: (f64::from(wins) + f64::from(t) / 2.0) / f64::from(p.boards),
+        })
+    }
+
+    /// Equity of class `a` against class `b` (class indices as in [`crate::holdem`]).
+    pub fn classes(&self, a: usize, b: usize) -> f64 {
+        self.payload.class_equity[a.min(CLASSES - 1) * CLASSES + b.min(CLASSES - 1)]
+    }
+}
+
+/// The 24 permutations of four suits.
+const PERMUTATIONS: [[u8; 4]; 24] = {
+    let mut out = [[0u8; 4]; 24];
+    let mut n = 0;
+    let mut a = 0;
+    while a < 4 {
+        let mut b = 0;
+        while b < 4 {
+            let mut c = 0;
+            while c < 4 {
+                if a != b && a != c && b != c {
+                    out[n] = [a, b, c, 6 - a - b - c];
+                    n += 1;
+                }
+                c += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+};
