@@ -20,6 +20,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "Texas Hold'em: exact heads-up equity of every matchup (47,008 classes) and the 169 × 169 class matrix",
     ),
     (
+        "holdem.multiway",
+        "Texas Hold'em: every class against 1 (exact) to 9 random opponents (seeded Monte Carlo)",
+    ),
+    (
         "holdem.preflop",
         "Texas Hold'em: exact equity of all 169 starting hands (and 1,326 combos) vs one random hand",
     ),
@@ -46,6 +50,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
         "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
         "holdem.headsup" => Ok(Box::new(holdem::headsup::HeadsUpJob::new(spec)?)),
+        "holdem.multiway" => Ok(Box::new(holdem::multiway::MultiwayJob::new(spec)?)),
         "holdem.preflop" => Ok(Box::new(holdem::preflop::PreflopJob::new(spec)?)),
         "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
         "stud.tables" => Ok(Box::new(stud::tables::TablesJob::new(spec)?)),

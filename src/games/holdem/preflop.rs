@@ -175,25 +175,28 @@ pub fn sweep_board(board: [Card; 5], weight: u64, into: &mut ClassCounts, scratc
     }
 }
 
+/// Exact counts of every class against one random hand over some canonical boards.
+pub fn class_counts(boards: &[Board]) -> ClassCounts {
+    let mut counts = ClassCounts {
+        wins: vec![0; CLASSES],
+        ties: vec![0; CLASSES],
+    };
+    let mut scratch = Vec::with_capacity(1081);
+    let mut cards = [Card::from_id(0).expect("card 0"); 5];
+    for board in boards {
+        unrank(board.index, 5, &mut cards);
+        sweep_board(cards, u64::from(board.weight), &mut counts, &mut scratch);
+    }
+    counts
+}
+
 /// Every class's exact counts against one random hand, from every canonical board (on
 /// every core): what the `holdem.preflop` job computes, for other jobs to check against.
 pub fn all_class_counts() -> ClassCounts {
     use rayon::prelude::*;
     canonical_boards()
         .par_chunks(BOARDS_PER_UNIT)
-        .map(|chunk| {
-            let mut counts = ClassCounts {
-                wins: vec![0; CLASSES],
-                ties: vec![0; CLASSES],
-            };
-            let mut scratch = Vec::with_capacity(1081);
-            let mut cards = [Card::from_id(0).expect("card 0"); 5];
-            for board in chunk {
-                unrank(board.index, 5, &mut cards);
-                sweep_board(cards, u64::from(board.weight), &mut counts, &mut scratch);
-            }
-            counts
-        })
+        .map(class_counts)
         .reduce(
             || ClassCounts {
                 wins: vec![0; CLASSES],
@@ -240,18 +243,8 @@ impl Job for PreflopJob {
     }
 
     fn run_unit(&self, index: usize) -> ClassCounts {
-        let mut counts = ClassCounts {
-            wins: vec![0; CLASSES],
-            ties: vec![0; CLASSES],
-        };
-        let mut scratch = Vec::with_capacity(1081);
-        let mut cards = [Card::from_id(0).expect("card 0"); 5];
         let start = index * BOARDS_PER_UNIT;
-        for board in &self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())] {
-            unrank(board.index, 5, &mut cards);
-            sweep_board(cards, u64::from(board.weight), &mut counts, &mut scratch);
-        }
-        counts
+        class_counts(&self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())])
     }
 
     fn finish(&self, units: Vec<ClassCounts>, progress: &Progress) -> anyhow::Result<Outputs> {
