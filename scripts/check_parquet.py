@@ -62,7 +62,7 @@ def main() -> None:
     for name in sys.argv[2:]:
         folder = Path(sys.argv[1]) / "tables" / name
         hands = str(folder / "hands.parquet")
-        for alternative in ("categories.parquet", "preflop.parquet", "headsup.parquet"):
+        for alternative in ("categories.parquet", "preflop.parquet", "headsup.parquet", "multiway.parquet"):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
         kind = metadata_of(con, hands).get("pipeline.kind")
@@ -74,6 +74,8 @@ def main() -> None:
             check_stud(con, folder)
         elif kind == "holdem.preflop":
             check_holdem_preflop(con, folder)
+        elif kind == "holdem.multiway":
+            check_holdem_multiway(con, folder)
         elif kind == "holdem.headsup":
             check_holdem_headsup(con, folder)
         elif kind == "blackjack.strategy":
@@ -122,6 +124,42 @@ def check_blackjack(con, folder: Path) -> None:
         if rule_set == "6d-s17-das" and not 0.0039 < edge < 0.0042:
             fail(f"{summary}: 6d-s17-das house edge {edge}, published about 0.40 %")
     print(f"check_parquet: ok: {folder} (blackjack, {sets} rule sets)")
+
+
+def check_holdem_multiway(con, folder: Path) -> None:
+    multiway = str(folder / "multiway.parquet")
+    rows, exact, bad = one(
+        con,
+        f"SELECT count(*), count(*) FILTER (WHERE method = 'exact'), count(*) FILTER (WHERE "
+        f"wins + ties + losses <> deals OR equity < 0 OR equity > 1) FROM '{multiway}'",
+    )
+    if rows != 169 * 9 or exact != 169 or bad:
+        fail(f"{multiway}: {rows} rows, {exact} exact, {bad} inconsistent")
+    # Equity falls with every extra opponent, for every class (beyond sampling noise).
+    (rising,) = one(
+        con,
+        f"SELECT count(*) FROM '{multiway}' a JOIN '{multiway}' b ON a.class = b.class "
+        f"AND b.opponents = a.opponents + 1 WHERE b.equity > a.equity + 4 * (a.std_error + b.std_error)",
+    )
+    if rising:
+        fail(f"{multiway}: {rising} cells gain equity with an extra opponent")
+    # Over all 1,326 combos, a random hand's equity against n others is 1 / (n + 1).
+    for n, total, se in con.execute(
+        f"SELECT opponents, sum(combos * equity) / 1326, sqrt(sum(combos * combos * std_error * std_error)) / 1326 "
+        f"FROM '{multiway}' GROUP BY opponents ORDER BY opponents"
+    ).fetchall():
+        if abs(total - 1 / (n + 1)) > 4 * se + 1e-12:
+            fail(f"{multiway}: {n} opponents: mean equity {total} ± {se}, expected {1 / (n + 1)}")
+    preflop = folder.parent / "holdem_preflop" / "preflop.parquet"
+    if preflop.exists():
+        (mismatch,) = one(
+            con,
+            f"SELECT count(*) FROM '{multiway}' m JOIN '{preflop}' p USING (class) "
+            f"WHERE m.opponents = 1 AND (m.wins <> p.wins OR m.ties <> p.ties)",
+        )
+        if mismatch:
+            fail(f"{multiway}: {mismatch} one-opponent rows differ from preflop.parquet")
+    print(f"check_parquet: ok: {folder} (holdem multiway, 1 to 9 opponents)")
 
 
 def check_holdem_headsup(con, folder: Path) -> None:
