@@ -87,8 +87,8 @@ fn benches(c: &mut Criterion) {
                                 hand[4] = deck[e];
                                 for f in e + 1..51 {
                                     hand[5] = deck[f];
-                                    for g in f + 1..52 {
-                                        hand[6] = deck[g];
+                                    for &card in &deck[f + 1..] {
+                                        hand[6] = card;
                                         sum += fold(hand[..].rank());
                                     }
                                 }
