@@ -99,34 +99,7 @@ pub enum QueryGame {
     },
     /// Hold'em preflop: a starting hand's exact equity against random hands or against
     /// another hand and, given a pot, each action's EV.
-    Holdem {
-        /// A class (AA, AKs, AKo) or two cards (As Kd).
-        hand: String,
-        /// The opponent's hand, for the exact heads-up result (a class or two cards).
-        versus: Option<String>,
-        /// Random opponents (without VERSUS).
-        #[arg(long, default_value_t = 1)]
-        opponents: usize,
-        /// Pot before our decision, including the opponent's bet.
-        #[arg(long)]
-        pot: Option<f64>,
-        /// Amount to call.
-        #[arg(long, requires = "pot")]
-        call: Option<f64>,
-        /// Raise-to amount to price.
-        #[arg(long, requires = "call")]
-        raise: Option<f64>,
-        /// Probability that the opponent folds to the raise.
-        #[arg(long, default_value_t = 0.0)]
-        fold: f64,
-        /// The table to read for random opponents (default: tables/holdem_multiway/holdem.bin
-        /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
-        #[arg(long)]
-        table: Option<PathBuf>,
-        /// The heads-up table to read with VERSUS.
-        #[arg(long, default_value = "tables/holdem_headsup/holdem_headsup.bin")]
-        headsup_table: PathBuf,
-    },
+    Holdem(HoldemQuestion),
     /// Five-card stud: exact outs, win / tie probabilities and the EV of calling.
     Stud {
         /// Your cards so far, e.g. "As Ks Qs Js".
@@ -186,4 +159,35 @@ pub enum QueryGame {
         #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
         table: PathBuf,
     },
+}
+
+/// A `pipeline query holdem` question.
+#[derive(clap::Args, Debug)]
+pub struct HoldemQuestion {
+    /// A class (AA, AKs, AKo) or two cards (As Kd).
+    pub hand: String,
+    /// The opponent's hand, for the exact heads-up result (a class or two cards).
+    pub versus: Option<String>,
+    /// Random opponents (without VERSUS).
+    #[arg(long, default_value_t = 1)]
+    pub opponents: usize,
+    /// Pot before our decision, including the opponent's bet.
+    #[arg(long)]
+    pub pot: Option<f64>,
+    /// Amount to call.
+    #[arg(long, requires = "pot")]
+    pub call: Option<f64>,
+    /// Raise-to amount to price.
+    #[arg(long, requires = "call")]
+    pub raise: Option<f64>,
+    /// Probability that the opponent folds to the raise.
+    #[arg(long, default_value_t = 0.0)]
+    pub fold: f64,
+    /// The table to read for random opponents (default: tables/holdem_multiway/holdem.bin
+    /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
+    #[arg(long)]
+    pub table: Option<PathBuf>,
+    /// The heads-up table to read with VERSUS.
+    #[arg(long, default_value = "tables/holdem_headsup/holdem_headsup.bin")]
+    pub headsup_table: PathBuf,
 }

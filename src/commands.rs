@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
-use crate::cli::{Cli, Command, QueryGame};
+use crate::cli::{Cli, Command, HoldemQuestion, QueryGame};
 use crate::engine::{self, MergeConfig, RunConfig, RunSummary};
 use crate::job::{job_files, JobSpec};
 
@@ -78,27 +78,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
                 rules,
                 table,
             } => query_blackjack(&hand, &upcard, rules.as_deref(), table.as_deref()),
-            QueryGame::Holdem {
-                hand,
-                versus,
-                opponents,
-                pot,
-                call,
-                raise,
-                fold,
-                table,
-                headsup_table,
-            } => query_holdem(&HoldemQuestion {
-                hand,
-                versus,
-                opponents,
-                pot,
-                call,
-                raise,
-                fold,
-                table,
-                headsup_table,
-            }),
+            QueryGame::Holdem(q) => query_holdem(&q),
             QueryGame::Stud {
                 mine,
                 theirs,
@@ -647,19 +627,6 @@ fn query_blackjack(
         Err(e) => return Err(usage(e.to_string())),
     }
     Ok(())
-}
-
-/// A `pipeline query holdem` question.
-struct HoldemQuestion {
-    hand: String,
-    versus: Option<String>,
-    opponents: usize,
-    pot: Option<f64>,
-    call: Option<f64>,
-    raise: Option<f64>,
-    fold: f64,
-    table: Option<PathBuf>,
-    headsup_table: PathBuf,
 }
 
 fn query_holdem(q: &HoldemQuestion) -> anyhow::Result<()> {

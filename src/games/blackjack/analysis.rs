@@ -257,8 +257,8 @@ impl Context {
         -(1.0 - p)
     }
 
-    /// EV of doubling `h`: one card, then stand, at twice the stake.
-    fn double(&mut self, h: u32) -> f64 {
+    /// Σ over the next card of its probability times `then(child)`, or the bust value.
+    fn next_card(&mut self, h: u32, mut then: impl FnMut(&mut Context, u32) -> f64) -> f64 {
         let g = Hands::get();
         let mut ev = 0.0;
         for r in 0..RANKS {
@@ -268,30 +268,22 @@ impl Context {
                 ev += p * if c == hands::BUST {
                     self.bust(h, r)
                 } else {
-                    self.stand(c)
+                    then(self, c)
                 };
             }
         }
-        2.0 * ev
+        ev
+    }
+
+    /// EV of doubling `h`: one card, then stand, at twice the stake.
+    fn double(&mut self, h: u32) -> f64 {
+        2.0 * self.next_card(h, |ctx, c| ctx.stand(c))
     }
 
     /// EV of hitting `h`, then hitting again while `hits` says so. `memo` holds values of
     /// hands already played under `hits` from this base (NaN = not yet).
     fn hit(&mut self, h: u32, hits: &[bool], memo: &mut [f64]) -> f64 {
-        let g = Hands::get();
-        let mut ev = 0.0;
-        for r in 0..RANKS {
-            let p = self.base.draw(g.hand(h), r);
-            if p > 0.0 {
-                let c = g.child(h, r);
-                ev += p * if c == hands::BUST {
-                    self.bust(h, r)
-                } else {
-                    self.play(c, hits, memo)
-                };
-            }
-        }
-        ev
+        self.next_card(h, |ctx, c| ctx.play(c, hits, memo))
     }
 
     fn play(&mut self, h: u32, hits: &[bool], memo: &mut [f64]) -> f64 {
