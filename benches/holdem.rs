@@ -7,7 +7,10 @@ use std::hint::black_box;
 
 use cardtables::Card;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use pipeline::engine::stream;
+use pipeline::games::holdem::classes::parse_class;
 use pipeline::games::holdem::eval::{for_each_hand, tables};
+use pipeline::games::holdem::multiway::{representative, sample};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -100,6 +103,24 @@ fn benches(c: &mut Criterion) {
             black_box(sum)
         })
     });
+    group.finish();
+
+    // Monte Carlo trials against random opponents (one deal of the board and every
+    // opponent hand, evaluated), for a strong and a weak hand.
+    let mut group = c.benchmark_group("holdem_multiway");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(1_000_000));
+    for name in ["AA", "T9s", "72o"] {
+        for opponents in [2usize, 3, 9] {
+            let hero = representative(parse_class(name).expect("a class"));
+            group.bench_function(format!("{name}_vs_{opponents}_1M_trials"), |b| {
+                b.iter(|| {
+                    let mut rng = stream(1, 0);
+                    black_box(sample(hero, opponents, 0.0, 0, 1_000_000, &mut rng))
+                })
+            });
+        }
+    }
     group.finish();
 }
 
