@@ -186,18 +186,18 @@ pub fn build(c: &Context) -> anyhow::Result<Report> {
     })
 }
 
-fn colour(action: Option<Action>) -> &'static str {
+fn colour(action: Action) -> &'static str {
     match action {
-        Some(Action::Stand) => "#f6d55c",
-        Some(Action::Hit) => "#ffffff",
-        Some(Action::Double) => "#7fb8e6",
-        Some(Action::Split) => "#8fd18f",
-        Some(Action::Surrender) => "#c8c8c8",
-        None => "#ffffff",
+        Action::Stand => "#f6d55c",
+        Action::Hit => "#ffffff",
+        Action::Double => "#7fb8e6",
+        Action::Split => "#8fd18f",
+        Action::Surrender => "#c8c8c8",
     }
 }
 
-/// The chart as an SVG grid: rows hard 5–21, soft 13–21, pairs; upcards 2..A.
+/// The chart as an SVG grid: rows hard 5–21, soft 13–21, pairs; upcards 2..A. Cells are
+/// styled by class (one letter per first action) to keep the file small.
 pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
     let rows: Vec<Row> = (5..=21)
         .map(Row::Hard)
@@ -207,23 +207,29 @@ pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
     let (cw, ch, left, top) = (34, 20, 70, 46);
     let width = left + cw * RANKS + 10;
     let height = top + ch * rows.len() + 40;
+    let mut style = String::from("rect{stroke:#888}text{text-anchor:middle}.l{text-anchor:end}.b{font-weight:bold}");
+    for a in Action::ALL {
+        style.push_str(&format!(".{}{{fill:{}}}", a.letter(), colour(a)));
+    }
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n\
-         <text x=\"{left}\" y=\"18\" font-size=\"14\" font-weight=\"bold\">Basic strategy: {title}</text>\n"
+         <style>{style}</style>\n\
+         <rect width=\"{width}\" height=\"{height}\" style=\"fill:#fff;stroke:none\"/>\n\
+         <text x=\"{left}\" y=\"18\" font-size=\"14\" class=\"b\" style=\"text-anchor:start\">Basic strategy: {title}</text>\n"
     );
     for (k, &u) in UPCARD_ORDER.iter().enumerate() {
         svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>\n",
+            "<text x=\"{}\" y=\"{}\" class=\"b\">{}</text>",
             left + cw * k + cw / 2,
             top - 8,
             rank_name(u)
         ));
     }
+    svg.push('\n');
     for (j, &row) in rows.iter().enumerate() {
         let y = top + ch * j;
         svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+            "<text x=\"{}\" y=\"{}\" class=\"l\">{}</text>",
             left - 6,
             y + ch - 6,
             row_label(row)
@@ -232,22 +238,24 @@ pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
         for (k, &u) in UPCARD_ORDER.iter().enumerate() {
             let cell = &chart[i * RANKS + u];
             let x = left + cw * k;
+            let first = Action::from_code(cell[0]).unwrap_or(Action::Stand);
             svg.push_str(&format!(
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{ch}\" fill=\"{}\" stroke=\"#888\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                colour(Action::from_code(cell[0])),
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cw}\" height=\"{ch}\" class=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>",
+                first.letter(),
                 x + cw / 2,
                 y + ch - 6,
                 cell_code(cell)
             ));
         }
+        svg.push('\n');
     }
     let legend_y = top + ch * rows.len() + 24;
     for (k, a) in Action::ALL.iter().enumerate() {
         let x = left + k * 64;
         svg.push_str(&format!(
-            "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" stroke=\"#888\"/><text x=\"{}\" y=\"{legend_y}\">{}</text>\n",
+            "<rect x=\"{x}\" y=\"{}\" width=\"14\" height=\"14\" class=\"{}\"/><text x=\"{}\" y=\"{legend_y}\" style=\"text-anchor:start\">{}</text>\n",
             legend_y - 11,
-            colour(Some(*a)),
+            a.letter(),
             x + 18,
             a.name()
         ));
