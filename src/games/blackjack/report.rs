@@ -43,9 +43,12 @@ pub fn build(c: &Context) -> anyhow::Result<Report> {
          upcard and the player's cards leave the shoe; an infinite shoe draws each rank with \
          fixed probability). *Optimal* is composition-dependent play: every decision uses \
          the exact cards held. Split hands are played like unsplit hands of the same cards, \
-         resplitting whenever allowed; each split hand's EV is exact for the shoe less the \
-         upcard and the pair cards dealt, not the other split hands' draws (the usual \
-         convention; below 1e-4 of a bet). The *basic strategy* chart is total-dependent: \
+         resplitting whenever allowed: without resplitting the split EV is exact (the two \
+         hands are exchangeable); with resplits the chance of each number of hands is exact \
+         and each hand is valued from the shoe less the upcard, the first cards of the hands \
+         so far and its own cards (the usual convention: the other hands' later cards are not \
+         removed, an effect of order 1e-5 of a bet). Per-hand EVs are conditioned on no \
+         dealer blackjack when the dealer peeks. The *basic strategy* chart is total-dependent: \
          each cell takes the action with the best EV averaged over the two-card hands of \
          that row, weighted by how often they are dealt; its EV is exact too. EVs are per \
          unit initial bet and include naturals and dealer blackjacks; the house edge is \
@@ -83,6 +86,25 @@ pub fn build(c: &Context) -> anyhow::Result<Report> {
         ],
         &rows,
     ));
+    let z: Vec<f64> = r
+        .analyses
+        .iter()
+        .zip(r.basic)
+        .filter(|(_, t)| t.rounds > 0)
+        .map(|(a, t)| (t.mean() - a.chart_ev) / t.std_error())
+        .collect();
+    if z.len() >= 2 {
+        let n = z.len() as f64;
+        let mean = z.iter().sum::<f64>() / n;
+        let sd = (z.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)).sqrt();
+        let worst = z.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        md.push_str(&format!(
+            "\nOver the {} simulated rule sets, (sim − exact) / s.e. has mean {mean:+.3} and \
+             standard deviation {sd:.3}, largest |z| {worst:.2}: what independent standard normal \
+             draws give when every exact EV is right.\n",
+            z.len()
+        ));
+    }
     md.push_str(
         "\nRule set names: decks (`inf` = infinite), `s17`/`h17`, `das`/`nodas`, then what \
          differs from the defaults: `ls`/`es` surrender, `6to5` or `1to1` blackjack pay, \
