@@ -229,7 +229,9 @@ pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
     let (cw, ch, left, top) = (34, 20, 70, 46);
     let width = left + cw * RANKS + 10;
     let height = top + ch * rows.len() + 40;
-    let mut style = String::from("rect{stroke:#888}text{text-anchor:middle}.l{text-anchor:end}.b{font-weight:bold}");
+    let mut style = String::from(
+        "rect{stroke:#888}text{text-anchor:middle}.l{text-anchor:end}.b{font-weight:bold}",
+    );
     for a in Action::ALL {
         style.push_str(&format!(".{}{{fill:{}}}", a.letter(), colour(a)));
     }
