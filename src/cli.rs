@@ -134,31 +134,7 @@ pub enum QueryGame {
         no_ace_low_straight: bool,
     },
     /// Exact win / tie / loss of a Zhajinhua hand and the EV of each action.
-    Zhajinhua {
-        /// Three cards, e.g. "Ks Kh Qd".
-        hand: String,
-        /// Opponents still in the hand.
-        #[arg(long, default_value_t = 1)]
-        opponents: usize,
-        /// Pot before our decision, including the opponent's bet.
-        #[arg(long, default_value_t = 100.0)]
-        pot: f64,
-        /// Amount to call.
-        #[arg(long, default_value_t = 10.0)]
-        call: f64,
-        /// Probability that the opponent folds to a raise.
-        #[arg(long, default_value_t = 0.2)]
-        fold: f64,
-        /// Raise-to amounts to price (repeatable; default 2×, 3× the call and call + pot).
-        #[arg(long = "raise")]
-        raises: Vec<f64>,
-        /// Cost of asking for a comparison (比牌); default: the call.
-        #[arg(long)]
-        compare: Option<f64>,
-        /// The table to read.
-        #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
-        table: PathBuf,
-    },
+    Zhajinhua(ZhajinhuaQuestion),
 }
 
 /// A `pipeline query holdem` question.
@@ -190,4 +166,32 @@ pub struct HoldemQuestion {
     /// The heads-up table to read with VERSUS.
     #[arg(long, default_value = "tables/holdem_headsup/holdem_headsup.bin")]
     pub headsup_table: PathBuf,
+}
+
+/// A `pipeline query zhajinhua` question.
+#[derive(clap::Args, Debug)]
+pub struct ZhajinhuaQuestion {
+    /// Three cards, e.g. "Ks Kh Qd".
+    pub hand: String,
+    /// Opponents still in the hand.
+    #[arg(long, default_value_t = 1)]
+    pub opponents: usize,
+    /// Pot before our decision, including the opponent's bet.
+    #[arg(long, default_value_t = 100.0)]
+    pub pot: f64,
+    /// Amount to call.
+    #[arg(long, default_value_t = 10.0)]
+    pub call: f64,
+    /// Probability that the opponent folds to a raise.
+    #[arg(long, default_value_t = 0.2)]
+    pub fold: f64,
+    /// Raise-to amounts to price (repeatable; default 2×, 3× the call and call + pot).
+    #[arg(long = "raise")]
+    pub raises: Vec<f64>,
+    /// Cost of asking for a comparison (比牌); default: the call.
+    #[arg(long)]
+    pub compare: Option<f64>,
+    /// The table to read.
+    #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
+    pub table: PathBuf,
 }

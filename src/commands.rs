@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
-use crate::cli::{Cli, Command, HoldemQuestion, QueryGame};
+use crate::cli::{Cli, Command, HoldemQuestion, QueryGame, ZhajinhuaQuestion};
 use crate::engine::{self, MergeConfig, RunConfig, RunSummary};
 use crate::job::{job_files, JobSpec};
 
@@ -104,25 +104,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
                     ace_low_straight: !no_ace_low_straight,
                 },
             }),
-            QueryGame::Zhajinhua {
-                hand,
-                opponents,
-                pot,
-                call,
-                fold,
-                raises,
-                compare,
-                table,
-            } => query_zhajinhua(&ZhajinhuaQuestion {
-                hand,
-                opponents,
-                pot,
-                call,
-                fold,
-                raises,
-                compare,
-                table,
-            }),
+            QueryGame::Zhajinhua(q) => query_zhajinhua(&q),
         },
     }
 }
@@ -310,18 +292,7 @@ fn query_niuniu(hand: &str, table_path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The arguments of `pipeline query zhajinhua`.
-struct ZhajinhuaQuestion {
-    hand: String,
-    opponents: usize,
-    pot: f64,
-    call: f64,
-    fold: f64,
-    raises: Vec<f64>,
-    compare: Option<f64>,
-    table: PathBuf,
-}
-
+/// Answers `pipeline query zhajinhua`.
 fn query_zhajinhua(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     use cardtables::decision::{
         ev_call, ev_compare, ev_raise, ev_raise_seed, half_kelly, kelly, required_equity, EV_FOLD,
