@@ -25,7 +25,7 @@
 use cardtables::blackjack::{Action, Cell, Row, ACTIONS, CHART_ROWS, NO_ACTION, RANKS};
 use serde::{Deserialize, Serialize};
 
-use super::dealer::{DealerTable, Outcomes, Shoe, BLACKJACK, BUST};
+use super::dealer::{infinite_probability, DealerTable, Outcomes, Shoe, BLACKJACK, BUST};
 use super::hands::{self, Hand, Hands, ACE, TEN};
 use super::rules::{BlackjackRules, Double, Surrender};
 
@@ -162,14 +162,6 @@ impl Base {
             Base::Finite { total, .. } => f64::from(*total),
             Base::Infinite => 1.0,
         }
-    }
-}
-
-fn infinite_probability(rank: usize) -> f64 {
-    if rank == TEN {
-        4.0 / 13.0
-    } else {
-        1.0 / 13.0
     }
 }
 

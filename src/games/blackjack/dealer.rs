@@ -24,8 +24,18 @@ pub enum Shoe {
     Infinite,
 }
 
+/// Chance of drawing `rank` from an infinite shoe: 1/13, or 4/13 for ten-valued cards.
+pub fn infinite_probability(rank: usize) -> f64 {
+    if rank == TEN {
+        4.0 / 13.0
+    } else {
+        1.0 / 13.0
+    }
+}
+
 impl Shoe {
-    fn probability(&self, rank: usize) -> f64 {
+    /// Chance that the next card is `rank` (0 from an empty shoe).
+    pub fn probability(&self, rank: usize) -> f64 {
         match self {
             Shoe::Finite(c) => {
                 let total: u32 = c.iter().sum();
@@ -35,13 +45,7 @@ impl Shoe {
                     f64::from(c[rank]) / f64::from(total)
                 }
             }
-            Shoe::Infinite => {
-                if rank == TEN {
-                    4.0 / 13.0
-                } else {
-                    1.0 / 13.0
-                }
-            }
+            Shoe::Infinite => infinite_probability(rank),
         }
     }
 

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::dealer::{self, Outcomes, Shoe, ACE, BLACKJACK, BUST, TEN};
+use super::dealer::{self, Outcomes, Shoe, ACE, BLACKJACK, BUST};
 use super::rules::BlackjackRules;
 
 /// A player hand by rank counts (index 0 = ace … 9 = ten-valued).
@@ -92,19 +92,7 @@ impl Analyzer {
 
     /// Probability that the next card is `rank`, given the hand.
     fn draw(&self, hand: &Hand, rank: usize) -> f64 {
-        match self.shoe_for(hand) {
-            Shoe::Finite(c) => {
-                let total: u32 = c.iter().sum();
-                f64::from(c[rank]) / f64::from(total)
-            }
-            Shoe::Infinite => {
-                if rank == TEN {
-                    4.0 / 13.0
-                } else {
-                    1.0 / 13.0
-                }
-            }
-        }
+        self.shoe_for(hand).probability(rank)
     }
 
     fn dealer(&mut self, hand: &Hand) -> Outcomes {
@@ -214,6 +202,7 @@ impl Analyzer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::blackjack::dealer::TEN;
     use crate::games::blackjack::rules::{Decks, InfiniteWord};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64;
