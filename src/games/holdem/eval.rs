@@ -3,11 +3,19 @@
 //!
 //! Design. Without five cards of one suit, a hand's strength depends only on its rank
 //! multiset. Seven ranks sorted `r1 ≤ … ≤ r7` have a dense colex index
-//! `Σ C(r_i + i − 1, i)` over the C(19, 7) = 50,388 multisets, and because the terms are
-//! per position, enumeration in card order adds one term per card ([`Partial`]). With
-//! five or more suited cards the hand is a flush or straight flush (a full house or four
-//! of a kind then needs more than the two other cards), and its strength is read from a
-//! table over that suit's 13-bit rank mask. Both tables are built once from the 5-card
+//! `Σ C(r_i + i − 1, i)` over the C(19, 7) = 50,388 multisets, which indexes the strength
+//! table. Two ways reach that index:
+//! - in card order ([`Partial`], [`for_each_hand`]): the terms are per sorted position, so
+//!   enumeration adds one term per card dealt;
+//! - in any order ([`Tables::evaluate`]): each card adds a fixed 64-bit key holding a base-5
+//!   digit for its rank (ranks 2–8 in one field, 9–A in another) and a 4-bit count for its
+//!   suit. The low ranks fill the first sorted positions and the high ranks the last ones
+//!   (their number is 7 minus the low ranks' number), so the colex index is the sum of one
+//!   table read per field: no sorting, no branches.
+//!
+//! With five or more suited cards the hand is a flush or straight flush (a full house or
+//! four of a kind then needs more than the two other cards), and its strength is read from
+//! a table over that suit's 13-bit rank mask. The tables are built once from the 5-card
 //! evaluator of [`crate::games::stud::eval`], taking the best of the 21 five-card subsets.
 
 use std::sync::OnceLock;
@@ -20,8 +28,6 @@ use crate::games::stud::rules::StudRules;
 
 /// Distinct 5-card strengths.
 pub const STRENGTHS: usize = 7462;
-/// Rank multisets of seven cards (some impossible: five or more of a rank).
-const MULTISETS: usize = 50_388;
 
 /// Categories, weakest first, with the first strength of each.
 pub const CATEGORIES: [(&str, u16); 9] = [
@@ -47,11 +53,43 @@ pub fn category(strength: u16) -> usize {
 /// The evaluator's tables.
 pub struct Tables {
     /// Strength by rank-multiset index (non-flush hands).
-    by_ranks: Vec<u16>,
+    /// Padded to [`INDEX_SPAN`] so any sum of two field terms is in bounds.
+    by_ranks: Box<[u16; INDEX_SPAN]>,
     /// Strength by the flush suit's 13-bit rank mask (masks with ≥ 5 ranks).
-    by_flush: Vec<u16>,
+    by_flush: Box<[u16; 1 << 13]>,
     /// `term[i][r]`: the colex term of rank r at sorted position i.
     term: [[u32; 13]; 7],
+    /// Per card id: its rank's base-5 digit in the low-rank or high-rank field and its
+    /// suit's count increment (see [`card_key`]).
+    /// Padded to 256 entries so a card's byte indexes it with no bounds check or mask.
+    card_key: [u64; 256],
+    /// Colex terms of the low ranks (2–8) by their base-5 field, at the first positions.
+    low_terms: Box<[u16; 1 << LOW_BITS]>,
+    /// Colex terms of the high ranks (9–A) by their base-5 field, at the last positions.
+    high_terms: Box<[u16; 1 << HIGH_BITS]>,
+}
+
+/// Ranks below this (2–8) go to the low field of a card key, the rest (9–A) to the high.
+const LOW_RANKS: usize = 7;
+/// Bits of the low field (5^7 = 78,125 values) and of the high field (5^6 = 15,625).
+const LOW_BITS: u32 = 17;
+const HIGH_BITS: u32 = 14;
+/// Sums of a low and a high field term lie below this (each is a `u16`).
+const INDEX_SPAN: usize = 1 << 17;
+/// Where the four 4-bit suit counts start.
+const SUIT_SHIFT: u32 = 32;
+
+/// A card's additive key: `5^r` in the low field for ranks 2–8, `5^(r−7)` in the high field
+/// for ranks 9–A, and one in its suit's count. Seven keys add without carries between
+/// fields (a base-5 digit is at most 4 and a suit count at most 7).
+fn card_key(card: Card) -> u64 {
+    let rank = usize::from(card.rank());
+    let rank_field = if rank < LOW_RANKS {
+        5u64.pow(rank as u32)
+    } else {
+        5u64.pow((rank - LOW_RANKS) as u32) << LOW_BITS
+    };
+    rank_field | 1u64 << (SUIT_SHIFT + 4 * u32::from(card.suit()))
 }
 
 /// The tables, built on first use (a few milliseconds).
@@ -100,7 +138,7 @@ impl Tables {
         let term: [[u32; 13]; 7] =
             std::array::from_fn(|i| std::array::from_fn(|r| binomial(r + i, i + 1)));
         // Non-flush: deal the multiset's ranks over suits round-robin (never five alike).
-        let mut by_ranks = vec![0u16; MULTISETS];
+        let mut by_ranks = vec![0u16; INDEX_SPAN];
         let mut ranks = [0u8; 7];
         for_each_multiset(&mut ranks, 0, 0, &mut |ranks| {
             let mut counts = [0u8; 13];
@@ -133,74 +171,140 @@ impl Tables {
                 *slot = best(&hand);
             }
         }
+        let (low_terms, high_terms) = field_terms(&term);
         Tables {
-            by_ranks,
-            by_flush,
+            by_ranks: boxed(by_ranks),
+            by_flush: boxed(by_flush),
             term,
+            card_key: std::array::from_fn(|id| Card::from_id(id as u8).map_or(0, card_key)),
+            low_terms: boxed(low_terms),
+            high_terms: boxed(high_terms),
         }
     }
 
-    /// Strength of seven cards with no five of a suit, from their ranks (any order).
+    /// Strength of seven cards with no five of a suit, from their ranks (any order). Ranks
+    /// that no hand has (one rank five times) give a meaningless value, never a panic.
     #[inline]
-    pub fn non_flush(&self, mut r: [u8; 7]) -> u16 {
-        r.sort_unstable();
-        let index: u32 = r
-            .iter()
-            .enumerate()
-            .map(|(i, &rank)| self.term[i][usize::from(rank)])
-            .sum();
-        self.by_ranks[index as usize]
+    pub fn non_flush(&self, ranks: [u8; 7]) -> u16 {
+        let mut key = 0u64;
+        for r in ranks {
+            // The spade of each rank: only the rank fields are read.
+            key += self.card_key[usize::from(r) * 4 + 3];
+        }
+        self.by_ranks[self.rank_index(key)]
+    }
+
+    /// A card's additive key: sum the keys of seven cards and read the hand's strength
+    /// with [`Tables::flush_suit`] and [`Tables::non_flush_key`]. Sums of a shared
+    /// board's keys can be reused across hands.
+    #[inline]
+    pub fn key(&self, card: Card) -> u64 {
+        self.card_key[usize::from(card.id())]
+    }
+
+    /// The suit holding five or more of the seven cards whose keys sum to `key`, if any.
+    #[inline]
+    pub fn flush_suit(key: u64) -> Option<u8> {
+        let flush = ((key >> SUIT_SHIFT) as u32 + FLUSH_PROBE) & FLUSH_BITS;
+        (flush != 0).then(|| (flush.trailing_zeros() / 4) as u8)
+    }
+
+    /// Strength of seven cards without a flush from the sum of their keys.
+    #[inline]
+    pub fn non_flush_key(&self, key: u64) -> u16 {
+        self.by_ranks[self.rank_index(key)]
+    }
+
+    /// Colex index of the rank multiset in a sum of seven card keys.
+    #[inline]
+    fn rank_index(&self, key: u64) -> usize {
+        let low = (key & ((1 << LOW_BITS) - 1)) as usize;
+        let high = (key >> LOW_BITS & ((1 << HIGH_BITS) - 1)) as usize;
+        (usize::from(self.low_terms[low]) + usize::from(self.high_terms[high])) & (INDEX_SPAN - 1)
     }
 
     /// Strength of a flush or straight flush from the flush suit's rank mask (≥ 5 ranks).
     #[inline]
     pub fn flush(&self, mask: u16) -> u16 {
-        self.by_flush[usize::from(mask)]
+        self.by_flush[usize::from(mask) & 0x1fff]
     }
 
     /// Strength of seven distinct cards in any order.
     #[inline]
     pub fn evaluate(&self, cards: &[Card; 7]) -> u16 {
-        let mut r = cards.map(|c| c.rank());
-        // A 16-comparator sorting network for seven ranks: no branches to mispredict.
-        for &(i, j) in &[
-            (0, 6),
-            (2, 3),
-            (4, 5),
-            (0, 2),
-            (1, 4),
-            (3, 6),
-            (0, 1),
-            (2, 5),
-            (3, 4),
-            (1, 2),
-            (4, 6),
-            (2, 3),
-            (4, 5),
-            (1, 2),
-            (3, 4),
-            (5, 6),
-        ] {
-            let (a, b) = (r[i], r[j]);
-            r[i] = a.min(b);
-            r[j] = a.max(b);
-        }
-        let mut index = 0;
-        for (i, &rank) in r.iter().enumerate() {
-            index += self.term[i][usize::from(rank)];
-        }
-        let mut counts = 0u32;
-        let mut suits = [0u16; 4];
+        let mut key = 0u64;
         for c in cards {
-            counts += 1 << (4 * c.suit());
-            suits[usize::from(c.suit())] |= 1 << c.rank();
+            key += self.card_key[usize::from(c.id())];
         }
-        let flush = (counts + FLUSH_PROBE) & FLUSH_BITS;
+        // Read the rank strength before testing for a flush, so the loads start at once.
+        let strength = self.by_ranks[self.rank_index(key)];
+        let flush = ((key >> SUIT_SHIFT) as u32 + FLUSH_PROBE) & FLUSH_BITS;
         if flush != 0 {
-            return self.by_flush[usize::from(suits[flush.trailing_zeros() as usize / 4])];
+            return self.flush_of(cards, flush.trailing_zeros() / 4);
         }
-        self.by_ranks[index as usize]
+        strength
     }
+
+    /// The flush strength of seven cards whose suit `suit` holds five or more of them.
+    #[cold]
+    fn flush_of(&self, cards: &[Card; 7], suit: u32) -> u16 {
+        let mut mask = 0u16;
+        for c in cards {
+            if u32::from(c.suit()) == suit {
+                mask |= 1 << c.rank();
+            }
+        }
+        self.by_flush[usize::from(mask)]
+    }
+}
+
+/// The colex terms contributed by each value of the low and of the high rank field.
+///
+/// A low field with `n` ranks (its digits are the rank counts) sorts them into positions
+/// 0..n; a high field with `m` ranks sorts them into positions 7−m..7. Fields with more
+/// than seven ranks never occur in a 7-card key and keep 0; so do the field values past
+/// the last base-5 one, which only impossible rank multisets (five of a rank) reach.
+fn field_terms(term: &[[u32; 13]; 7]) -> (Vec<u16>, Vec<u16>) {
+    let terms = |ranks: usize, offset: usize, high: bool, bits: u32| -> Vec<u16> {
+        (0..1usize << bits)
+            .map(|field| {
+                if field >= 5usize.pow(ranks as u32) {
+                    return 0;
+                }
+                let mut counts = [0usize; 7];
+                let mut rest = field;
+                for c in counts.iter_mut().take(ranks) {
+                    *c = rest % 5;
+                    rest /= 5;
+                }
+                let n: usize = counts.iter().sum();
+                if n > 7 {
+                    return 0;
+                }
+                let mut position = if high { 7 - n } else { 0 };
+                let mut sum = 0u32;
+                for (r, &c) in counts.iter().enumerate().take(ranks) {
+                    for _ in 0..c {
+                        sum += term[position][offset + r];
+                        position += 1;
+                    }
+                }
+                u16::try_from(sum).expect("colex index < 50,388")
+            })
+            .collect()
+    };
+    (
+        terms(LOW_RANKS, 0, false, LOW_BITS),
+        terms(13 - LOW_RANKS, LOW_RANKS, true, HIGH_BITS),
+    )
+}
+
+/// A table of known length, so that masked indexes need no bounds checks.
+fn boxed<const N: usize>(table: Vec<u16>) -> Box<[u16; N]> {
+    table
+        .into_boxed_slice()
+        .try_into()
+        .expect("table built with its fixed length")
 }
 
 fn for_each_multiset(ranks: &mut [u8; 7], depth: usize, from: u8, f: &mut impl FnMut(&[u8; 7])) {
@@ -223,6 +327,9 @@ pub fn evaluate(cards: &[Card; 7]) -> u16 {
 /// top bit exactly when that suit holds five or more cards (at most 7, so no carry).
 const FLUSH_PROBE: u32 = 0x3333;
 const FLUSH_BITS: u32 = 0x8888;
+/// Adding 4 to every 4-bit suit count sets a field's top bit when that suit holds four or
+/// more cards (at most 6 of the first six cards, so no carry).
+const FOUR_PROBE: u32 = 0x4444;
 
 /// A hand being built one card at a time in increasing card order (as enumeration deals
 /// them): each step adds one colex term, one suit count and one suit bit, so a full
@@ -284,6 +391,26 @@ pub fn for_each_hand(mut f: impl FnMut(u16)) {
                         let pe = pd.with(card(e), t);
                         for g in e + 1..51 {
                             let pg = pe.with(card(g), t);
+                            if (pg.counts + FOUR_PROBE) & FLUSH_BITS == 0 {
+                                // No suit holds four of these six cards, so no seventh
+                                // card makes a flush: the strength depends on its rank
+                                // alone, read once per rank for all its remaining suits.
+                                let next = usize::from(g) + 1;
+                                let rank_g = usize::from(g) / 4;
+                                let strength = t.by_ranks[(pg.index + t.term[6][rank_g]) as usize];
+                                for _ in next..4 * (rank_g + 1) {
+                                    f(strength);
+                                }
+                                for rank in rank_g + 1..13 {
+                                    let strength =
+                                        t.by_ranks[(pg.index + t.term[6][rank]) as usize];
+                                    f(strength);
+                                    f(strength);
+                                    f(strength);
+                                    f(strength);
+                                }
+                                continue;
+                            }
                             for h in usize::from(g) + 1..52 {
                                 let counts = pg.counts + count7[h];
                                 let flush = (counts + FLUSH_PROBE) & FLUSH_BITS;
@@ -378,6 +505,30 @@ mod tests {
         // The weakest 7-card hand is 9-8-7-5-4 high: 48 five-card high cards lie below it.
         assert_eq!(category(s("2c 3d 4h 5s 7c 8d 9h")), 0);
         assert!(s("2c 3d 4h 5s 7c 8d 9h") < s("2c 3d 4h 6s 7c 8d 9h"));
+    }
+
+    #[test]
+    fn the_card_key_index_is_the_colex_index_of_every_rank_multiset() {
+        let t = tables();
+        let mut ranks = [0u8; 7];
+        let mut possible = 0;
+        for_each_multiset(&mut ranks, 0, 0, &mut |sorted| {
+            if (0..13).any(|r| sorted.iter().filter(|&&x| x == r).count() > 4) {
+                return;
+            }
+            possible += 1;
+            let colex: u32 = (0..7).map(|i| t.term[i][usize::from(sorted[i])]).sum();
+            // Any order of the same ranks gives the same index.
+            let mut shuffled = *sorted;
+            shuffled.rotate_left(usize::from(sorted[3]) % 7);
+            shuffled.swap(0, 6);
+            let key: u64 = shuffled
+                .iter()
+                .map(|&r| t.card_key[usize::from(r) * 4 + usize::from(r % 4)])
+                .sum();
+            assert_eq!(t.rank_index(key), colex as usize, "{sorted:?}");
+        });
+        assert_eq!(possible, 49_205);
     }
 
     #[test]
