@@ -133,8 +133,16 @@ def check_holdem_multiway(con, folder: Path) -> None:
         f"SELECT count(*), count(*) FILTER (WHERE method = 'exact'), count(*) FILTER (WHERE "
         f"wins + ties + losses <> deals OR equity < 0 OR equity > 1) FROM '{multiway}'",
     )
-    if rows != 169 * 9 or exact != 169 or bad:
+    if rows != 169 * 9 or exact != 2 * 169 or bad:
         fail(f"{multiway}: {rows} rows, {exact} exact, {bad} inconsistent")
+    # Two opponents are exact: every board and every unordered pair of opponent hands.
+    (wrong,) = one(
+        con,
+        f"SELECT count(*) FROM '{multiway}' WHERE opponents = 2 AND (method <> 'exact' "
+        f"OR deals <> combos * 2118760::BIGINT * 446985 OR std_error <> 0)",
+    )
+    if wrong:
+        fail(f"{multiway}: {wrong} two-opponent rows are not exact over every deal")
     # Equity falls with every extra opponent, for every class (beyond sampling noise).
     (rising,) = one(
         con,

@@ -6,3 +6,4 @@ pub mod eval;
 pub mod headsup;
 pub mod multiway;
 pub mod preflop;
+pub mod two_opponents;

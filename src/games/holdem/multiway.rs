@@ -1,18 +1,16 @@
 //! Job kind `holdem.multiway`: every starting-hand class against 1 to 9 random opponents.
-//! One opponent is exact (the board sweep of `holdem.preflop`); two to nine are Monte
-//! Carlo with seeded PCG streams, each (class, opponents) cell sampling until its standard
-//! error meets the job's target.
+//! One and two opponents are exact (the board sweep of `holdem.preflop`, and its extension
+//! in [`super::two_opponents`], share one ranking of each board's hands); three to nine are
+//! Monte Carlo with seeded PCG streams, each (class, opponents) cell sampling until its
+//! standard error meets the job's target.
 //!
 //! A trial deals the board and the opponents' hands from the 50 unseen cards (partial
-//! Fisher–Yates). Without a flush a hand's strength depends only on the board's rank
-//! multiset and its own two ranks, so one table indexed by (board multiset, hole rank pair)
-//! — 6,188 × 91 strengths, about a megabyte — answers every hand with one read; a flush
-//! (three or more board cards of a suit) is looked up from the suit's rank mask.
+//! Fisher–Yates) and scores each hand from additive card keys ([`Tables::key`]): the
+//! board's keys are summed once per trial and each hand adds its own two.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt64Array, UInt8Array};
-use cardtables::colex::binomial;
 use cardtables::holdem::HoldemPayload;
 use cardtables::Card;
 use rand::RngExt;
@@ -22,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::classes::{class_name, class_ranks, combos, CLASSES};
 use super::eval::{tables, Tables};
 use super::preflop::{self, DEALS_PER_COMBO};
+use super::two_opponents::{self, TwoOpponentCounts};
 use crate::engine::{stream, BinaryOutput, Job, Outputs, Progress};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
 use crate::report::{markdown_table, Report};
@@ -34,66 +33,6 @@ pub const MAX_OPPONENTS: usize = 9;
 const SHARE: u64 = 2520;
 /// Trials between standard-error checks.
 const BATCH: u64 = 1 << 16;
-
-/// Non-flush strengths by (board rank multiset, hole rank pair), and the term table of the
-/// multiset index.
-pub struct RankTable {
-    strengths: Vec<u16>,
-    term: [[u16; 13]; 5],
-}
-
-impl RankTable {
-    /// The shared table (built on first use, in tens of milliseconds).
-    pub fn get() -> &'static RankTable {
-        static TABLE: OnceLock<RankTable> = OnceLock::new();
-        TABLE.get_or_init(RankTable::build)
-    }
-
-    fn build() -> RankTable {
-        let t = tables();
-        let term: [[u16; 13]; 5] =
-            std::array::from_fn(|i| std::array::from_fn(|r| binomial(r + i, i + 1) as u16));
-        let mut strengths = vec![0u16; 6188 * 91];
-        let mut board = [0u8; 5];
-        fn boards(depth: usize, from: u8, board: &mut [u8; 5], f: &mut impl FnMut(&[u8; 5])) {
-            if depth == 5 {
-                f(board);
-                return;
-            }
-            for r in from..13 {
-                board[depth] = r;
-                boards(depth + 1, r, board, f);
-            }
-        }
-        boards(0, 0, &mut board, &mut |b| {
-            let index: usize = (0..5)
-                .map(|i| usize::from(term[i][usize::from(b[i])]))
-                .sum();
-            for y in 0..13u8 {
-                for x in 0..=y {
-                    let count = |r: u8| {
-                        b.iter().filter(|&&v| v == r).count()
-                            + usize::from(x == r)
-                            + usize::from(y == r)
-                    };
-                    if count(x) > 4 || count(y) > 4 {
-                        continue;
-                    }
-                    strengths[index * 91 + pair_slot(x, y)] =
-                        t.non_flush([b[0], b[1], b[2], b[3], b[4], x, y]);
-                }
-            }
-        });
-        RankTable { strengths, term }
-    }
-}
-
-/// Slot of the rank pair x ≤ y among the 91.
-#[inline]
-fn pair_slot(x: u8, y: u8) -> usize {
-    let (x, y) = if x <= y { (x, y) } else { (y, x) };
-    usize::from(y) * (usize::from(y) + 1) / 2 + usize::from(x)
-}
 
 /// What sampling one cell gathered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,12 +70,11 @@ pub fn sample(
     rng: &mut Pcg64,
 ) -> Sample {
     let t = tables();
-    let table = RankTable::get();
     let mut deck: Vec<Card> = (0..52u8)
         .map(|id| Card::from_id(id).expect("id < 52"))
         .filter(|c| !hero.contains(c))
         .collect();
-    let hero_slot = pair_slot(hero[0].rank(), hero[1].rank());
+    let hero_key = t.key(hero[0]) + t.key(hero[1]);
     let mut s = Sample::default();
     let mut dealer = Dealer {
         deck: &mut deck,
@@ -145,7 +83,7 @@ pub fn sample(
     };
     loop {
         for _ in 0..BATCH {
-            let share = play(t, table, hero, hero_slot, &mut dealer, opponents);
+            let share = play(t, hero, hero_key, &mut dealer, opponents);
             s.trials += 1;
             if share == SHARE {
                 s.wins += 1;
@@ -213,75 +151,72 @@ impl Dealer<'_> {
 
 /// The hero's pot share (units of 1/2520) on one deal: the board, then the opponents' hands
 /// one at a time, stopping as soon as one beats the hero.
+///
+/// Hands are scored from additive card keys (see [`Tables::key`]): the board's five keys
+/// are summed once, and each hand adds its two.
 #[inline]
-fn play(
-    t: &Tables,
-    table: &RankTable,
-    hero: [Card; 2],
-    hero_slot: usize,
-    dealer: &mut Dealer,
-    opponents: usize,
-) -> u64 {
-    let cards: [Card; 5] = std::array::from_fn(|j| dealer.deal(j));
-    let mut ranks = cards.map(|c| c.rank());
-    // Sorting network for five.
-    for (i, j) in [
-        (0, 1),
-        (3, 4),
-        (2, 4),
-        (2, 3),
-        (0, 3),
-        (0, 2),
-        (1, 4),
-        (1, 3),
-        (1, 2),
-    ] {
-        if ranks[i] > ranks[j] {
-            ranks.swap(i, j);
-        }
+fn play(t: &Tables, hero: [Card; 2], hero_key: u64, dealer: &mut Dealer, opponents: usize) -> u64 {
+    let mut board_key = 0u64;
+    for j in 0..5 {
+        board_key += t.key(dealer.deal(j));
     }
-    let board: usize = (0..5)
-        .map(|i| usize::from(table.term[i][usize::from(ranks[i])]))
-        .sum::<usize>()
-        * 91;
-    let mut suit_count = [0u8; 4];
-    let mut suit_mask = [0u16; 4];
-    for c in &cards {
-        suit_count[usize::from(c.suit())] += 1;
-        suit_mask[usize::from(c.suit())] |= 1 << c.rank();
-    }
-    let flush_suit = (0..4).find(|&s| suit_count[s] >= 3);
-    let strength = |a: Card, b: Card| -> u16 {
-        if let Some(s) = flush_suit {
-            let (ina, inb) = (usize::from(a.suit()) == s, usize::from(b.suit()) == s);
-            if usize::from(suit_count[s]) + usize::from(ina) + usize::from(inb) >= 5 {
-                let mut mask = suit_mask[s];
-                if ina {
-                    mask |= 1 << a.rank();
+    let strength = |a: Card, b: Card, key: u64, dealer: &Dealer| -> u16 {
+        match Tables::flush_suit(key) {
+            None => t.non_flush_key(key),
+            Some(suit) => {
+                let mut mask = 0u16;
+                for c in dealer.deck[..5].iter().chain([&a, &b]) {
+                    if c.suit() == suit {
+                        mask |= 1 << c.rank();
+                    }
                 }
-                if inb {
-                    mask |= 1 << b.rank();
-                }
-                return t.flush(mask);
+                t.flush(mask)
             }
         }
-        table.strengths[board + pair_slot(a.rank(), b.rank())]
     };
-    let mine = if flush_suit.is_some() {
-        strength(hero[0], hero[1])
-    } else {
-        table.strengths[board + hero_slot]
-    };
-    let mut tied = 0u64;
+    let mine = strength(hero[0], hero[1], board_key + hero_key, dealer);
+    let mut tied = 0usize;
     for k in 0..opponents {
         let (a, b) = (dealer.deal(5 + 2 * k), dealer.deal(6 + 2 * k));
-        let theirs = strength(a, b);
+        let theirs = strength(a, b, board_key + t.key(a) + t.key(b), dealer);
         if theirs > mine {
             return 0;
         }
-        tied += u64::from(theirs == mine);
+        tied += usize::from(theirs == mine);
     }
-    SHARE / (tied + 1)
+    SPLIT_SHARES[tied]
+}
+
+/// The share of a pot split `k + 1` ways, by k.
+const SPLIT_SHARES: [u64; MAX_OPPONENTS + 1] = {
+    let mut shares = [0; MAX_OPPONENTS + 1];
+    let mut k = 0;
+    while k <= MAX_OPPONENTS {
+        shares[k] = SHARE / (k as u64 + 1);
+        k += 1;
+    }
+    shares
+};
+
+/// Exact counts against one and two opponents over some canonical boards, ranking each
+/// board's hands once for both.
+fn exact_counts(boards: &[preflop::Board]) -> Unit {
+    let mut one = preflop::ClassCounts {
+        wins: vec![0; CLASSES],
+        ties: vec![0; CLASSES],
+    };
+    let mut two = TwoOpponentCounts::default();
+    let mut ranked = Vec::with_capacity(1081);
+    let mut sweep = two_opponents::Sweep::default();
+    let mut cards = [Card::from_id(0).expect("card 0"); 5];
+    for board in boards {
+        cardtables::colex::unrank(board.index, 5, &mut cards);
+        preflop::rank_hands(cards, &mut ranked);
+        let weight = u64::from(board.weight);
+        preflop::credit_one_opponent(&ranked, weight, &mut one);
+        two_opponents::credit(&mut sweep, &ranked, weight, &mut two);
+    }
+    Unit::Exact { one, two }
 }
 
 /// A representative hand of a class.
@@ -296,8 +231,12 @@ pub fn representative(class: usize) -> [Card; 2] {
 /// One unit's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Unit {
-    /// Every class against one opponent, exact (from a share of the boards).
-    Exact(preflop::ClassCounts),
+    /// Every class against one and against two opponents, exact (from a share of the
+    /// boards).
+    Exact {
+        one: preflop::ClassCounts,
+        two: TwoOpponentCounts,
+    },
     /// One (class, opponents) cell.
     Sampled(Sample),
 }
@@ -313,8 +252,12 @@ pub struct MultiwayJob {
     boards: Vec<preflop::Board>,
 }
 
-/// Canonical boards per exact unit.
-const BOARDS_PER_UNIT: usize = 4096;
+/// Canonical boards per exact unit (about a quarter of a second each).
+const BOARDS_PER_UNIT: usize = 1024;
+/// Fewest opponents sampled by Monte Carlo (fewer are exact).
+const FIRST_SAMPLED: usize = 3;
+/// Sampled (class, opponents) cells.
+const SAMPLED_CELLS: usize = CLASSES * (MAX_OPPONENTS + 1 - FIRST_SAMPLED);
 
 impl MultiwayJob {
     pub fn new(spec: &JobSpec) -> Result<MultiwayJob, JobError> {
@@ -340,7 +283,7 @@ impl MultiwayJob {
     /// (class, opponents) of a sampled unit.
     fn cell(&self, index: usize) -> (usize, usize) {
         let k = index - self.exact_units();
-        (k % CLASSES, 2 + k / CLASSES)
+        (k % CLASSES, FIRST_SAMPLED + k / CLASSES)
     }
 }
 
@@ -348,14 +291,14 @@ impl Job for MultiwayJob {
     type Unit = Unit;
 
     fn unit_count(&self) -> usize {
-        self.exact_units() + CLASSES * (MAX_OPPONENTS - 1)
+        self.exact_units() + SAMPLED_CELLS
     }
 
     fn run_unit(&self, index: usize) -> Unit {
         if index < self.exact_units() {
             let start = index * BOARDS_PER_UNIT;
             let chunk = &self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())];
-            return Unit::Exact(preflop::class_counts(chunk));
+            return exact_counts(chunk);
         }
         let (class, opponents) = self.cell(index);
         let mut rng = stream(self.seed, index as u64);
@@ -375,19 +318,21 @@ impl Job for MultiwayJob {
             wins: vec![0; CLASSES],
             ties: vec![0; CLASSES],
         };
-        let mut cells = vec![Sample::default(); CLASSES * (MAX_OPPONENTS - 1)];
+        let mut exact_two = TwoOpponentCounts::default();
+        let mut cells = vec![Sample::default(); SAMPLED_CELLS];
         for (i, unit) in units.into_iter().enumerate() {
             match unit {
-                Unit::Exact(c) => {
+                Unit::Exact { one, two } => {
                     for k in 0..CLASSES {
-                        exact.wins[k] += c.wins[k];
-                        exact.ties[k] += c.ties[k];
+                        exact.wins[k] += one.wins[k];
+                        exact.ties[k] += one.ties[k];
                     }
+                    exact_two.add(&two);
                 }
                 Unit::Sampled(s) => cells[i - self.exact_units()] = s,
             }
         }
-        // Rows: opponents 1 (exact), then 2..=9 (sampled), each over all classes.
+        // Rows: opponents 1 and 2 (exact), then 3..=9 (sampled), each over all classes.
         let mut rows = Rows::default();
         for c in 0..CLASSES {
             let deals = u64::from(combos(c)) * DEALS_PER_COMBO;
@@ -404,8 +349,22 @@ impl Job for MultiwayJob {
                 0,
             );
         }
+        for c in 0..CLASSES {
+            let deals = u64::from(combos(c)) * two_opponents::DEALS_PER_COMBO;
+            rows.push(
+                c,
+                2,
+                exact_two.wins[c],
+                exact_two.split_two[c] + exact_two.split_three[c],
+                deals,
+                exact_two.equity(c, deals),
+                0.0,
+                "exact",
+                0,
+            );
+        }
         for (k, s) in cells.iter().enumerate() {
-            let (c, n) = (k % CLASSES, 2 + k / CLASSES);
+            let (c, n) = (k % CLASSES, FIRST_SAMPLED + k / CLASSES);
             rows.push(
                 c,
                 n,
@@ -550,8 +509,8 @@ impl MultiwayJob {
         }
         md.push_str(&format!(
             "Written by `pipeline run jobs/{}` (kind `holdem.multiway`). Against one opponent \
-             the results are exact (every opponent hand on every board); against 2 to 9 random \
-             opponents each (class, opponents) cell is sampled with its own seeded PCG-64 stream \
+             and two opponents the results are exact (every opponent hand, or every pair of \
+             them, on every board); against 3 to 9 random opponents each (class, opponents) cell is sampled with its own seeded PCG-64 stream \
              until its standard error is at most {:.0e} (largest: {worst:.2e}; {trials} trials \
              in all). Equity counts a split pot as the hero's share of it.\n\n",
             self.job_file, self.target
@@ -634,34 +593,5 @@ mod tests {
             total += f64::from(combos(c)) / 1326.0 * s.equity();
         }
         assert!((total - 1.0 / 3.0).abs() < 3e-3, "{total}");
-    }
-
-    #[test]
-    fn the_rank_table_agrees_with_the_evaluator() {
-        let t = tables();
-        let table = RankTable::get();
-        let hand = |s: &str| -> Vec<Card> { cardtables::parse_cards(s).unwrap() };
-        for (hole, board) in [
-            ("As Kd", "2c 7h 9s Td Jc"),
-            ("2c 2d", "2h 2s 3c 3d 4h"),
-            ("Qh Qs", "Ac Kc 5d 5s 9h"),
-        ] {
-            let (h, b) = (hand(hole), hand(board));
-            let mut cards = h.clone();
-            cards.extend(&b);
-            let all: [Card; 7] = cards.try_into().unwrap();
-            let mut ranks = [0u8; 5];
-            for (r, c) in ranks.iter_mut().zip(&b) {
-                *r = c.rank();
-            }
-            ranks.sort_unstable();
-            let index: usize = (0..5)
-                .map(|i| usize::from(table.term[i][usize::from(ranks[i])]))
-                .sum();
-            assert_eq!(
-                table.strengths[index * 91 + pair_slot(h[0].rank(), h[1].rank())],
-                t.evaluate(&all)
-            );
-        }
     }
 }

@@ -80,6 +80,19 @@ pub struct ClassCounts {
 
 /// Adds one board's results (times `weight`) into `into`.
 pub fn sweep_board(board: [Card; 5], weight: u64, into: &mut ClassCounts, scratch: &mut Vec<u32>) {
+    rank_hands(board, scratch);
+    credit_one_opponent(scratch, weight, into);
+}
+
+/// A ranked hand's (strength, first card id, second card id), from [`rank_hands`].
+#[inline]
+pub fn unpack(hand: u32) -> (u16, u8, u8) {
+    ((hand >> 16) as u16, (hand >> 8) as u8, hand as u8)
+}
+
+/// Fills `scratch` with the 1,081 hole pairs that avoid `board`, each packed as strength,
+/// first card id, second card id (see [`unpack`]), sorted weakest first.
+pub fn rank_hands(board: [Card; 5], scratch: &mut Vec<u32>) {
     let t = tables();
     let used = board.iter().fold(0u64, |m, c| m | 1 << c.id());
     scratch.clear();
@@ -135,17 +148,21 @@ pub fn sweep_board(board: [Card; 5], weight: u64, into: &mut ClassCounts, scratc
         }
     }
     scratch.sort_unstable();
-    let unpack = |x: u32| ((x >> 16) as u16, (x >> 8) as u8, x as u8);
+}
+
+/// Credits every ranked hand of one board (times `weight`) with the opponent hands it
+/// beats and ties: those below it (or level) that avoid both its cards.
+pub fn credit_one_opponent(ranked: &[u32], weight: u64, into: &mut ClassCounts) {
     let mut below_card = [0u64; 52];
     let mut below = 0u64;
     let mut i = 0;
-    while i < scratch.len() {
-        let s = unpack(scratch[i]).0;
+    while i < ranked.len() {
+        let s = unpack(ranked[i]).0;
         let mut j = i;
-        while j < scratch.len() && unpack(scratch[j]).0 == s {
+        while j < ranked.len() && unpack(ranked[j]).0 == s {
             j += 1;
         }
-        let group = &scratch[i..j];
+        let group = &ranked[i..j];
         let mut group_card = [0u64; 52];
         for &x in group {
             let (_, a, b) = unpack(x);
