@@ -103,19 +103,22 @@ pub fn sample(
 /// with rejection, so exactly uniform): card dealing is most of a trial's cost.
 #[derive(Default)]
 struct Draws {
-    spare: Option<u32>,
+    /// The high half of the last 64-bit draw, while `spare` says it is unused.
+    high: u32,
+    spare: bool,
 }
 
 impl Draws {
     #[inline]
     fn word(&mut self, rng: &mut Pcg64) -> u32 {
-        match self.spare.take() {
-            Some(x) => x,
-            None => {
-                let x: u64 = rng.random();
-                self.spare = Some((x >> 32) as u32);
-                x as u32
-            }
+        if self.spare {
+            self.spare = false;
+            self.high
+        } else {
+            let x: u64 = rng.random();
+            self.high = (x >> 32) as u32;
+            self.spare = true;
+            x as u32
         }
     }
 
