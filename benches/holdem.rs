@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pipeline::engine::stream;
 use pipeline::games::holdem::classes::parse_class;
 use pipeline::games::holdem::eval::{for_each_hand, tables};
-use pipeline::games::holdem::multiway::{representative, sample};
+use pipeline::games::holdem::multiway::{representative, sample, sample_counts};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
@@ -120,6 +120,16 @@ fn benches(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // The job's way: one deal serves 3 to 9 opponents (its first n opponents for each n).
+    for name in ["AA", "T9s", "72o"] {
+        let hero = representative(parse_class(name).expect("a class"));
+        group.bench_function(format!("{name}_vs_3_to_9_shared_1M_deals"), |b| {
+            b.iter(|| {
+                let mut rng = stream(1, 0);
+                black_box(sample_counts(hero, 3..=9, 0.0, 0, 1_000_000, &mut rng))
+            })
+        });
     }
     group.finish();
 }

@@ -59,6 +59,21 @@ impl Sample {
     }
 }
 
+impl Sample {
+    /// Counts one trial in which the hero's pot share was `share`.
+    #[inline]
+    fn add(&mut self, share: u64) {
+        self.trials += 1;
+        if share == SHARE {
+            self.wins += 1;
+        } else if share > 0 {
+            self.ties += 1;
+        }
+        self.share += share;
+        self.share_squared += u128::from(share * share);
+    }
+}
+
 /// Samples `hero` against `opponents` random hands until the standard error is at most
 /// `target` (after at least `min` trials) or `max` trials are drawn.
 pub fn sample(
@@ -69,13 +84,30 @@ pub fn sample(
     max: u64,
     rng: &mut Pcg64,
 ) -> Sample {
+    sample_counts(hero, opponents..=opponents, target, min, max, rng)[0]
+}
+
+/// Samples `hero` against every number of random opponents in `counts` at once: each deal
+/// seats the most opponents, and its first `n` of them are a deal against `n`. Sampling
+/// stops when every count's standard error is at most `target` (after at least `min`
+/// trials) or `max` trials are drawn; the counts' estimates are correlated with each
+/// other, each one on its own is an ordinary Monte Carlo estimate.
+pub fn sample_counts(
+    hero: [Card; 2],
+    counts: std::ops::RangeInclusive<usize>,
+    target: f64,
+    min: u64,
+    max: u64,
+    rng: &mut Pcg64,
+) -> Vec<Sample> {
     let t = tables();
     let mut deck: Vec<Card> = (0..52u8)
         .map(|id| Card::from_id(id).expect("id < 52"))
         .filter(|c| !hero.contains(c))
         .collect();
     let hero_key = t.key(hero[0]) + t.key(hero[1]);
-    let mut s = Sample::default();
+    let (first, last) = (*counts.start(), *counts.end());
+    let mut cells = vec![Sample::default(); last + 1 - first];
     let mut dealer = Dealer {
         deck: &mut deck,
         draws: Draws::default(),
@@ -83,18 +115,12 @@ pub fn sample(
     };
     loop {
         for _ in 0..BATCH {
-            let share = play(t, hero, hero_key, &mut dealer, opponents);
-            s.trials += 1;
-            if share == SHARE {
-                s.wins += 1;
-            } else if share > 0 {
-                s.ties += 1;
-            }
-            s.share += share;
-            s.share_squared += u128::from(share * share);
+            play(t, hero, hero_key, &mut dealer, first, &mut cells);
         }
-        if s.trials >= max || (s.trials >= min && s.std_error() <= target) {
-            return s;
+        let trials = cells[0].trials;
+        let worst = cells.iter().map(Sample::std_error).fold(0.0, f64::max);
+        if trials >= max || (trials >= min && worst <= target) {
+            return cells;
         }
     }
 }
@@ -152,13 +178,21 @@ impl Dealer<'_> {
     }
 }
 
-/// The hero's pot share (units of 1/2520) on one deal: the board, then the opponents' hands
-/// one at a time, stopping as soon as one beats the hero.
+/// One deal: the board, then the opponents' hands one at a time. The hero's pot share
+/// (units of 1/2520) against the first `first + k` opponents goes to `cells[k]`; dealing
+/// stops as soon as an opponent beats the hero, which loses every larger table too.
 ///
 /// Hands are scored from additive card keys (see [`Tables::key`]): the board's five keys
 /// are summed once, and each hand adds its two.
 #[inline]
-fn play(t: &Tables, hero: [Card; 2], hero_key: u64, dealer: &mut Dealer, opponents: usize) -> u64 {
+fn play(
+    t: &Tables,
+    hero: [Card; 2],
+    hero_key: u64,
+    dealer: &mut Dealer,
+    first: usize,
+    cells: &mut [Sample],
+) {
     let mut board_key = 0u64;
     for j in 0..5 {
         board_key += t.key(dealer.deal(j));
@@ -178,16 +212,22 @@ fn play(t: &Tables, hero: [Card; 2], hero_key: u64, dealer: &mut Dealer, opponen
         }
     };
     let mine = strength(hero[0], hero[1], board_key + hero_key, dealer);
+    let last = first + cells.len() - 1;
     let mut tied = 0usize;
-    for k in 0..opponents {
+    for k in 0..last {
         let (a, b) = (dealer.deal(5 + 2 * k), dealer.deal(6 + 2 * k));
         let theirs = strength(a, b, board_key + t.key(a) + t.key(b), dealer);
         if theirs > mine {
-            return 0;
+            for cell in &mut cells[(k + 1).saturating_sub(first)..] {
+                cell.add(0);
+            }
+            return;
         }
         tied += usize::from(theirs == mine);
+        if k + 1 >= first {
+            cells[k + 1 - first].add(SPLIT_SHARES[tied]);
+        }
     }
-    SPLIT_SHARES[tied]
 }
 
 /// The share of a pot split `k + 1` ways, by k.
@@ -240,8 +280,8 @@ pub enum Unit {
         one: preflop::ClassCounts,
         two: TwoOpponentCounts,
     },
-    /// One (class, opponents) cell.
-    Sampled(Sample),
+    /// One class against 3 to 9 opponents (index: opponents − 3), from shared deals.
+    Sampled(Vec<Sample>),
 }
 
 /// The `holdem.multiway` job.
@@ -259,8 +299,8 @@ pub struct MultiwayJob {
 const BOARDS_PER_UNIT: usize = 1024;
 /// Fewest opponents sampled by Monte Carlo (fewer are exact).
 const FIRST_SAMPLED: usize = 3;
-/// Sampled (class, opponents) cells.
-const SAMPLED_CELLS: usize = CLASSES * (MAX_OPPONENTS + 1 - FIRST_SAMPLED);
+/// Sampled opponent counts per class.
+const SAMPLED_COUNTS: usize = MAX_OPPONENTS + 1 - FIRST_SAMPLED;
 
 impl MultiwayJob {
     pub fn new(spec: &JobSpec) -> Result<MultiwayJob, JobError> {
@@ -282,19 +322,13 @@ impl MultiwayJob {
     fn exact_units(&self) -> usize {
         self.boards.len().div_ceil(BOARDS_PER_UNIT)
     }
-
-    /// (class, opponents) of a sampled unit.
-    fn cell(&self, index: usize) -> (usize, usize) {
-        let k = index - self.exact_units();
-        (k % CLASSES, FIRST_SAMPLED + k / CLASSES)
-    }
 }
 
 impl Job for MultiwayJob {
     type Unit = Unit;
 
     fn unit_count(&self) -> usize {
-        self.exact_units() + SAMPLED_CELLS
+        self.exact_units() + CLASSES
     }
 
     fn run_unit(&self, index: usize) -> Unit {
@@ -303,11 +337,11 @@ impl Job for MultiwayJob {
             let chunk = &self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())];
             return exact_counts(chunk);
         }
-        let (class, opponents) = self.cell(index);
+        let class = index - self.exact_units();
         let mut rng = stream(self.seed, index as u64);
-        Unit::Sampled(sample(
+        Unit::Sampled(sample_counts(
             representative(class),
-            opponents,
+            FIRST_SAMPLED..=MAX_OPPONENTS,
             self.target,
             MIN_TRIALS,
             self.max_trials,
@@ -322,7 +356,8 @@ impl Job for MultiwayJob {
             ties: vec![0; CLASSES],
         };
         let mut exact_two = TwoOpponentCounts::default();
-        let mut cells = vec![Sample::default(); SAMPLED_CELLS];
+        // By (opponents − 3) × CLASSES + class.
+        let mut cells = vec![Sample::default(); SAMPLED_COUNTS * CLASSES];
         for (i, unit) in units.into_iter().enumerate() {
             match unit {
                 Unit::Exact { one, two } => {
@@ -332,7 +367,12 @@ impl Job for MultiwayJob {
                     }
                     exact_two.add(&two);
                 }
-                Unit::Sampled(s) => cells[i - self.exact_units()] = s,
+                Unit::Sampled(samples) => {
+                    let class = i - self.exact_units();
+                    for (k, s) in samples.into_iter().enumerate() {
+                        cells[k * CLASSES + class] = s;
+                    }
+                }
             }
         }
         // Rows: opponents 1 and 2 (exact), then 3..=9 (sampled), each over all classes.
@@ -381,7 +421,8 @@ impl Job for MultiwayJob {
             );
         }
         let worst = cells.iter().map(Sample::std_error).fold(0.0, f64::max);
-        let trials: u64 = cells.iter().map(|s| s.trials).sum();
+        // Every deal is one trial in each opponent count's column.
+        let deals: u64 = cells[..CLASSES].iter().map(|s| s.trials).sum();
         let rules = String::from("# Texas Hold'em: standard rules, no variants\n");
         let payload = HoldemPayload {
             rules: rules.clone(),
@@ -392,7 +433,7 @@ impl Job for MultiwayJob {
             std_error: rows.std_error.clone(),
         };
         let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
-        let report = self.report(&rows, worst, trials);
+        let report = self.report(&rows, worst, deals);
         Ok(Outputs {
             parquet: vec![ParquetOutput {
                 file: "multiway.parquet".into(),
@@ -505,7 +546,7 @@ impl Rows {
 }
 
 impl MultiwayJob {
-    fn report(&self, rows: &Rows, worst: f64, trials: u64) -> Report {
+    fn report(&self, rows: &Rows, worst: f64, deals: u64) -> Report {
         let mut md = format!("# Texas Hold'em multiway: `{}`\n\n", self.name);
         if !self.description.is_empty() {
             md.push_str(&format!("{}\n\n", self.description));
@@ -513,9 +554,12 @@ impl MultiwayJob {
         md.push_str(&format!(
             "Written by `pipeline run jobs/{}` (kind `holdem.multiway`). Against one opponent \
              and two opponents the results are exact (every opponent hand, or every pair of \
-             them, on every board); against 3 to 9 random opponents each (class, opponents) cell is sampled with its own seeded PCG-64 stream \
-             until its standard error is at most {:.0e} (largest: {worst:.2e}; {trials} trials \
-             in all). Equity counts a split pot as the hero's share of it.\n\n",
+             them, on every board); against 3 to 9 random opponents each class is sampled with its own seeded PCG-64 \
+             stream. A deal seats up to nine opponents and its first n of them are one trial \
+             against n, so every deal counts in each column (dealing stops once an opponent \
+             beats the hero, who then loses every larger table too); sampling goes on until \
+             every column's standard error is at most {:.0e} (largest: {worst:.2e}; {deals} \
+             deals in all). Equity counts a split pot as the hero's share of it.\n\n",
             self.job_file, self.target
         ));
         let equity = |class: usize, n: usize| rows.equity[(n - 1) * CLASSES + class];
