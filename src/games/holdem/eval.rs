@@ -191,7 +191,7 @@ impl Tables {
             // The spade of each rank: only the rank fields are read.
             key += self.card_key[usize::from(r) * 4 + 3];
         }
-        self.by_ranks[self.rank_index(key)]
+        self.non_flush_key(key)
     }
 
     /// A card's additive key: sum the keys of seven cards and read the hand's strength
@@ -237,7 +237,7 @@ impl Tables {
             key += self.card_key[usize::from(c.id())];
         }
         // Read the rank strength before testing for a flush, so the loads start at once.
-        let strength = self.by_ranks[self.rank_index(key)];
+        let strength = self.non_flush_key(key);
         let flush = ((key >> SUIT_SHIFT) as u32 + FLUSH_PROBE) & FLUSH_BITS;
         if flush != 0 {
             return self.flush_of(cards, flush.trailing_zeros() / 4);

@@ -1,8 +1,10 @@
 //! Job kind `holdem.multiway`: every starting-hand class against 1 to 9 random opponents.
 //! One and two opponents are exact (the board sweep of `holdem.preflop`, and its extension
 //! in [`super::two_opponents`], share one ranking of each board's hands); three to nine are
-//! Monte Carlo with seeded PCG streams, each (class, opponents) cell sampling until its
-//! standard error meets the job's target.
+//! Monte Carlo with a seeded PCG stream per class. A deal seats up to nine opponents and
+//! its first n of them are a trial against n ([`sample_counts`]), so one deal serves every
+//! opponent count; a class samples until every count's standard error meets the job's
+//! target.
 //!
 //! A trial deals the board and the opponents' hands from the 50 unseen cards (partial
 //! Fisher–Yates) and scores each hand from additive card keys ([`Tables::key`]): the
@@ -57,9 +59,7 @@ impl Sample {
         let second = self.share_squared as f64 / (SHARE * SHARE) as f64 / n;
         ((second - mean * mean).max(0.0) / n).sqrt()
     }
-}
 
-impl Sample {
     /// Counts one trial in which the hero's pot share was `share`.
     #[inline]
     fn add(&mut self, share: u64) {
