@@ -220,7 +220,7 @@ impl Tables {
     fn rank_index(&self, key: u64) -> usize {
         let low = (key & ((1 << LOW_BITS) - 1)) as usize;
         let high = (key >> LOW_BITS & ((1 << HIGH_BITS) - 1)) as usize;
-        (usize::from(self.low_terms[low]) + usize::from(self.high_terms[high])) & (INDEX_SPAN - 1)
+        usize::from(self.low_terms[low]) + usize::from(self.high_terms[high])
     }
 
     /// Strength of a flush or straight flush from the flush suit's rank mask (≥ 5 ranks).
