@@ -355,11 +355,7 @@ fn query_zhajinhua(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         answer.win,
         answer.tie,
         answer.loss,
-        if answer.std_error > 0.0 {
-            format!(" (Monte Carlo, s.e. {:.1e})", answer.std_error)
-        } else {
-            " (exact)".to_string()
-        }
+        method_note(answer.std_error)
     );
     println!("equity:      {w:.6}");
     println!(
@@ -682,11 +678,7 @@ fn query_holdem(q: &HoldemQuestion) -> anyhow::Result<()> {
             r.win,
             r.tie,
             r.equity,
-            if r.std_error > 0.0 {
-                format!(" (Monte Carlo, s.e. {:.1e})", r.std_error)
-            } else {
-                " (exact)".to_string()
-            }
+            method_note(r.std_error)
         );
         r.equity
     };
@@ -722,4 +714,14 @@ fn query_holdem(q: &HoldemQuestion) -> anyhow::Result<()> {
         println!("best: {} ({:+.3})", best.0, best.1);
     }
     Ok(())
+}
+
+/// How a table figure was computed, for the end of a printed line: exact, or Monte Carlo
+/// with its standard error.
+fn method_note(std_error: f64) -> String {
+    if std_error > 0.0 {
+        format!(" (Monte Carlo, s.e. {std_error:.1e})")
+    } else {
+        " (exact)".to_string()
+    }
 }
