@@ -25,26 +25,27 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb" 2>/dev/nul
   .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
 fi
 
-step "run the shipped jobs and read their Parquet back with DuckDB"
+step "run the shipped jobs, compare their outputs with scripts/golden.sha256, read their Parquet back with DuckDB"
 out=$(mktemp -d)
 trap 'rm -rf "$out" "$log"' EXIT
-# Every shipped job that finishes in seconds; the long Monte Carlo jobs run here with a
-# loose standard error or few rounds (and the blackjack grid on three shoes) so their
-# Parquet is checked too.
-sed -e 's/^target_std_error = .*/target_std_error = 0.02/' -e 's/^name = .*/name = "zhajinhua_multiway_quick"/' \
-  jobs/zhajinhua_multiway.toml > "$out/zhajinhua_multiway_quick.toml"
-sed -e 's/^headsup_decks = .*/headsup_decks = [28]/' -e 's/^name = .*/name = "showhand_quick"/' \
-  jobs/showhand.toml > "$out/showhand_quick.toml"
+# Every shipped job that finishes in seconds, and quick variants of the long ones
+# (scripts/quick_jobs.sh), run from the scratch folder with relative job paths as a user
+# would, so the outputs are byte for byte those of scripts/golden.sh.
+repo=$PWD
+bin=$repo/target/release/pipeline
+cargo build --release --quiet
 names=()
-sed -e 's/^rounds = .*/rounds = 2_000_000/' -e 's/^name = .*/name = "blackjack_quick"/' \
-  -e 's/^decks = \[.*/decks = [1, 6, "infinite"]/' jobs/blackjack.toml > "$out/blackjack_quick.toml"
-sed -e 's/^target_std_error = .*/target_std_error = 0.01/' -e 's/^name = .*/name = "holdem_multiway_quick"/' \
-  jobs/holdem_multiway.toml > "$out/holdem_multiway_quick.toml"
-for job in jobs/niuniu.toml jobs/holdem_preflop.toml jobs/holdem_headsup.toml "$out/holdem_multiway_quick.toml" jobs/blackjack_6d_s17.toml "$out/blackjack_quick.toml" "$out/showhand_quick.toml" jobs/zhajinhua.toml jobs/zhajinhua_a23_*.toml jobs/zhajinhua_235.toml \
-  jobs/zhajinhua_caller_loses.toml "$out/zhajinhua_multiway_quick.toml"; do
-  cargo run --release --quiet -- run "$job" --out "$out" --quiet
+while read -r job; do
+  (cd "$out" && "$bin" run "$job" --out . --quiet > /dev/null)
   names+=("$(basename "$job" .toml)")
-done
+done < <(cd "$out" && "$repo/scripts/quick_jobs.sh" jobs)
+(cd "$out" && find tables reports -type f ! -name manifest.json -print0 | sort -z | xargs -0 sha256sum) \
+  > "$out/golden.sha256"
+if ! diff -u scripts/golden.sha256 "$out/golden.sha256"; then
+  echo "FAILED: outputs differ from scripts/golden.sha256 (a deliberate change: scripts/golden.sh --update)"
+  exit 1
+fi
+passed=$((passed + 1))
 .venv/bin/python scripts/check_parquet.py "$out" "${names[@]}"
 passed=$((passed + ${#names[@]}))
 
@@ -58,7 +59,6 @@ expect() { # expect TEXT COMMAND...: the command's output must contain TEXT
   fi
   passed=$((passed + 1))
 }
-bin=target/release/pipeline
 expect "wins 787966, ties 6732, losses 917606 of 1712304 boards" \
   $bin query holdem "As Ks" "Qd Qc" --headsup-table "$out/tables/holdem_headsup/holdem_headsup.bin"
 expect "AKs vs QQ: equity 0.4605" \
