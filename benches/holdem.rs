@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pipeline::engine::stream;
 use pipeline::games::holdem::classes::parse_class;
 use pipeline::games::holdem::eval::{for_each_hand, tables};
-use pipeline::games::holdem::multiway::{representative, sample, sample_counts};
+use pipeline::games::holdem::sampler::{representative, sample, sample_counts};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 

@@ -7,13 +7,13 @@ use std::hint::black_box;
 use cardtables::colex::binomial;
 use cardtables::Card;
 use criterion::{criterion_group, criterion_main, Criterion};
-use pipeline::engine::{Job, Progress};
+use pipeline::engine::{Job, JobMeta, Progress};
 use pipeline::games::niuniu::eval::{category_table, multiset_index, multiset_ranks, MULTISETS};
-use pipeline::games::niuniu::hands::HandsJob;
+use pipeline::games::niuniu::job::HandsJob;
 use pipeline::games::niuniu::rules::{NiuniuRules, Ranking, CODES};
 use rayon::prelude::*;
 
-/// Category counts by evaluating every one of the 2,598,960 hands (what the seed's
+/// Category counts by evaluating every one of the 2,598,960 hands (what the tutorial's
 /// `exactProbability()` does), in colex order with the rank-multiset index built up one
 /// card at a time: the innermost loop does one add and one table read per hand.
 fn count_by_hand(table: &[u8]) -> [u32; CODES] {
@@ -83,7 +83,8 @@ fn benches(c: &mut Criterion) {
         b.iter(|| count_by_multiset(black_box(&table)))
     });
 
-    let job = HandsJob::from_ranking(ranking.clone(), "bench", "", "bench.toml");
+    let job = HandsJob::from_ranking(ranking.clone());
+    let meta = JobMeta::named("bench", "niuniu.hands");
     group.sample_size(10);
     group.bench_function("headsup_all_units_one_thread", |b| {
         b.iter(|| {
@@ -98,7 +99,8 @@ fn benches(c: &mut Criterion) {
                 .into_par_iter()
                 .map(|u| job.run_unit(u))
                 .collect();
-            job.finish(units, &Progress::hidden()).expect("finish")
+            job.finish(&meta, units, &Progress::hidden())
+                .expect("finish")
         })
     });
     group.finish();

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Benchmarks: criterion micro-benchmarks, then end-to-end `pipeline run` timings of the
-# shipped jobs (hyperfine when installed, else a plain loop reporting the median).
+# Benchmarks: the criterion micro-benchmarks of every bench target (niuniu, holdem,
+# blackjack), then end-to-end `pipeline run` timings of the two Niuniu jobs on one thread
+# and on every core (hyperfine when installed, else a plain loop reporting the median).
+# The other jobs' timings in reports/BENCHMARKS.md come from their manifests.
 # Usage: scripts/bench.sh [--quick]    (--quick skips criterion)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" != "--quick" ]; then
   cargo bench --bench niuniu
+  cargo bench --bench holdem
+  cargo bench --bench blackjack
 fi
 
 cargo build --release --quiet

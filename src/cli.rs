@@ -18,29 +18,7 @@ pub struct Cli {
 pub enum Command {
     /// Run a job file: writes tables/<name>/ (Parquet, runtime table, manifest.json) and
     /// reports/<name>.md under the output root.
-    Run {
-        /// The job file, e.g. jobs/niuniu.toml.
-        job: PathBuf,
-        /// Output root (tables/ and reports/ are created inside it).
-        #[arg(long, default_value = ".")]
-        out: PathBuf,
-        /// Worker threads (default: the job's [run] threads; 0 = every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// No progress bar.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Compute only units ≡ I (mod N) into tables/<name>/parts/ (0-based I). Without
-        /// it, a Slurm array, Kubernetes Indexed Job or AWS Batch array index is used.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<Shard>,
-        /// Number of shards when the scheduler gives only an index (Kubernetes, AWS Batch).
-        #[arg(long, value_name = "N", conflicts_with = "shard")]
-        shards: Option<u32>,
-        /// Continue an interrupted run from its checkpoint.
-        #[arg(long)]
-        resume: bool,
-    },
+    Run(RunArgs),
     /// List the jobs in a folder with their kind and description.
     List {
         /// Folder of job files.
@@ -51,20 +29,7 @@ pub enum Command {
     /// game, rules, checksum verdict).
     Inspect { file: PathBuf },
     /// Join shard parts into the same files a single run writes.
-    Merge {
-        /// Part files, or folders holding part-*.bin files.
-        #[arg(required = true)]
-        parts: Vec<PathBuf>,
-        /// Output root (tables/ and reports/ are created inside it).
-        #[arg(long)]
-        out: PathBuf,
-        /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// No progress bar.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Merge(MergeArgs),
     /// Answer a question from a runtime table, in O(1).
     Query {
         #[command(subcommand)]
@@ -72,69 +37,124 @@ pub enum Command {
     },
 }
 
+/// The arguments of `pipeline run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The job file, e.g. jobs/niuniu.toml.
+    pub job: PathBuf,
+    /// Output root (tables/ and reports/ are created inside it).
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+    /// Worker threads (default: the job's [run] threads; 0 = every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Compute only units ≡ I (mod N) into tables/<name>/parts/ (0-based I). Without
+    /// it, a Slurm array, Kubernetes Indexed Job or AWS Batch array index is used.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Number of shards when the scheduler gives only an index (Kubernetes, AWS Batch).
+    #[arg(long, value_name = "N", conflicts_with = "shard")]
+    pub shards: Option<u32>,
+    /// Continue an interrupted run from its checkpoint.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// The arguments of `pipeline merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// Part files, or folders holding part-*.bin files.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Output root (tables/ and reports/ are created inside it).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads (default: the job's [run] threads; 0 = every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum QueryGame {
     /// Blackjack: every action's exact EV for a hand against the dealer's upcard, and the
     /// best one (hands of three or more cards: the basic strategy chart's action).
-    Blackjack {
-        /// The hand, e.g. "8 8", "A 7" or "T 4 2" (A, 2-9, T/10/J/Q/K).
-        hand: String,
-        /// The dealer's upcard.
-        upcard: String,
-        /// Rule set, e.g. 6d-s17-das (default: the table's first; `--rules list` lists them).
-        #[arg(long)]
-        rules: Option<String>,
-        /// The table to read (default: tables/blackjack/blackjack.bin if present, else
-        /// tables/blackjack_6d_s17/blackjack.bin).
-        #[arg(long)]
-        table: Option<PathBuf>,
-    },
+    Blackjack(BlackjackQuestion),
     /// Category, strength and exact win probability of a Niuniu hand.
-    Niuniu {
-        /// Five cards, e.g. "Ks Qh Jd Tc 9s".
-        hand: String,
-        /// The table to read.
-        #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
-        table: PathBuf,
-    },
+    Niuniu(NiuniuQuestion),
     /// Hold'em preflop: a starting hand's exact equity against random hands or against
     /// another hand and, given a pot, each action's EV.
     Holdem(HoldemQuestion),
     /// Five-card stud: exact outs, win / tie probabilities and the EV of calling.
-    Stud {
-        /// Your cards so far, e.g. "As Ks Qs Js".
-        #[arg(long)]
-        mine: String,
-        /// The opponent's known cards, e.g. "2c 2d".
-        #[arg(long)]
-        theirs: String,
-        /// Cards seen elsewhere (out of the deck).
-        #[arg(long, default_value = "")]
-        seen: String,
-        /// Cards still to come to you (default: 5 minus your cards).
-        #[arg(long)]
-        to_come: Option<usize>,
-        /// Pot before the call.
-        #[arg(long, default_value_t = 100.0)]
-        pot: f64,
-        /// Amount to call.
-        #[arg(long, default_value_t = 20.0)]
-        call: f64,
-        /// Extra chips won after hitting (implied odds).
-        #[arg(long, default_value_t = 0.0)]
-        implied: f64,
-        /// Deck: 52, 32 (7-A) or 28 (8-A).
-        #[arg(long, default_value_t = 52)]
-        deck: u8,
-        /// Rank a flush above a full house.
-        #[arg(long)]
-        flush_beats_full_house: bool,
-        /// Do not let the ace play low in straights.
-        #[arg(long)]
-        no_ace_low_straight: bool,
-    },
+    Stud(StudQuestion),
     /// Exact win / tie / loss of a Zhajinhua hand and the EV of each action.
     Zhajinhua(ZhajinhuaQuestion),
+}
+
+/// A `pipeline query blackjack` question.
+#[derive(clap::Args, Debug)]
+pub struct BlackjackQuestion {
+    /// The hand, e.g. "8 8", "A 7" or "T 4 2" (A, 2-9, T/10/J/Q/K).
+    pub hand: String,
+    /// The dealer's upcard.
+    pub upcard: String,
+    /// Rule set, e.g. 6d-s17-das (default: the table's first; `--rules list` lists them).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// The table to read (default: tables/blackjack/blackjack.bin if present, else
+    /// tables/blackjack_6d_s17/blackjack.bin).
+    #[arg(long)]
+    pub table: Option<PathBuf>,
+}
+
+/// A `pipeline query niuniu` question.
+#[derive(clap::Args, Debug)]
+pub struct NiuniuQuestion {
+    /// Five cards, e.g. "Ks Qh Jd Tc 9s".
+    pub hand: String,
+    /// The table to read.
+    #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
+    pub table: PathBuf,
+}
+
+/// A `pipeline query stud` question.
+#[derive(clap::Args, Debug)]
+pub struct StudQuestion {
+    /// Your cards so far, e.g. "As Ks Qs Js".
+    #[arg(long)]
+    pub mine: String,
+    /// The opponent's known cards, e.g. "2c 2d".
+    #[arg(long)]
+    pub theirs: String,
+    /// Cards seen elsewhere (out of the deck).
+    #[arg(long, default_value = "")]
+    pub seen: String,
+    /// Cards still to come to you (default: 5 minus your cards).
+    #[arg(long)]
+    pub to_come: Option<usize>,
+    /// Pot before the call.
+    #[arg(long, default_value_t = 100.0, value_parser = amount)]
+    pub pot: f64,
+    /// Amount to call.
+    #[arg(long, default_value_t = 20.0, value_parser = amount)]
+    pub call: f64,
+    /// Extra chips won after hitting (implied odds).
+    #[arg(long, default_value_t = 0.0, value_parser = amount)]
+    pub implied: f64,
+    /// Deck: 52, 32 (7-A) or 28 (8-A).
+    #[arg(long, default_value_t = 52, value_parser = deck)]
+    pub deck: u8,
+    /// Rank a flush above a full house.
+    #[arg(long)]
+    pub flush_beats_full_house: bool,
+    /// Do not let the ace play low in straights.
+    #[arg(long)]
+    pub no_ace_low_straight: bool,
 }
 
 /// A `pipeline query holdem` question.
@@ -148,16 +168,16 @@ pub struct HoldemQuestion {
     #[arg(long, default_value_t = 1)]
     pub opponents: usize,
     /// Pot before our decision, including the opponent's bet.
-    #[arg(long)]
+    #[arg(long, value_parser = positive_amount)]
     pub pot: Option<f64>,
     /// Amount to call.
-    #[arg(long, requires = "pot")]
+    #[arg(long, requires = "pot", value_parser = amount)]
     pub call: Option<f64>,
     /// Raise-to amount to price.
-    #[arg(long, requires = "call")]
+    #[arg(long, requires = "call", value_parser = amount)]
     pub raise: Option<f64>,
     /// Probability that the opponent folds to the raise.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = probability)]
     pub fold: f64,
     /// The table to read for random opponents (default: tables/holdem_multiway/holdem.bin
     /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
@@ -177,21 +197,85 @@ pub struct ZhajinhuaQuestion {
     #[arg(long, default_value_t = 1)]
     pub opponents: usize,
     /// Pot before our decision, including the opponent's bet.
-    #[arg(long, default_value_t = 100.0)]
+    #[arg(long, default_value_t = 100.0, value_parser = positive_amount)]
     pub pot: f64,
     /// Amount to call.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = amount)]
     pub call: f64,
     /// Probability that the opponent folds to a raise.
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = 0.2, value_parser = probability)]
     pub fold: f64,
     /// Raise-to amounts to price (repeatable; default 2×, 3× the call and call + pot).
-    #[arg(long = "raise")]
+    #[arg(long = "raise", value_parser = amount)]
     pub raises: Vec<f64>,
     /// Cost of asking for a comparison (比牌); default: the call.
-    #[arg(long)]
+    #[arg(long, value_parser = amount)]
     pub compare: Option<f64>,
     /// The table to read.
     #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
     pub table: PathBuf,
+}
+
+/// A probability: a number in [0, 1].
+fn probability(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "{text:?} is not a probability: use a number in [0, 1]"
+        )),
+    }
+}
+
+/// An amount of chips: a finite number, zero or more.
+fn amount(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "{text:?} is not an amount: use a finite number, zero or more"
+        )),
+    }
+}
+
+/// An amount of chips that must be more than zero (a pot).
+fn positive_amount(text: &str) -> Result<f64, String> {
+    match amount(text) {
+        Ok(v) if v > 0.0 => Ok(v),
+        _ => Err(format!(
+            "{text:?} is not a positive amount: use a finite number above 0"
+        )),
+    }
+}
+
+/// A five-card stud deck size: 52, 32 or 28.
+fn deck(text: &str) -> Result<u8, String> {
+    let deck: u8 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a deck size: use 52, 32 or 28"))?;
+    crate::games::stud::rules::check_deck(deck).map(|()| deck)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn value_parsers_accept_the_range_and_refuse_the_rest() {
+        assert_eq!(probability("0.25"), Ok(0.25));
+        assert!(probability("1.5").unwrap_err().contains("[0, 1]"));
+        assert!(probability("NaN").is_err());
+        assert_eq!(amount("0"), Ok(0.0));
+        assert!(amount("-1").is_err() && amount("inf").is_err());
+        assert!(positive_amount("0").is_err());
+        assert_eq!(positive_amount("100"), Ok(100.0));
+        assert_eq!(deck("32"), Ok(32));
+        assert!(deck("36").unwrap_err().contains("52, 32 (7 to A) or 28"));
+        assert!(deck("x").is_err());
+    }
 }

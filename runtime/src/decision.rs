@@ -1,5 +1,5 @@
-//! The closed-form decision model shared by every game (`shared/RULES.md`, corrected from
-//! the seeds). Amounts are chips; `pot` is the pot before our decision, including the
+//! The closed-form decision model shared by every game (the pipeline's
+//! `docs/rules/holdem.md`, with the tutorial articles' mistakes corrected). Amounts are chips; `pot` is the pot before our decision, including the
 //! opponent's bet; `equity` is our share of the pot at showdown (wins plus split ties).
 
 /// EV of folding: nothing more is lost.
@@ -7,7 +7,7 @@ pub const EV_FOLD: f64 = 0.0;
 
 /// EV of calling `call` into `pot`: `w·(P + C) − C`.
 ///
-/// The seed's `w·(P + C) − (1 − w)·C` counts our own call as winnings; it is wrong by `w·C`.
+/// The tutorial's `w·(P + C) − (1 − w)·C` counts our own call as winnings; it is wrong by `w·C`.
 pub fn ev_call(equity: f64, pot: f64, call: f64) -> f64 {
     equity * (pot + call) - call
 }
@@ -19,9 +19,9 @@ pub fn ev_raise(equity: f64, pot: f64, call: f64, raise_to: f64, fold: f64) -> f
     fold * pot + (1.0 - fold) * (equity * (pot + 2.0 * raise_to - call) - raise_to)
 }
 
-/// The seed's raise EV, `f·P + (1 − f)·(w·(P + R) − R)`, which forgets the chips the
+/// The raise EV of the tutorial article the Zhajinhua tables started from, `f·P + (1 − f)·(w·(P + R) − R)`, which forgets the chips the
 /// opponent adds when calling. Reported beside [`ev_raise`] only to show the gap.
-pub fn ev_raise_seed(equity: f64, pot: f64, raise_to: f64, fold: f64) -> f64 {
+pub fn ev_raise_article(equity: f64, pot: f64, raise_to: f64, fold: f64) -> f64 {
     fold * pot + (1.0 - fold) * (equity * (pot + raise_to) - raise_to)
 }
 
@@ -67,7 +67,7 @@ pub fn rule_of_2_and_4(outs: u32, cards: u32) -> f64 {
 }
 
 /// EV of calling with hit probability `p` when hitting wins the pot plus an implied win
-/// `implied` and missing loses the call (RULES.md, five-card stud): `p·(P + I) − (1 − p)·C`.
+/// `implied` and missing loses the call (the five-card stud rules): `p·(P + I) − (1 − p)·C`.
 pub fn ev_call_implied(p: f64, pot: f64, call: f64, implied: f64) -> f64 {
     p * (pot + implied) - (1.0 - p) * call
 }
@@ -79,7 +79,7 @@ pub fn break_even_outs(pot: f64, call: f64, implied: f64, unseen: u32, cards: u3
         .find(|&o| ev_call_implied(hit_probability(o, unseen, cards), pot, call, implied) > 0.0)
 }
 
-/// Playing styles of the seed's section 4.3, as thresholds on an action's EV.
+/// Playing styles of the tutorial's section 4.3, as thresholds on an action's EV.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
     /// Act only when EV exceeds 5 % of the pot.
@@ -135,8 +135,8 @@ mod tests {
         for w in [0.1, 0.5, 0.9] {
             assert!((ev_raise(w, 100.0, 30.0, 30.0, 0.0) - ev_call(w, 100.0, 30.0)).abs() < 1e-12);
         }
-        // The seed's formula misses the opponent's R − C when called.
-        let gap = ev_raise(0.6, 100.0, 30.0, 80.0, 0.25) - ev_raise_seed(0.6, 100.0, 80.0, 0.25);
+        // The tutorial's formula misses the opponent's R − C when called.
+        let gap = ev_raise(0.6, 100.0, 30.0, 80.0, 0.25) - ev_raise_article(0.6, 100.0, 80.0, 0.25);
         assert!((gap - 0.75 * 0.6 * (80.0 - 30.0)).abs() < 1e-9);
     }
 

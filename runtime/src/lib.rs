@@ -2,9 +2,11 @@
 //! from the exact tables that the `pipeline` binary computes.
 //!
 //! It holds the shared card encoding ([`Card`], [`CardSet`]), the dense colex index of a
-//! card set ([`colex`]), the versioned table file format ([`format`]) and one loader per
-//! game ([`niuniu::Niuniu`], [`zhajinhua::Zhajinhua`]) and the closed-form decision
-//! helpers ([`decision`]). It depends on serde, bincode and a checksum only, so it stays
+//! card set ([`colex`]), the versioned table file format ([`format`]), one loader per
+//! table — [`Niuniu`], [`Zhajinhua`], [`Holdem`] (preflop and multiway equities),
+//! [`HoldemHeadsUp`] (every heads-up matchup), [`Stud`] (five-card stud starting hands)
+//! and [`Blackjack`] (EVs and charts per rule set) — and the closed-form decision helpers
+//! ([`decision`]). It depends on serde, bincode and a checksum only, so it stays
 //! cheap to build into any application.
 
 pub mod blackjack;

@@ -1,23 +1,36 @@
 //! The engine: plans a job as numbered work units, runs them on every core, checkpoints,
-//! shards, merges, and hands the results to the sinks. It knows no game rules.
+//! shards, merges, and hands the results to the sinks. It is handed a built job (a
+//! [`Job`], erased to [`ErasedJob`]) and imports nothing from the games: the command
+//! layer resolves a job kind through the games registry, as ripgrep's searcher knows only
+//! the `Sink` its printer implements.
 //!
 //! A unit is a pure function of (rules, unit index), so results do not depend on thread
 //! count, scheduling, interruption or sharding: the final outputs are a function of the
 //! unit results taken in index order.
+//!
+//! - [`plan`]: which units a process computes (shards, scheduler variables), locks, and
+//!   the validated set of shard parts a merge joins;
+//! - `execute`: the worker pool and checkpointed unit execution;
+//! - `write`: the one finish-and-write path shared by run and merge, and the manifest;
+//! - [`run()`] / [`merge()`]: the two entry points.
 
 mod checkpoint;
+mod execute;
 mod lock;
 mod manifest;
+pub mod plan;
 mod progress;
 mod run;
+mod write;
 
 use serde::{de::DeserializeOwned, Serialize};
 
 pub use checkpoint::{PartFile, PART_PREFIX};
 pub use lock::OutputLock;
 pub use manifest::{FileRecord, Manifest, Phases};
+pub use plan::{Parts, Shard};
 pub use progress::Progress;
-pub use run::{merge, run, MergeConfig, RunConfig, RunSummary, Shard};
+pub use run::{merge, run, MergeConfig, RunConfig, RunSummary};
 
 use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;
@@ -51,6 +64,43 @@ pub struct BinaryOutput {
     pub entries: u64,
 }
 
+/// What a job's outputs say about the job file that produced them (report titles and
+/// headers), handed to [`Job::finish`] so games need not keep copies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobMeta {
+    /// Output folder name under `tables/` (the job's `name`).
+    pub name: String,
+    /// `game.job`, e.g. `niuniu.hands`.
+    pub kind: String,
+    /// The job's one-line description (may be empty).
+    pub description: String,
+    /// The job file's path as the user gave it, e.g. `jobs/niuniu.toml`.
+    pub job_file: String,
+}
+
+impl JobMeta {
+    /// The meta of a parsed job file.
+    pub fn of(spec: &crate::job::JobSpec) -> JobMeta {
+        JobMeta {
+            name: spec.name.clone(),
+            kind: spec.kind.clone(),
+            description: spec.description.clone(),
+            job_file: spec.path.clone(),
+        }
+    }
+
+    /// The meta of a job named `name` of kind `kind` with no description, as if run from
+    /// `jobs/<name>.toml` (for tests and benchmarks that build jobs directly).
+    pub fn named(name: &str, kind: &str) -> JobMeta {
+        JobMeta {
+            name: name.to_string(),
+            kind: kind.to_string(),
+            description: String::new(),
+            job_file: format!("jobs/{name}.toml"),
+        }
+    }
+}
+
 /// A job kind, typed: what one unit computes and how unit results become outputs.
 pub trait Job: Send + Sync {
     /// The result of one unit; persisted in checkpoints and shard parts.
@@ -60,18 +110,28 @@ pub trait Job: Send + Sync {
     fn unit_count(&self) -> usize;
 
     /// Computes unit `index` (`< unit_count()`). Must be a pure function of the rules,
-    /// the seed and `index`.
+    /// the tutorial and `index`.
     fn run_unit(&self, index: usize) -> Self::Unit;
 
     /// Builds all outputs from every unit result, in index order.
-    fn finish(&self, units: Vec<Self::Unit>, progress: &Progress) -> anyhow::Result<Outputs>;
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Self::Unit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs>;
 }
 
 /// A [`Job`] with its unit type erased to bytes, so the engine can hold any kind.
 pub trait ErasedJob: Send + Sync {
     fn unit_count(&self) -> usize;
     fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>>;
-    fn finish_bytes(&self, units: Vec<Vec<u8>>, progress: &Progress) -> anyhow::Result<Outputs>;
+    fn finish_bytes(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Vec<u8>>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs>;
 }
 
 impl<J: Job> ErasedJob for J {
@@ -83,7 +143,12 @@ impl<J: Job> ErasedJob for J {
         Ok(cardtables::format::encode(&self.run_unit(index))?)
     }
 
-    fn finish_bytes(&self, units: Vec<Vec<u8>>, progress: &Progress) -> anyhow::Result<Outputs> {
+    fn finish_bytes(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Vec<u8>>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
         let units = units
             .iter()
             .enumerate()
@@ -93,6 +158,6 @@ impl<J: Job> ErasedJob for J {
                 })
             })
             .collect::<anyhow::Result<Vec<J::Unit>>>()?;
-        self.finish(units, progress)
+        self.finish(meta, units, progress)
     }
 }

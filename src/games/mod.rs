@@ -49,13 +49,13 @@ pub const KINDS: &[(&str, &str)] = &[
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
         "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
-        "holdem.headsup" => Ok(Box::new(holdem::headsup::HeadsUpJob::new(spec)?)),
-        "holdem.multiway" => Ok(Box::new(holdem::multiway::MultiwayJob::new(spec)?)),
-        "holdem.preflop" => Ok(Box::new(holdem::preflop::PreflopJob::new(spec)?)),
-        "niuniu.hands" => Ok(Box::new(niuniu::hands::HandsJob::new(spec)?)),
-        "stud.tables" => Ok(Box::new(stud::tables::TablesJob::new(spec)?)),
-        "zhajinhua.hands" => Ok(Box::new(zhajinhua::hands::HandsJob::new(spec)?)),
-        "zhajinhua.multiway" => Ok(Box::new(zhajinhua::hands::HandsJob::multiway(spec)?)),
+        "holdem.headsup" => Ok(Box::new(holdem::job::HeadsUpJob::new(spec)?)),
+        "holdem.multiway" => Ok(Box::new(holdem::job::MultiwayJob::new(spec)?)),
+        "holdem.preflop" => Ok(Box::new(holdem::job::PreflopJob::new(spec)?)),
+        "niuniu.hands" => Ok(Box::new(niuniu::job::HandsJob::new(spec)?)),
+        "stud.tables" => Ok(Box::new(stud::job::TablesJob::new(spec)?)),
+        "zhajinhua.hands" => Ok(Box::new(zhajinhua::job::HandsJob::new(spec)?)),
+        "zhajinhua.multiway" => Ok(Box::new(zhajinhua::job::HandsJob::multiway(spec)?)),
         other => Err(spec.field_error(
             "job.kind",
             format!(

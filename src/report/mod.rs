@@ -5,12 +5,29 @@
 
 use plotters::prelude::*;
 
+use crate::engine::JobMeta;
+
 /// A report: Markdown plus charts, each `(file name, SVG text)`. The Markdown refers to a
 /// chart as `<job>/<file name>`.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
     pub markdown: String,
     pub charts: Vec<(String, String)>,
+}
+
+/// The opening of every report: the title with the job's name, its description, and
+/// the start of the sentence that says which job file wrote it —
+/// ``Written by `pipeline run PATH` (kind `KIND`)`` — which the game continues.
+pub fn header(title: &str, meta: &JobMeta) -> String {
+    let mut md = format!("# {title}: `{}`\n\n", meta.name);
+    if !meta.description.is_empty() {
+        md.push_str(&format!("{}\n\n", meta.description));
+    }
+    md.push_str(&format!(
+        "Written by `pipeline run {}` (kind `{}`)",
+        meta.job_file, meta.kind
+    ));
+    md
 }
 
 /// A Markdown table from a header row and data rows.

@@ -1,9 +1,11 @@
-//! Sinks write results to disk. They know file formats and schemas, not the math.
+//! Sinks write results to disk. They know file formats, not the math: a game states its
+//! tables' schemas through [`columns::Columns`] and hands the batches over.
 //!
 //! Every file is written to a temporary name in its final folder, flushed to disk and
 //! renamed into place, so a crash or a full disk never leaves a half-written table under
 //! the real name.
 
+pub mod columns;
 pub mod parquet;
 
 use std::fs::File;

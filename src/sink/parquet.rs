@@ -48,6 +48,22 @@ pub fn write(
         Some(b) => b.schema(),
         None => anyhow::bail!("{} has no rows to write", output.file),
     };
+    if let Some(batch) = output.batches.iter().find(|b| b.schema() != schema) {
+        anyhow::bail!(
+            "internal error: {} mixes batches of different schemas ({} columns vs {})",
+            output.file,
+            batch.num_columns(),
+            schema.fields().len()
+        );
+    }
+    for column in &output.plain_columns {
+        if schema.field_with_name(column).is_err() {
+            anyhow::bail!(
+                "internal error: {} has no column {column:?} to write without a dictionary",
+                output.file
+            );
+        }
+    }
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
         .set_statistics_enabled(EnabledStatistics::Chunk)
@@ -107,4 +123,70 @@ fn row_groups(batches: &[RecordBatch]) -> Vec<&[RecordBatch]> {
         groups.push(&batches[start..]);
     }
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sink::columns::Columns;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    fn output(plain: Vec<&'static str>) -> ParquetOutput {
+        let batch = |from: u32| {
+            Columns::new()
+                .u32("n", from..from + 3)
+                .str("name", ["a", "b", "c"])
+                .batch()
+                .unwrap()
+        };
+        ParquetOutput {
+            file: "t.parquet".into(),
+            batches: vec![batch(0), batch(3)],
+            plain_columns: plain,
+        }
+    }
+
+    #[test]
+    fn writes_every_row_and_the_metadata() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.parquet");
+        let meta = vec![("pipeline.job".to_string(), "t".to_string())];
+        write(&path, &output(vec!["name"]), &meta)
+            .unwrap()
+            .commit()
+            .unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let file = reader.metadata().file_metadata();
+        assert_eq!(file.num_rows(), 6);
+        let kv = file.key_value_metadata().unwrap();
+        assert!(kv
+            .iter()
+            .any(|e| e.key == "pipeline.job" && e.value.as_deref() == Some("t")));
+        // Same input, same bytes.
+        let again = dir.path().join("u.parquet");
+        write(&again, &output(vec!["name"]), &meta)
+            .unwrap()
+            .commit()
+            .unwrap();
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            std::fs::read(&again).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_misspelt_plain_column_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = write(&dir.path().join("t.parquet"), &output(vec!["nmae"]), &[]).unwrap_err();
+        assert!(e.to_string().contains("\"nmae\""), "{e}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn row_groups_never_split_a_batch() {
+        let out = output(vec![]);
+        let groups = row_groups(&out.batches);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].len(), 2);
+    }
 }

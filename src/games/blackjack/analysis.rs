@@ -25,7 +25,9 @@
 use cardtables::blackjack::{Action, Cell, Row, ACTIONS, CHART_ROWS, NO_ACTION, RANKS};
 use serde::{Deserialize, Serialize};
 
-use super::dealer::{infinite_probability, DealerTable, Outcomes, Shoe, BLACKJACK, BUST};
+use super::dealer::{
+    infinite_probability, DealerTable, Outcomes, Shoe, OUTCOME_BLACKJACK, OUTCOME_BUST,
+};
 use super::hands::{self, Hand, Hands, ACE, TEN};
 use super::rules::{BlackjackRules, Double, Surrender};
 
@@ -211,11 +213,11 @@ impl Context {
                 d
             }
         };
-        let mut ev = d[BUST];
+        let mut ev = d[OUTCOME_BUST];
         if !self.peek {
-            ev -= d[BLACKJACK];
+            ev -= d[OUTCOME_BLACKJACK];
         }
-        for (k, &p) in d[..BUST].iter().enumerate() {
+        for (k, &p) in d[..OUTCOME_BUST].iter().enumerate() {
             ev += match hand.total.cmp(&(17 + k as u8)) {
                 std::cmp::Ordering::Greater => p,
                 std::cmp::Ordering::Less => -p,
@@ -257,7 +259,7 @@ impl Context {
             let p = self.base.draw(g.hand(h), r);
             if p > 0.0 {
                 let c = g.child(h, r);
-                ev += p * if c == hands::BUST {
+                ev += p * if c == hands::BUSTED {
                     self.bust(h, r)
                 } else {
                     then(self, c)
@@ -534,7 +536,7 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             let p = base.draw(hand, r);
             if p > 0.0 {
                 let c = g.child(h, r);
-                hit += p * if c == hands::BUST {
+                hit += p * if c == hands::BUSTED {
                     main.bust(h, r)
                 } else {
                     best_play[c as usize]

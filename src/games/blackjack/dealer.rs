@@ -5,12 +5,10 @@
 //! two-card 21). Ranks are indexed 0 = ace, 1..=8 = 2..9, 9 = ten-valued cards.
 
 /// Index of the bust outcome.
-pub const BUST: usize = 5;
+pub const OUTCOME_BUST: usize = 5;
 /// Index of the blackjack outcome.
-pub const BLACKJACK: usize = 6;
-/// Rank index of the ace and of ten-valued cards.
-pub const ACE: usize = 0;
-pub const TEN: usize = 9;
+pub const OUTCOME_BLACKJACK: usize = 6;
+pub use super::hands::{ACE, TEN};
 
 /// Probabilities of the dealer's outcomes.
 pub type Outcomes = [f64; 7];
@@ -70,11 +68,11 @@ fn play(shoe: Shoe, hard: u8, ace: bool, cards: u8, hits_soft_17: bool) -> Outco
     let value = if soft { hard + 10 } else { hard };
     let mut out = [0.0; 7];
     if cards == 2 && value == 21 {
-        out[BLACKJACK] = 1.0;
+        out[OUTCOME_BLACKJACK] = 1.0;
         return out;
     }
     if value > 21 {
-        out[BUST] = 1.0;
+        out[OUTCOME_BUST] = 1.0;
         return out;
     }
     if value >= 17 && !(value == 17 && soft && hits_soft_17) {
@@ -201,9 +199,9 @@ impl DealerTable {
                     let soft = ace && hard + 10 <= 21;
                     let value = if soft { hard + 10 } else { hard };
                     let outcome = if cards == 2 && value == 21 {
-                        Some(BLACKJACK)
+                        Some(OUTCOME_BLACKJACK)
                     } else if value > 21 {
-                        Some(BUST)
+                        Some(OUTCOME_BUST)
                     } else if value >= 17 && !(value == 17 && soft && h17) {
                         Some(usize::from(value - 17))
                     } else {
@@ -358,8 +356,8 @@ impl DealerTable {
     /// The same given no dealer blackjack, like [`outcomes_without_blackjack`].
     pub fn outcomes_without_blackjack(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
         let mut out = self.outcomes(shoe, upcard);
-        let rest = 1.0 - out[BLACKJACK];
-        out[BLACKJACK] = 0.0;
+        let rest = 1.0 - out[OUTCOME_BLACKJACK];
+        out[OUTCOME_BLACKJACK] = 0.0;
         out.map(|o| o / rest)
     }
 }
@@ -395,14 +393,14 @@ mod tests {
                     assert!((all.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{up}");
                     let peeked = outcomes_without_blackjack(shoe, up, h17);
                     assert!((peeked.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-                    assert_eq!(peeked[BLACKJACK], 0.0);
+                    assert_eq!(peeked[OUTCOME_BLACKJACK], 0.0);
                     if up != ACE && up != TEN {
-                        assert_eq!(all[BLACKJACK], 0.0);
+                        assert_eq!(all[OUTCOME_BLACKJACK], 0.0);
                         assert_eq!(all, peeked);
                     } else {
                         // Removing the blackjack branch and renormalising gives the same.
-                        let rest = 1.0 - all[BLACKJACK];
-                        for k in 0..BLACKJACK {
+                        let rest = 1.0 - all[OUTCOME_BLACKJACK];
+                        for k in 0..OUTCOME_BLACKJACK {
                             assert!((all[k] / rest - peeked[k]).abs() < 1e-12);
                         }
                     }
@@ -445,13 +443,15 @@ mod tests {
     fn hand_checkable_shoes() {
         // Nothing but tens: a 6 draws to 16, then busts; a ten stands on 20.
         let tens = Shoe::Finite([0, 0, 0, 0, 0, 0, 0, 0, 0, 20]);
-        assert_eq!(outcomes(tens, 5, false)[BUST], 1.0);
+        assert_eq!(outcomes(tens, 5, false)[OUTCOME_BUST], 1.0);
         assert_eq!(outcomes(tens, TEN, false)[3], 1.0);
         // Infinite shoe, ace up: blackjack exactly when the hole card is a ten.
-        assert!((outcomes(Shoe::Infinite, ACE, false)[BLACKJACK] - 4.0 / 13.0).abs() < 1e-15);
+        assert!(
+            (outcomes(Shoe::Infinite, ACE, false)[OUTCOME_BLACKJACK] - 4.0 / 13.0).abs() < 1e-15
+        );
         // One deck, ten up: 4 aces among the 51 other cards.
         let one = Shoe::Finite(minus(decks(1), TEN));
-        assert!((outcomes(one, TEN, false)[BLACKJACK] - 4.0 / 51.0).abs() < 1e-15);
+        assert!((outcomes(one, TEN, false)[OUTCOME_BLACKJACK] - 4.0 / 51.0).abs() < 1e-15);
     }
 
     #[test]
@@ -462,7 +462,7 @@ mod tests {
             0.3536, 0.3739, 0.3945, 0.4164, 0.4232, 0.2623, 0.2447, 0.2284,
         ];
         for (up, &p) in (1..=8).zip(&published) {
-            let bust = outcomes(Shoe::Infinite, up, false)[BUST];
+            let bust = outcomes(Shoe::Infinite, up, false)[OUTCOME_BUST];
             assert!((bust - p).abs() < 5e-5, "upcard {}: {bust}", up + 1);
         }
     }
@@ -472,14 +472,15 @@ mod tests {
         let shoe = Shoe::Finite(minus(decks(6), 5));
         let (s17, h17) = (outcomes(shoe, 5, false), outcomes(shoe, 5, true));
         assert!(h17[0] < s17[0]);
-        assert!(h17[BUST] > s17[BUST]);
+        assert!(h17[OUTCOME_BUST] > s17[OUTCOME_BUST]);
     }
 
     #[test]
     fn finite_shoes_converge_to_the_infinite_shoe_like_one_over_n() {
-        let inf = outcomes(Shoe::Infinite, 5, false)[BUST];
-        let error =
-            |n: u32| (outcomes(Shoe::Finite(minus(decks(n), 5)), 5, false)[BUST] - inf).abs();
+        let inf = outcomes(Shoe::Infinite, 5, false)[OUTCOME_BUST];
+        let error = |n: u32| {
+            (outcomes(Shoe::Finite(minus(decks(n), 5)), 5, false)[OUTCOME_BUST] - inf).abs()
+        };
         let e: Vec<f64> = [1, 2, 4, 8].iter().map(|&n| error(n)).collect();
         assert!(e.windows(2).all(|w| w[1] < w[0]), "{e:?}");
         // N · error settles: within 25 % between 4 and 8 decks.
@@ -505,10 +506,10 @@ mod tests {
                     let soft = ace && hard + 10 <= 21;
                     let value = if soft { hard + 10 } else { hard };
                     if n == 2 && value == 21 {
-                        break BLACKJACK;
+                        break OUTCOME_BLACKJACK;
                     }
                     if value > 21 {
-                        break BUST;
+                        break OUTCOME_BUST;
                     }
                     if value >= 17 {
                         break usize::from(value - 17);

@@ -15,7 +15,7 @@ pub const RANKS: usize = 10;
 pub const ACE: usize = 0;
 pub const TEN: usize = 9;
 /// Marks a child that busts.
-pub const BUST: u32 = u32::MAX;
+pub const BUSTED: u32 = u32::MAX;
 
 /// Points of a rank index (ace counted 1).
 pub fn points(rank: usize) -> u8 {
@@ -38,7 +38,7 @@ pub struct Hand {
 /// The graph of compositions with a hard total of at most 21.
 pub struct Hands {
     hands: Vec<Hand>,
-    /// `children[h][r]`: the hand after drawing rank `r`, or [`BUST`].
+    /// `children[h][r]`: the hand after drawing rank `r`, or [`BUSTED`].
     children: Vec<[u32; RANKS]>,
     index: HashMap<[u8; RANKS], u32>,
 }
@@ -91,7 +91,7 @@ impl Hands {
         let children = hands
             .iter()
             .map(|h| {
-                let mut next = [BUST; RANKS];
+                let mut next = [BUSTED; RANKS];
                 for (r, slot) in next.iter_mut().enumerate() {
                     let mut c = h.counts;
                     c[r] += 1;
@@ -121,7 +121,7 @@ impl Hands {
         &self.hands[h as usize]
     }
 
-    /// The hand after drawing `rank`, or [`BUST`].
+    /// The hand after drawing `rank`, or [`BUSTED`].
     pub fn child(&self, h: u32, rank: usize) -> u32 {
         self.children[h as usize][rank]
     }
@@ -186,7 +186,7 @@ mod tests {
             for r in 0..RANKS {
                 let c = g.child(h, r);
                 if hand.hard + points(r) > 21 {
-                    assert_eq!(c, BUST);
+                    assert_eq!(c, BUSTED);
                 } else {
                     assert!(c > h, "children come later");
                     assert_eq!(g.hand(c).cards, hand.cards + 1);

@@ -4,36 +4,28 @@
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
 use super::hands::rank_name;
-use super::job::{row_label, Results, SimulationSettings, UPCARD_ORDER};
-use crate::report::{markdown_table, Report};
-
-/// What the report is built from.
-pub struct Context<'a> {
-    pub name: &'a str,
-    pub description: &'a str,
-    pub job_file: &'a str,
-    pub simulation: &'a SimulationSettings,
-    pub results: &'a Results<'a>,
-}
+use super::sim::SimulationSettings;
+use super::tables::{row_label, Results, UPCARD_ORDER};
+use crate::engine::JobMeta;
+use crate::report::{header, markdown_table, Report};
 
 fn percent(x: f64) -> String {
     format!("{:+.4} %", 100.0 * x)
 }
 
 /// Builds the Markdown and the charts.
-pub fn build(c: &Context) -> anyhow::Result<Report> {
-    let r = c.results;
-    let mut md = format!("# Blackjack: `{}`\n\n", c.name);
-    if !c.description.is_empty() {
-        md.push_str(&format!("{}\n\n", c.description));
-    }
+pub fn build(
+    meta: &JobMeta,
+    simulation: &SimulationSettings,
+    r: &Results,
+) -> anyhow::Result<Report> {
+    let mut md = header("Blackjack", meta);
     md.push_str(&format!(
-        "Written by `pipeline run jobs/{}` (kind `blackjack.strategy`): {} rule set{}, each \
+        ": {} rule set{}, each \
          analysed exactly, its basic strategy chart played through the seeded simulator{}.\n\n",
-        c.job_file,
         r.sets.len(),
         if r.sets.len() == 1 { "" } else { "s" },
-        match c.simulation.penetration {
+        match simulation.penetration {
             None => " with a reshuffle before every round".to_string(),
             Some(p) => format!(" with a cut card at {:.0} % penetration", 100.0 * p),
         },
@@ -110,7 +102,7 @@ pub fn build(c: &Context) -> anyhow::Result<Report> {
          differs from the defaults: `ls`/`es` surrender, `6to5` or `1to1` blackjack pay, \
          `d9`/`d10` doubling, `spN` split hands, `rsa`, `hsa`, `enhc` (no hole card).\n",
     );
-    if let Some(seed) = r.seed {
+    if let Some(article) = r.article {
         md.push_str("\n## The seed article's strategy\n\n");
         md.push_str(
             "The seed's simplified chart (splits only aces and eights, doubles soft 18 and \
@@ -121,7 +113,7 @@ pub fn build(c: &Context) -> anyhow::Result<Report> {
             .sets
             .iter()
             .zip(r.analyses)
-            .zip(seed)
+            .zip(article)
             .map(|((s, a), t)| {
                 vec![
                     format!("`{}`", s.id),
@@ -163,7 +155,7 @@ pub fn build(c: &Context) -> anyhow::Result<Report> {
             -100.0 * a.optimal_ev,
             percent(a.chart_ev),
             s.id,
-            c.name,
+            meta.name,
             file
         ));
     }

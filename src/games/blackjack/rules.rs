@@ -1,7 +1,12 @@
-//! Blackjack rule sets (the `[rules]` of a blackjack job), with the defaults and fields of
-//! `shared/RULES.md`. Every combination that makes no sense is refused with the reason.
+//! Blackjack rule sets: one rule set (the `[rules]` of a blackjack job, with the defaults
+//! and fields of `docs/rules/blackjack.md`), and the rule sets of a job file (`[rules]`
+//! expanded by the lists in `[grid]`), each with a short id. Every combination that makes
+//! no sense is refused with the reason, at its field.
 
 use serde::{Deserialize, Serialize};
+
+use super::sim::SimulationSettings;
+use crate::job::{JobError, JobSpec};
 
 /// Number of decks: 1..=8, or an infinite shoe (every card drawn with fixed probability).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +141,229 @@ impl BlackjackRules {
             Decks::Infinite(_) => None,
         }
     }
+}
+
+/// Most rule sets one job may expand to.
+const MAX_RULE_SETS: usize = 1_000;
+/// Rule fields in the order a grid varies them (the first varies slowest).
+pub const RULE_FIELDS: [&str; 10] = [
+    "decks",
+    "dealer_hits_soft_17",
+    "blackjack_pays",
+    "double",
+    "double_after_split",
+    "max_split_hands",
+    "resplit_aces",
+    "hit_split_aces",
+    "surrender",
+    "dealer_peeks",
+];
+
+/// The tables of a blackjack job file that hold rules: `[rules]`, `[grid]` and
+/// `[simulation]`.
+#[derive(Deserialize)]
+struct JobSections {
+    #[serde(default)]
+    rules: Option<toml::Table>,
+    #[serde(default)]
+    grid: Option<toml::Table>,
+    #[serde(default)]
+    simulation: Option<SimulationSettings>,
+}
+
+/// `[rules]` and `[grid]` as the outputs record them.
+#[derive(Serialize)]
+struct CanonicalRules {
+    rules: toml::Table,
+    grid: toml::Table,
+}
+
+/// One rule set of the job.
+#[derive(Clone, Debug)]
+pub struct RuleSetSpec {
+    pub id: String,
+    pub rules: BlackjackRules,
+}
+
+/// A short name for a rule set: decks, soft-17 rule, DAS, then whatever differs from the
+/// defaults (e.g. `6d-s17-das`, `inf-h17-nodas-ls-6to5`).
+pub fn rule_set_id(r: &BlackjackRules) -> String {
+    let d = BlackjackRules::default();
+    let mut id = match r.decks {
+        Decks::Finite(n) => format!("{n}d"),
+        Decks::Infinite(_) => "inf".to_string(),
+    };
+    id.push_str(if r.dealer_hits_soft_17 {
+        "-h17"
+    } else {
+        "-s17"
+    });
+    id.push_str(if r.double_after_split {
+        "-das"
+    } else {
+        "-nodas"
+    });
+    match r.surrender {
+        Surrender::None => {}
+        Surrender::Late => id.push_str("-ls"),
+        Surrender::Early => id.push_str("-es"),
+    }
+    if r.blackjack_pays != d.blackjack_pays {
+        if r.blackjack_pays == 1.2 {
+            id.push_str("-6to5");
+        } else if r.blackjack_pays == 1.0 {
+            id.push_str("-1to1");
+        } else {
+            id.push_str(&format!("-bj{}", r.blackjack_pays));
+        }
+    }
+    match r.double {
+        Double::AnyTwo => {}
+        Double::NineToEleven => id.push_str("-d9"),
+        Double::TenOrEleven => id.push_str("-d10"),
+    }
+    if r.max_split_hands != d.max_split_hands {
+        id.push_str(&format!("-sp{}", r.max_split_hands));
+    }
+    if r.resplit_aces {
+        id.push_str("-rsa");
+    }
+    if r.hit_split_aces {
+        id.push_str("-hsa");
+    }
+    if !r.dealer_peeks {
+        id.push_str("-enhc");
+    }
+    id
+}
+
+/// Expands `[rules]` and `[grid]` into rule sets, each validated.
+pub fn expand(spec: &JobSpec) -> Result<(Vec<RuleSetSpec>, SimulationSettings, String), JobError> {
+    let sections: JobSections = spec.deserialize()?;
+    let base = sections.rules.unwrap_or_default();
+    for key in base.keys() {
+        if !RULE_FIELDS.contains(&key.as_str()) {
+            return Err(spec.field_error(
+                &format!("rules.{key}"),
+                format!(
+                    "unknown rule field: the fields are {}",
+                    RULE_FIELDS.join(", ")
+                ),
+            ));
+        }
+    }
+    let grid = sections.grid.unwrap_or_default();
+    let mut axes: Vec<(&str, Vec<toml::Value>)> = Vec::new();
+    for key in grid.keys() {
+        if !RULE_FIELDS.contains(&key.as_str()) {
+            return Err(spec.field_error(
+                &format!("grid.{key}"),
+                format!(
+                    "unknown rule field: the fields are {}",
+                    RULE_FIELDS.join(", ")
+                ),
+            ));
+        }
+        if base.contains_key(key) {
+            return Err(spec.field_error(
+                &format!("grid.{key}"),
+                format!("`{key}` is set in both [rules] and [grid]: keep one"),
+            ));
+        }
+    }
+    for field in RULE_FIELDS {
+        if let Some(v) = grid.get(field) {
+            match v {
+                toml::Value::Array(values) if !values.is_empty() => {
+                    axes.push((field, values.clone()))
+                }
+                _ => {
+                    return Err(spec.field_error(
+                        &format!("grid.{field}"),
+                        "a grid field lists the values to try, e.g. [false, true]",
+                    ))
+                }
+            }
+        }
+    }
+    let count: usize = axes.iter().map(|(_, v)| v.len()).product();
+    if count > MAX_RULE_SETS {
+        return Err(spec.field_error(
+            "grid",
+            format!("{count} rule sets: a job may analyse at most {MAX_RULE_SETS}"),
+        ));
+    }
+    let mut sets: Vec<RuleSetSpec> = Vec::with_capacity(count);
+    for k in 0..count {
+        let mut table = base.clone();
+        let mut rest = k;
+        let mut picks = vec![0; axes.len()];
+        for (i, (_, values)) in axes.iter().enumerate().rev() {
+            picks[i] = rest % values.len();
+            rest /= values.len();
+        }
+        for (i, (field, values)) in axes.iter().enumerate() {
+            table.insert(field.to_string(), values[picks[i]].clone());
+        }
+        let described = || {
+            axes.iter()
+                .enumerate()
+                .map(|(i, (f, v))| format!("{f} = {}", v[picks[i]]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let rules: BlackjackRules =
+            toml::Value::Table(table.clone())
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    let field = axes
+                        .first()
+                        .map(|(f, _)| format!("grid.{f}"))
+                        .unwrap_or_else(|| "rules".into());
+                    spec.field_error(&field, format!("{} ({})", e.message(), described()))
+                })?;
+        if let Err((field, message)) = rules.validate() {
+            let name = field.trim_start_matches("rules.");
+            let located = if grid.contains_key(name) {
+                format!("grid.{name}")
+            } else {
+                field.to_string()
+            };
+            let message = if axes.is_empty() {
+                message
+            } else {
+                format!("{message} (in the grid combination {})", described())
+            };
+            return Err(spec.field_error(&located, message));
+        }
+        let id = rule_set_id(&rules);
+        if sets.iter().any(|s| s.id == id) {
+            return Err(spec.field_error(
+                "grid",
+                format!("rule set {id} appears twice: list each value once"),
+            ));
+        }
+        sets.push(RuleSetSpec { id, rules });
+    }
+    let simulation = sections.simulation.unwrap_or_default();
+    if let Some(p) = simulation.penetration {
+        if !(p > 0.0 && p < 1.0) {
+            return Err(spec.field_error(
+                "simulation.penetration",
+                format!("{p}: use the fraction of the shoe dealt before a shuffle, e.g. 0.75"),
+            ));
+        }
+    }
+    if simulation.rounds > 1_000_000_000_000 {
+        return Err(spec.field_error(
+            "simulation.rounds",
+            format!("{}: at most 10^12 rounds per rule set", simulation.rounds),
+        ));
+    }
+    let mut rules_toml = String::from("# Blackjack: [rules] and [grid] of the job\n");
+    rules_toml
+        .push_str(&toml::to_string(&CanonicalRules { rules: base, grid }).unwrap_or_default());
+    Ok((sets, simulation, rules_toml))
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ impl Cards {
 
 /// A hand being played.
 #[derive(Clone, Copy, Debug, Default)]
-struct Hand {
+struct PlayedHand {
     hard: u8,
     aces: bool,
     cards: u8,
@@ -116,9 +116,9 @@ struct Hand {
     done: bool,
 }
 
-impl Hand {
-    fn of(card: usize, split: bool) -> Hand {
-        Hand {
+impl PlayedHand {
+    fn of(card: usize, split: bool) -> PlayedHand {
+        PlayedHand {
             hard: points(card),
             aces: card == ACE,
             cards: 1,
@@ -172,7 +172,7 @@ impl<'a> Player<'a> {
         &self.chart[i * RANKS + upcard]
     }
 
-    fn may_double(&self, hand: &Hand) -> bool {
+    fn may_double(&self, hand: &PlayedHand) -> bool {
         if hand.cards != 2 || (hand.split && !self.rules.double_after_split) {
             return false;
         }
@@ -184,7 +184,13 @@ impl<'a> Player<'a> {
     }
 
     /// The chart's decision for a hand, given how many hands the round has.
-    fn decide(&self, hand: &Hand, upcard: usize, hands: usize, surrender_now: bool) -> Action {
+    fn decide(
+        &self,
+        hand: &PlayedHand,
+        upcard: usize,
+        hands: usize,
+        surrender_now: bool,
+    ) -> Action {
         let may_split = hand.is_pair()
             && hands < usize::from(self.rules.max_split_hands)
             && (hand.first != ACE || !hand.split || self.rules.resplit_aces);
@@ -216,7 +222,7 @@ impl<'a> Player<'a> {
     /// Plays `rounds` rounds from `rng`, shuffling as `shuffle` says.
     pub fn simulate(&self, rounds: u64, shuffle: Shuffle, rng: &mut Pcg64) -> Tally {
         let mut cards = Cards::new(self.rules);
-        let mut hands: Vec<Hand> = Vec::with_capacity(4);
+        let mut hands: Vec<PlayedHand> = Vec::with_capacity(4);
         let mut tally = Tally::default();
         for _ in 0..rounds {
             match shuffle {
@@ -235,13 +241,13 @@ impl<'a> Player<'a> {
         tally
     }
 
-    fn round(&self, cards: &mut Cards, hands: &mut Vec<Hand>, rng: &mut Pcg64) -> f64 {
+    fn round(&self, cards: &mut Cards, hands: &mut Vec<PlayedHand>, rng: &mut Pcg64) -> f64 {
         let r = self.rules;
         let c1 = cards.deal(rng);
         let up = cards.deal(rng);
         let c2 = cards.deal(rng);
         let hole = cards.deal(rng);
-        let mut first = Hand::of(c1, false);
+        let mut first = PlayedHand::of(c1, false);
         first.add(c2);
         let dealer_blackjack = (up == ACE && hole == TEN) || (up == TEN && hole == ACE);
         let natural = first.total() == 21;
@@ -304,8 +310,8 @@ impl<'a> Player<'a> {
                 }
                 Action::Split => {
                     let p = hand.first;
-                    hands[i] = Hand::of(p, true);
-                    hands.push(Hand::of(p, true));
+                    hands[i] = PlayedHand::of(p, true);
+                    hands.push(PlayedHand::of(p, true));
                 }
             }
         }
@@ -314,7 +320,7 @@ impl<'a> Player<'a> {
         if !r.dealer_peeks && dealer_blackjack {
             return -hands.iter().map(|h| h.bet).sum::<f64>();
         }
-        let mut dealer = Hand::of(up, false);
+        let mut dealer = PlayedHand::of(up, false);
         dealer.add(hole);
         if live {
             while dealer.total() < 17
@@ -342,10 +348,35 @@ impl<'a> Player<'a> {
     }
 }
 
-/// The seed article's "basic strategy" as a chart: split aces and eights, never tens, the
+/// The `[simulation]` table of a `blackjack.strategy` job.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimulationSettings {
+    /// Rounds simulated per rule set (0: no simulation).
+    pub rounds: u64,
+    /// Shuffle when this fraction of the shoe is dealt; absent: before every round (what
+    /// the exact analysis assumes, so the check is direct).
+    pub penetration: Option<f64>,
+    /// Also simulate the tutorial article's strategy chart ([`article_chart`]), for
+    /// comparison. Job files may still call it `compare_seed_strategy`.
+    #[serde(alias = "compare_seed_strategy")]
+    pub compare_article_strategy: bool,
+}
+
+impl Default for SimulationSettings {
+    fn default() -> Self {
+        SimulationSettings {
+            rounds: 10_000_000,
+            penetration: None,
+            compare_article_strategy: false,
+        }
+    }
+}
+
+/// The tutorial article's "basic strategy" as a chart: split aces and eights, never tens, the
 /// rest by its soft and hard tables (its doubles become "double, else hit", except soft 18
 /// which it stands on otherwise). Kept to show what its wrong cells cost.
-pub fn seed_chart() -> Vec<Cell> {
+pub fn article_chart() -> Vec<Cell> {
     use cardtables::blackjack::{CHART_ROWS, NO_ACTION};
     let code = |actions: &[Action]| {
         let mut c = [NO_ACTION; 5];
@@ -358,7 +389,7 @@ pub fn seed_chart() -> Vec<Cell> {
     let mut chart = vec![code(&[S]); CHART_ROWS * RANKS];
     for row in Row::all() {
         for up in 0..RANKS {
-            // The seed values an ace upcard 11 and tens 10.
+            // The article values an ace upcard 11 and tens 10.
             let v = if up == ACE { 11 } else { up as u8 + 1 };
             let between = |lo: u8, hi: u8| (lo..=hi).contains(&v);
             let soft = |t: u8| match t {

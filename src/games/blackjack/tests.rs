@@ -2,11 +2,11 @@
 //! relations between rule sets, and the seeded simulator.
 
 use super::analysis::{analyze, best, Analysis};
-use super::dealer::{self, Shoe, BLACKJACK, BUST};
+use super::dealer::{self, Shoe, OUTCOME_BLACKJACK, OUTCOME_BUST};
 use super::hands::{starting_hands, starting_index, ACE, TEN};
-use super::player::{Analyzer, Hand};
+use super::reference::{Analyzer, RefHand};
 use super::rules::{BlackjackRules, Decks, InfiniteWord, Surrender};
-use super::sim::{seed_chart, Player, Shuffle, Tally};
+use super::sim::{article_chart, Player, Shuffle, Tally};
 use crate::engine::stream;
 use cardtables::blackjack::Action;
 
@@ -49,7 +49,7 @@ fn stand_hit_and_double_equal_the_reference_recursion() {
                 if (x, y) == (ACE, TEN) {
                     continue;
                 }
-                let h = Hand::of(&[x, y]);
+                let h = RefHand::of(&[x, y]);
                 for (action, want) in [
                     (Action::Stand, reference.stand(&h)),
                     (Action::Hit, reference.hit(&h)),
@@ -78,8 +78,8 @@ fn shoe_less(decks: u32, removed: &[usize]) -> [u32; 10] {
 
 /// EV of standing on `total` against the dealer's outcomes (no-blackjack conditioned).
 fn stand_against(total: u8, d: &dealer::Outcomes) -> f64 {
-    let mut ev = d[BUST] - d[BLACKJACK];
-    for (k, &p) in d[..BUST].iter().enumerate() {
+    let mut ev = d[OUTCOME_BUST] - d[OUTCOME_BLACKJACK];
+    for (k, &p) in d[..OUTCOME_BUST].iter().enumerate() {
         ev += match total.cmp(&(17 + k as u8)) {
             std::cmp::Ordering::Greater => p,
             std::cmp::Ordering::Less => -p,
@@ -107,7 +107,7 @@ fn stand_raw(total: u8, shoe: [u32; 10], up: usize) -> f64 {
         return -(1.0 - blackjack_chance(&shoe, up));
     }
     let d = dealer::outcomes(Shoe::Finite(shoe), up, false);
-    stand_against(total, &d) + d[BLACKJACK]
+    stand_against(total, &d) + d[OUTCOME_BLACKJACK]
 }
 
 #[test]
@@ -187,7 +187,7 @@ fn one_split_matches_an_independent_evaluation() {
         let mut unsplit = Analyzer::new(r, up);
         let base = shoe_less(1, &[up, p]);
         fn play(
-            hand: &Hand,
+            hand: &RefHand,
             base: [u32; 10],
             up: usize,
             unsplit: &mut Analyzer,
@@ -198,7 +198,7 @@ fn one_split_matches_an_independent_evaluation() {
                 *s -= u32::from(c);
             }
             let n: u32 = shoe.iter().sum();
-            let stand = |h: &Hand| -> f64 {
+            let stand = |h: &RefHand| -> f64 {
                 let mut s = base;
                 for (x, &c) in s.iter_mut().zip(&h.counts) {
                     *x -= u32::from(c);
@@ -215,7 +215,7 @@ fn one_split_matches_an_independent_evaluation() {
             } else {
                 f64::NEG_INFINITY
             };
-            let draws = |f: &mut dyn FnMut(&Hand) -> f64| -> f64 {
+            let draws = |f: &mut dyn FnMut(&RefHand) -> f64| -> f64 {
                 (0..10)
                     .filter(|&x| shoe[x] > 0)
                     .map(|x| {
@@ -241,7 +241,7 @@ fn one_split_matches_an_independent_evaluation() {
             if left == 0 {
                 continue;
             }
-            let mut hand = Hand::of(&[p]);
+            let mut hand = RefHand::of(&[p]);
             hand.counts[x] += 1;
             want += f64::from(left) / f64::from(n) * play(&hand, base, up, &mut unsplit, true);
         }
@@ -421,10 +421,10 @@ fn simulated_charts_agree_with_their_exact_ev() {
 
 #[test]
 #[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
-fn the_seed_strategy_scores_worse_than_ours() {
+fn the_article_strategy_scores_worse_than_ours() {
     let r = rules(6);
     let a = analyze(&r);
-    let seed = simulate(&r, &seed_chart(), 16_000_000, 5);
+    let seed = simulate(&r, &article_chart(), 16_000_000, 5);
     // Our chart's exact EV is 0.15 to 0.3 % of a bet better: over 5 standard errors here.
     assert!(
         seed.mean() + 4.0 * seed.std_error() < a.chart_ev,

@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::classes::{class_of, CLASSES};
-use super::preflop::{rank_hands, unpack, Board};
+use super::sweep::{rank_hands, unpack, Board};
 use cardtables::colex::unrank;
 use cardtables::Card;
 
@@ -233,7 +233,7 @@ pub fn class_counts(boards: &[Board]) -> TwoOpponentCounts {
 /// every core).
 pub fn all_class_counts() -> TwoOpponentCounts {
     use rayon::prelude::*;
-    super::preflop::canonical_boards()
+    super::sweep::canonical_boards()
         .par_chunks(1024)
         .map(class_counts)
         .reduce(TwoOpponentCounts::default, |mut a, b| {
@@ -326,7 +326,7 @@ mod tests {
     fn every_pot_is_shared_out_and_sampling_agrees() {
         use crate::engine::stream;
         use crate::games::holdem::classes::{combos, parse_class};
-        use crate::games::holdem::multiway::{representative, sample_counts};
+        use crate::games::holdem::sampler::{representative, sample_counts};
         let counts = all_class_counts();
         // Each deal of three hands and a board is counted once per player as hero, and the
         // three shares make one pot: Σ over hands of (sixths of a pot) = 6 × deals / 3.
@@ -341,11 +341,11 @@ mod tests {
         assert_eq!(sixths, 2 * 1326 * u128::from(DEALS_PER_COMBO));
         // Monte Carlo with the multiway job's sampler agrees within 4 standard errors, with
         // one deal serving one and two opponents (its first opponent alone, then both).
-        let one = crate::games::holdem::preflop::all_class_counts();
+        let one = crate::games::holdem::sweep::all_class_counts();
         for (k, name) in ["AA", "AKs", "72o", "T9s", "22"].iter().enumerate() {
             let c = parse_class(name).unwrap();
             let exact_two = counts.equity(c, u64::from(combos(c)) * DEALS_PER_COMBO);
-            let deals_one = u64::from(combos(c)) * crate::games::holdem::preflop::DEALS_PER_COMBO;
+            let deals_one = u64::from(combos(c)) * crate::games::holdem::sweep::DEALS_PER_COMBO;
             let exact_one = (one.wins[c] as f64 + one.ties[c] as f64 / 2.0) / deals_one as f64;
             let hero = representative(c);
             let cells = sample_counts(hero, 1..=2, 0.0, 0, 2_000_000, &mut stream(11, k as u64));

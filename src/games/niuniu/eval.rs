@@ -163,7 +163,7 @@ pub fn first_grouping(points: [u8; 5]) -> Option<[u8; 3]> {
     None
 }
 
-/// The literal rule of the seed: try all ten groupings; return every bull number found
+/// The literal rule of the tutorial: try all ten groupings; return every bull number found
 /// (remaining two cards' sum mod 10, 0 = 牛牛) in grouping order.
 pub fn literal_bull(cards: &[Card; 5]) -> Vec<u8> {
     let mut found = Vec::new();
@@ -208,10 +208,10 @@ mod tests {
     }
 
     #[test]
-    fn seed_examples() {
+    fn tutorial_examples() {
         let ranking = Ranking::new(NiuniuRules::default()).unwrap();
         let table = category_table(&ranking);
-        // The seed's hand1: 10 10 10 2 8 -> 牛牛.
+        // The tutorial's hand1: 10 10 10 2 8 -> 牛牛.
         assert_eq!(facts(&hand("Ts Th Tc 2s 8h"), &table).code, BULL_BULL);
         // hand2: 7 8 5 3 7 -> total 30 -> 牛牛 (7+8+5 = 20, 3+7 = 10).
         assert_eq!(facts(&hand("7s 8h 5c 3s 7h"), &table).code, BULL_BULL);

@@ -1,10 +1,17 @@
 //! Niuniu (斗牛): every five-card hand, its category under a rule set, and exact
-//! head-to-head results. See `shared/RULES.md` for the rules and their variants.
+//! head-to-head results. The rules and their variants are in `docs/rules/niuniu.md`.
+//!
+//! - [`rules`]: the rule set (`[rules]`), its validation and the category ranking;
+//! - [`eval`]: card points, bulls and categories; [`opponents`]: exact counts of the
+//!   opponent hands each rank multiset beats;
+//! - [`job`]: the `niuniu.hands` job; `tables`: its Arrow batches; `report`: its report.
 
 pub mod eval;
-pub mod hands;
-pub mod headsup;
+pub mod job;
+pub mod opponents;
+mod report;
 pub mod rules;
+mod tables;
 
 #[cfg(test)]
 mod tests;

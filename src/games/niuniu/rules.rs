@@ -1,6 +1,6 @@
 //! Niuniu rule sets: which special hands exist, in what order, and what each category pays.
 //!
-//! Field names and defaults follow `shared/RULES.md`; every field may be omitted.
+//! Field names and defaults are those of `docs/rules/niuniu.md`; every field may be omitted.
 
 use serde::{Deserialize, Serialize};
 
@@ -24,10 +24,11 @@ pub enum Special {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum PayoutTable {
-    /// The seed article's table: 无牛 1, 牛1..牛9 2..10, 牛牛 15, 四花 20, 五花 25
-    /// (it has no entry for five_small or bomb).
+    /// The tutorial article's table: 无牛 1, 牛1..牛9 2..10, 牛牛 15, 四花 20, 五花 25 (it has
+    /// no entry for five_small or bomb). Job files name it `"seed"`.
     #[default]
-    Seed,
+    #[serde(rename = "seed")]
+    Article,
     /// A common real table: 无牛–牛6 ×1, 牛7–牛9 ×2, 牛牛 ×3, 四花 ×4, 五花/炸弹/五小 ×5.
     Common,
 }
@@ -112,7 +113,7 @@ impl Default for NiuniuRules {
             special_hands: vec![Special::FiveFace, Special::FourFace],
             five_small_max_total: 10,
             banker_wins_ties: false,
-            payout_table: PayoutTable::Seed,
+            payout_table: PayoutTable::Article,
             multipliers: Multipliers::default(),
         }
     }
@@ -193,7 +194,7 @@ impl Special {
 impl PayoutTable {
     fn multipliers(self) -> [Option<u32>; CODES] {
         match self {
-            PayoutTable::Seed => {
+            PayoutTable::Article => {
                 let mut m = [None; CODES];
                 m[0] = Some(1);
                 for (k, slot) in m.iter_mut().enumerate().take(10).skip(1) {
@@ -278,7 +279,7 @@ impl Ranking {
                     "`{}` is in play but payout_table = \"{}\" has no multiplier for it: set `{}` in [rules.multipliers] or use payout_table = \"common\"",
                     NAMES[c],
                     match rules.payout_table {
-                        PayoutTable::Seed => "seed",
+                        PayoutTable::Article => "seed",
                         PayoutTable::Common => "common",
                     },
                     NAMES[c]
@@ -336,7 +337,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn default_order_is_the_seeds() {
+    fn default_order_is_the_tutorials() {
         let r = Ranking::new(NiuniuRules::default()).unwrap();
         assert_eq!(r.codes_by_rank.len(), 13);
         assert!(r.rank(FIVE_FACE) > r.rank(FOUR_FACE));

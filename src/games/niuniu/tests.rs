@@ -13,9 +13,9 @@ use cardtables::{parse_cards, Card, Niuniu};
 use rayon::prelude::*;
 
 use super::eval::{category_table, facts, literal_bull, multiset_index, points, tie_order};
-use super::hands::HandsJob;
+use super::job::HandsJob;
 use super::rules::*;
-use crate::engine::{Job, Outputs, Progress};
+use crate::engine::{Job, JobMeta, Outputs, Progress};
 
 /// Every 5-card hand in colex order, cards increasing.
 fn all_hands() -> impl Iterator<Item = [Card; 5]> {
@@ -75,12 +75,17 @@ fn literal_category(cards: &[Card; 5], rules: &NiuniuRules) -> u8 {
 }
 
 fn run_job(rules: NiuniuRules) -> Outputs {
-    let job = HandsJob::from_ranking(Ranking::new(rules).unwrap(), "test", "", "test.toml");
+    let job = HandsJob::from_ranking(Ranking::new(rules).unwrap());
     let units: Vec<_> = (0..job.unit_count())
         .into_par_iter()
         .map(|u| job.run_unit(u))
         .collect();
-    job.finish(units, &Progress::hidden()).unwrap()
+    job.finish(
+        &JobMeta::named("test", "niuniu.hands"),
+        units,
+        &Progress::hidden(),
+    )
+    .unwrap()
 }
 
 struct Results {

@@ -5,6 +5,7 @@
 //! key is the category's rank in the variant's order followed by the deciding ranks, four
 //! bits each, most important first.
 
+use cardtables::colex::{binomial, unrank};
 use cardtables::Card;
 
 use super::rules::StudRules;
@@ -121,6 +122,26 @@ impl Evaluator {
         key <<= 4 * (5 - digits);
         (category, key)
     }
+}
+
+/// Category counts of every 5-card hand of a deck (flush/full-house order does not
+/// change the counts, only the ranking).
+pub fn category_counts(deck: u8, ace_low_straight: bool) -> [u64; 9] {
+    let rules = StudRules {
+        deck,
+        ace_low_straight,
+        flush_beats_full_house: false,
+    };
+    let eval = Evaluator::new(rules);
+    let low = rules.lowest_rank() * 4;
+    let mut counts = [0u64; 9];
+    let mut cards = [Card::from_id(0).expect("card 0"); 5];
+    for i in 0..binomial(usize::from(deck), 5) {
+        unrank(i, 5, &mut cards);
+        let hand = cards.map(|c| Card::from_id(c.id() + low).expect("in the deck"));
+        counts[usize::from(eval.evaluate(&hand).0)] += 1;
+    }
+    counts
 }
 
 #[cfg(test)]

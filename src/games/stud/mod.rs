@@ -1,8 +1,17 @@
-//! Five-card stud (梭哈, "show hand"): the evaluator for 52-, 32- and 28-card decks, the exact
-//! outs engine, and the tables of job kind `stud.tables`.
+//! Five-card stud (梭哈, "show hand"). The rules and variants are in
+//! `docs/rules/stud.md`.
+//!
+//! - [`rules`]: decks and ranking switches (`[rules]`); [`eval`]: the 5-card evaluator
+//!   and category counts;
+//! - [`outs`]: the exact outs engine; [`starting_hands`]: exact heads-up results of two
+//!   starting hands over every deal;
+//! - [`job`]: the `stud.tables` job; `tables`: its Arrow batches and runtime payload;
+//!   `report`: its report.
 
 pub mod eval;
-pub mod headsup;
+pub mod job;
 pub mod outs;
+mod report;
 pub mod rules;
-pub mod tables;
+pub mod starting_hands;
+mod tables;

@@ -1,13 +1,13 @@
 //! The EV decision model over a grid of situations, and the raise-size EV curve.
 //!
-//! The model is RULES.md's corrected one, implemented once in `cardtables::decision` and
+//! The model is the corrected one of `docs/rules/zhajinhua.md`, implemented once in `cardtables::decision` and
 //! shared by every game; this module only lays it out as tables and a chart.
 
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
 use cardtables::decision::{
-    ev_call, ev_compare, ev_raise, ev_raise_seed, half_kelly, kelly, required_equity, Style,
+    ev_call, ev_compare, ev_raise, ev_raise_article, half_kelly, kelly, required_equity, Style,
     EV_FOLD,
 };
 
@@ -102,7 +102,7 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
         ("ev_raise", f(&|r| r.evs[2].1)),
         (
             "ev_raise_seed_formula",
-            f(&|r| ev_raise_seed(r.equity, r.pot, r.raise_to, r.fold)),
+            f(&|r| ev_raise_article(r.equity, r.pot, r.raise_to, r.fold)),
         ),
         ("ev_compare", f(&|r| r.evs[3].1)),
         ("best_action", s(&|r| r.best())),
@@ -116,14 +116,14 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
 }
 
 /// Fold rate against a raise to `raise_to`: grows with the raise relative to the pot and
-/// saturates at `max`. The seed argues fold rates rise with the raise; this is the
+/// saturates at `max`. The tutorial argues fold rates rise with the raise; this is the
 /// simplest such model, stated in the report.
 pub fn fold_rate(raise_to: f64, call: f64, pot: f64, max: f64) -> f64 {
     let extra = (raise_to - call).max(0.0);
     max * extra / (extra + pot)
 }
 
-/// The raise-size EV curve of one hand: `(raise_to, fold_rate, corrected EV, seed EV)`.
+/// The raise-size EV curve of one hand: `(raise_to, fold_rate, corrected EV, the article's EV)`.
 pub fn raise_curve(equity: f64, pot: f64, call: f64, max_fold: f64) -> Vec<(f64, f64, f64, f64)> {
     (0..=100)
         .map(|i| {
@@ -133,17 +133,17 @@ pub fn raise_curve(equity: f64, pot: f64, call: f64, max_fold: f64) -> Vec<(f64,
                 r,
                 f,
                 ev_raise(equity, pot, call, r, f),
-                ev_raise_seed(equity, pot, r, f),
+                ev_raise_article(equity, pot, r, f),
             )
         })
         .collect()
 }
 
-/// The raise that maximises a curve's column (`2` corrected, `3` seed).
-pub fn peak(curve: &[(f64, f64, f64, f64)], seed: bool) -> (f64, f64) {
+/// The raise that maximises a curve's column (`2` corrected, `3` the article's formula).
+pub fn peak(curve: &[(f64, f64, f64, f64)], article: bool) -> (f64, f64) {
     curve
         .iter()
-        .map(|p| (p.0, if seed { p.3 } else { p.2 }))
+        .map(|p| (p.0, if article { p.3 } else { p.2 }))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .expect("non-empty curve")
 }

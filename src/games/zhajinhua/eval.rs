@@ -198,7 +198,7 @@ mod tests {
     fn pair_rank_beats_kicker() {
         let e = Evaluator::new(ZhajinhuaRules::default());
         let info = |t: &str| e.hands[index_of(&hand(t))];
-        // The seed compares sorted rank lists and lets 2-2-A beat K-K-Q: wrong.
+        // The tutorial compares sorted rank lists and lets 2-2-A beat K-K-Q: wrong.
         assert_eq!(
             e.compare(&info("Ks Kh Qd"), &info("2s 2h Ad")),
             Ordering::Greater

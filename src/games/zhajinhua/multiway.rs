@@ -12,8 +12,8 @@ use rand::RngExt;
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
+use super::counts::Counts;
 use super::eval::{Evaluator, HandInfo};
-use super::hands::Counts;
 use super::rules::Ties;
 use cardtables::colex::binomial;
 use std::cmp::Ordering;

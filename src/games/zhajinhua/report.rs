@@ -1,24 +1,23 @@
 //! The Zhajinhua report: category table, win probability by strength percentile, sample
 //! hands, and the decision model with its raise-size curve.
 
-use std::sync::Arc;
-
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
 use cardtables::Card;
 
+use super::counts::{Counts, OPPONENT_PAIRS};
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, CATEGORIES_ZH, HANDS};
-use super::hands::{Counts, HandsJob, EXACT_OPPONENTS, OPPONENT_PAIRS};
+use super::job::{HandsJob, EXACT_OPPONENTS};
 use super::multiway::Sample;
 use super::rules::{ZhajinhuaRules, A23};
-use crate::report::{line_chart_svg, markdown_table, Report};
+use crate::engine::JobMeta;
+use crate::report::{header, line_chart_svg, markdown_table, Report};
 
 /// Hands whose raise-size EV curves the report draws (a strong and a weak one), the
 /// situation they face, and the fold model's saturation.
-const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
-const CURVE_POT: f64 = 100.0;
-const CURVE_CALL: f64 = 20.0;
-const CURVE_MAX_FOLD: f64 = 0.6;
+pub(super) const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
+pub(super) const CURVE_POT: f64 = 100.0;
+pub(super) const CURVE_CALL: f64 = 20.0;
+pub(super) const CURVE_MAX_FOLD: f64 = 0.6;
 
 /// Category counts under each `a23` variant, side by side (`special_235` and `ties` change
 /// who wins, not how many hands fall in each category).
@@ -71,35 +70,12 @@ impl HandsJob {
             .equity
     }
 
-    pub(super) fn raise_curve_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
-        let (mut hand, mut equity, mut raise_to, mut fold, mut ev, mut seed) =
-            (vec![], vec![], vec![], vec![], vec![], vec![]);
-        for text in CURVE_HANDS {
-            let w = self.equity_of(counts, text);
-            for (r, f, e, s) in decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD) {
-                hand.push(text);
-                equity.push(w);
-                raise_to.push(r);
-                fold.push(f);
-                ev.push(e);
-                seed.push(s);
-            }
-        }
-        let n = hand.len();
-        Ok(RecordBatch::try_from_iter(vec![
-            ("hand", Arc::new(StringArray::from(hand)) as ArrayRef),
-            ("equity", Arc::new(Float64Array::from(equity))),
-            ("pot", Arc::new(Float64Array::from(vec![CURVE_POT; n]))),
-            ("call", Arc::new(Float64Array::from(vec![CURVE_CALL; n]))),
-            ("raise_to", Arc::new(Float64Array::from(raise_to))),
-            ("fold_rate", Arc::new(Float64Array::from(fold))),
-            ("ev_raise", Arc::new(Float64Array::from(ev))),
-            ("ev_raise_seed_formula", Arc::new(Float64Array::from(seed))),
-        ])?)
-    }
-
     /// The report's decision-model section and its raise-size chart.
-    fn decision_report(&self, counts: &[Counts]) -> anyhow::Result<(String, String)> {
+    fn decision_report(
+        &self,
+        meta: &JobMeta,
+        counts: &[Counts],
+    ) -> anyhow::Result<(String, String)> {
         let mut md = String::from(
             "\n## Decisions\n\n\
              `decisions.parquet` prices fold, call, raise and compare over a grid of equity \
@@ -134,7 +110,7 @@ impl HandsJob {
             let w = self.equity_of(counts, text);
             let curve = decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD);
             let (at, ev) = decisions::peak(&curve, false);
-            let (seed_at, seed_ev) = decisions::peak(&curve, true);
+            let (article_at, article_ev) = decisions::peak(&curve, true);
             let (first, last) = (curve[0].0, curve[curve.len() - 1].0);
             let shape = |r: f64| {
                 if r >= last {
@@ -150,15 +126,15 @@ impl HandsJob {
             findings.push(format!(
                 "- `{text}` (equity {w:.3}): the corrected EV {}; the seed's formula {}.",
                 shape(at),
-                shape(seed_at)
+                shape(article_at)
             ));
             rows.push(vec![
                 format!("`{text}`"),
                 format!("{w:.4}"),
                 format!("{at:.0}"),
                 format!("{ev:+.2}"),
-                format!("{seed_at:.0}"),
-                format!("{seed_ev:+.2}"),
+                format!("{article_at:.0}"),
+                format!("{article_ev:+.2}"),
             ]);
             series.push((
                 format!("{text} (w={w:.3})"),
@@ -186,7 +162,7 @@ impl HandsJob {
              so only fold equity against the cost of being called can make a peak. The seed's \
              formula undercounts what a called raise wins (it leaves out the caller's R − C), \
              which pushes its best raise down. The curves are in `raise_curve.parquet`.\n",
-            self.name,
+            meta.name,
             findings.join("\n")
         ));
         let chart = line_chart_svg(
@@ -200,21 +176,19 @@ impl HandsJob {
 
     pub(super) fn report(
         &self,
+        meta: &JobMeta,
         counts: &[Counts],
         samples: &[Vec<Sample>],
         rules: &str,
     ) -> anyhow::Result<Report> {
         let category_counts = self.category_counts();
-        let mut md = format!("# Zhajinhua (炸金花): `{}`\n\n", self.name);
-        if !self.description.is_empty() {
-            md.push_str(&format!("{}\n\n", self.description));
-        }
+        let mut md = header("Zhajinhua (炸金花)", meta);
         md.push_str(&format!(
-            "Written by `pipeline run jobs/{}` (kind `{}`). Against one and two opponents \
+            ". Against one and two opponents \
              every figure is exact: each of the 22,100 hands is compared with all 18,424 \
              opponent hands from the 49 unseen cards, and with all {} ordered pairs of \
              disjoint opponent hands.",
-            self.job_file, self.kind, OPPONENT_PAIRS
+            OPPONENT_PAIRS
         ));
         if self.max_opponents > EXACT_OPPONENTS {
             let all: Vec<&Sample> = samples.iter().flatten().collect();
@@ -293,7 +267,7 @@ impl HandsJob {
         )?;
         md.push_str(&format!(
             "\n## Win probability by strength\n\n![Win probability by strength percentile]({}/win_by_percentile.svg)\n\n",
-            self.name
+            meta.name
         ));
         let sample = [
             "Ks Kh Qd", "As Ah Ad", "2s 3h 5d", "As Ks Js", "Ah Kd 9c", "7s 7d 2c",
@@ -329,7 +303,7 @@ impl HandsJob {
             "\nChecks asserted when this table is built: every ordered pair of disjoint hands \
              is counted once as a win for one side or a tie for both.\n",
         );
-        let (decision_md, raise_chart) = self.decision_report(counts)?;
+        let (decision_md, raise_chart) = self.decision_report(meta, counts)?;
         md.push_str(&decision_md);
         Ok(Report {
             markdown: md,

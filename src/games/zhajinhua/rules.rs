@@ -1,4 +1,4 @@
-//! Zhajinhua (炸金花) rule variants, as `[rules]` fields (see `shared/RULES.md`).
+//! Zhajinhua (炸金花) rule variants, as `[rules]` fields (see `docs/rules/zhajinhua.md`).
 
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +13,7 @@ pub enum A23 {
     Lowest,
     /// A-2-3 ranks just below A-K-Q.
     Second,
-    /// A-2-3 is not a straight (the seed's code).
+    /// A-2-3 is not a straight (the tutorial's code).
     None,
 }
 

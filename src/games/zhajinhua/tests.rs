@@ -9,8 +9,9 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 
+use super::counts::{exact_counts, Counts, OPPONENT_PAIRS};
 use super::eval::{index_of, Evaluator, HANDS, OPPONENT_HANDS};
-use super::hands::{exact_counts, Counts, HandsJob, Unit, OPPONENT_PAIRS};
+use super::job::{HandsJob, Unit};
 use super::rules::{Ties, ZhajinhuaRules, A23};
 use crate::engine::Job;
 
@@ -91,7 +92,7 @@ fn variants() -> Vec<ZhajinhuaRules> {
 /// Counts of every hand as the job computes them (one per suit class, expanded), checked
 /// against computing every hand directly.
 fn all_counts(rules: ZhajinhuaRules) -> (HandsJob, Vec<Counts>) {
-    let job = HandsJob::from_rules(rules, "t", "", "t.toml");
+    let job = HandsJob::from_rules(rules);
     let by_class: Vec<Counts> = (0..job.unit_count())
         .into_par_iter()
         .flat_map_iter(|u| match job.run_unit(u) {

@@ -4,34 +4,20 @@
 //! under one rule variant.
 //!
 //! Suits never break ties in Zhajinhua, so a hand's results are shared by its whole suit
-//! class (hands equal up to renaming suits); units compute one representative per class.
-//! Against one opponent we scan the 18,424 opponent hands. Against two we count ordered
-//! pairs of *disjoint* opponent hands from the sets W (hands we beat) and E (hands we tie)
-//! by inclusion–exclusion over shared cards:
-//! `D(X, Y) = |X||Y| − Σ_c x_c y_c + Σ_p x_p y_p − |X ∩ Y|`, where `x_c` counts hands of X
-//! holding card c and `x_p` those holding the pair p.
+//! class (hands equal up to renaming suits); units compute one representative per class
+//! with [`super::counts`]. Arrow batches are in `tables`, the report in `report`.
 
-use std::cmp::Ordering;
-use std::sync::Arc;
-
-use arrow_array::types::UInt8Type;
-use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Float64Array, RecordBatch, StringArray, UInt16Array,
-    UInt32Array, UInt64Array, UInt8Array,
-};
-use cardtables::colex::binomial;
 use cardtables::zhajinhua::ZhajinhuaPayload;
 use cardtables::Card;
 use serde::{Deserialize, Serialize};
 
+use super::counts::{exact_counts, Counts};
 use super::decisions;
-use super::eval::{
-    index_of, Evaluator, HandInfo, CATEGORIES, CATEGORIES_ZH, HANDS, OPPONENT_HANDS,
-};
+use super::eval::{index_of, Evaluator, CATEGORIES, HANDS, OPPONENT_HANDS};
 use super::multiway::{self, Budget, Estimate, Sample};
-use super::rules::{Ties, ZhajinhuaRules, A23};
+use super::rules::ZhajinhuaRules;
 use crate::cards::matchups::suit_permutations;
-use crate::engine::{BinaryOutput, Job, Outputs, Progress};
+use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
 use crate::sink::parquet::ParquetOutput;
 
@@ -49,28 +35,9 @@ pub enum Unit {
     Exact(Vec<Counts>),
     Sampled(Sample),
 }
-/// Ordered pairs of disjoint opponent hands: C(49,3) · C(46,3).
-pub const OPPONENT_PAIRS: u64 = 18_424 * 15_180;
-
-/// Exact counts for one hand (shared by its suit class).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    /// Opponent hands beaten / tied (of 18,424).
-    pub win1: u64,
-    pub tie1: u64,
-    /// Ordered pairs of disjoint opponent hands (of [`OPPONENT_PAIRS`]) where we beat both,
-    /// tie one and beat the other, and tie both.
-    pub win2: u64,
-    pub tie2_two_way: u64,
-    pub tie2_three_way: u64,
-}
 
 /// The `zhajinhua.hands` job.
 pub struct HandsJob {
-    pub(super) name: String,
-    pub(super) kind: &'static str,
-    pub(super) description: String,
-    pub(super) job_file: String,
     pub(super) eval: Evaluator,
     /// Opponent counts covered: 1..=max_opponents (2 = exact only).
     pub(super) max_opponents: u8,
@@ -86,18 +53,13 @@ impl HandsJob {
     /// The exact job (`zhajinhua.hands`): one and two opponents.
     pub fn new(spec: &JobSpec) -> Result<HandsJob, JobError> {
         let rules = ZhajinhuaRules::from_spec(spec)?;
-        Ok(HandsJob::from_rules(
-            rules,
-            &spec.name,
-            &spec.description,
-            &spec.file_name(),
-        ))
+        Ok(HandsJob::from_rules(rules))
     }
 
     /// The multiway job (`zhajinhua.multiway`): adds 3..=5 opponents by Monte Carlo,
     /// sampled to `[run] target_std_error` with at most `[run] max_trials` per cell.
     pub fn multiway(spec: &JobSpec) -> Result<HandsJob, JobError> {
-        let mut job = HandsJob::new(spec)?.with_monte_carlo(
+        let job = HandsJob::new(spec)?.with_monte_carlo(
             MULTIWAY_OPPONENTS,
             spec.run.seed,
             Budget {
@@ -106,7 +68,6 @@ impl HandsJob {
                 max_trials: spec.run.max_trials,
             },
         );
-        job.kind = "zhajinhua.multiway";
         Ok(job)
     }
 
@@ -118,12 +79,8 @@ impl HandsJob {
         self
     }
 
-    pub fn from_rules(
-        rules: ZhajinhuaRules,
-        name: &str,
-        description: &str,
-        job_file: &str,
-    ) -> Self {
+    /// The exact job for an already validated rule set.
+    pub fn from_rules(rules: ZhajinhuaRules) -> Self {
         let eval = Evaluator::new(rules);
         let perms = suit_permutations();
         // A hand's class representative: the smallest colex index over suit renamings.
@@ -151,10 +108,6 @@ impl HandsJob {
             .map(|r| classes.binary_search(r).expect("representative listed") as u32)
             .collect();
         HandsJob {
-            name: name.to_string(),
-            kind: "zhajinhua.hands",
-            description: description.to_string(),
-            job_file: job_file.to_string(),
             eval,
             max_opponents: EXACT_OPPONENTS,
             seed: 0,
@@ -179,125 +132,6 @@ impl HandsJob {
             .iter()
             .map(|&c| by_class[c as usize])
             .collect()
-    }
-}
-
-/// Colex index of the pair of two distinct card ids.
-fn pair_index(a: u8, b: u8) -> usize {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    (binomial(usize::from(lo), 1) + binomial(usize::from(hi), 2)) as usize
-}
-
-/// Card and pair incidence counts of a set of hands.
-struct Incidence {
-    size: i64,
-    cards: [i64; 52],
-    pairs: Vec<i64>,
-}
-
-impl Incidence {
-    fn new() -> Self {
-        Incidence {
-            size: 0,
-            cards: [0; 52],
-            pairs: vec![0; 1326],
-        }
-    }
-
-    fn add(&mut self, h: &HandInfo) {
-        let [a, b, c] = h.cards.map(Card::id);
-        self.size += 1;
-        for id in [a, b, c] {
-            self.cards[usize::from(id)] += 1;
-        }
-        for (x, y) in [(a, b), (a, c), (b, c)] {
-            self.pairs[pair_index(x, y)] += 1;
-        }
-    }
-
-    /// Ordered pairs (x ∈ self, y ∈ other) of disjoint hands; `common` = |self ∩ other|.
-    fn disjoint_pairs(&self, other: &Incidence, common: i64) -> u64 {
-        let cards: i64 = self
-            .cards
-            .iter()
-            .zip(&other.cards)
-            .map(|(x, y)| x * y)
-            .sum();
-        let pairs: i64 = self
-            .pairs
-            .iter()
-            .zip(&other.pairs)
-            .map(|(x, y)| x * y)
-            .sum();
-        (self.size * other.size - cards + pairs - common) as u64
-    }
-}
-
-/// Exact counts for one hand against every opponent hand and every pair of them.
-pub fn exact_counts(eval: &Evaluator, mine: &HandInfo) -> Counts {
-    let mut wins = Incidence::new();
-    let mut ties = Incidence::new();
-    for theirs in &eval.hands {
-        if theirs.mask & mine.mask != 0 {
-            continue;
-        }
-        match eval.compare(mine, theirs) {
-            Ordering::Greater => wins.add(theirs),
-            Ordering::Equal => ties.add(theirs),
-            Ordering::Less => {}
-        }
-    }
-    Counts {
-        win1: wins.size as u64,
-        tie1: ties.size as u64,
-        win2: wins.disjoint_pairs(&wins, wins.size),
-        tie2_two_way: 2 * wins.disjoint_pairs(&ties, 0),
-        tie2_three_way: ties.disjoint_pairs(&ties, ties.size),
-    }
-}
-
-/// Win, tie and equity of a hand against `n` opponents from its exact counts.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Outcome {
-    pub wins: u64,
-    pub ties: u64,
-    pub total: u64,
-    pub win: f64,
-    pub tie: f64,
-    pub loss: f64,
-    pub equity: f64,
-}
-
-impl Counts {
-    pub fn outcome(&self, opponents: u8, ties_rule: Ties) -> Outcome {
-        let (wins, ties, total, shared) = match opponents {
-            1 => (
-                self.win1,
-                self.tie1,
-                u64::from(OPPONENT_HANDS),
-                self.tie1 as f64 / 2.0,
-            ),
-            _ => (
-                self.win2,
-                self.tie2_two_way + self.tie2_three_way,
-                OPPONENT_PAIRS,
-                self.tie2_two_way as f64 / 2.0 + self.tie2_three_way as f64 / 3.0,
-            ),
-        };
-        let t = total as f64;
-        let equity = match ties_rule {
-            Ties::Split => (wins as f64 + shared) / t,
-            Ties::CallerLoses => wins as f64 / t,
-        };
-        Outcome {
-            wins,
-            ties,
-            total,
-            win: wins as f64 / t,
-            tie: ties as f64 / t,
-            loss: (total - wins - ties) as f64 / t,
-            equity,
-        }
     }
 }
 
@@ -405,7 +239,12 @@ impl Job for HandsJob {
         ))
     }
 
-    fn finish(&self, units: Vec<Unit>, progress: &Progress) -> anyhow::Result<Outputs> {
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Unit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
         let (by_class, samples) = self.split_units(units)?;
         progress.phase("building tables");
         let counts = self.counts_by_hand(&by_class);
@@ -472,134 +311,8 @@ impl Job for HandsJob {
                 bytes: table,
                 entries: HANDS as u64,
             }],
-            report: self.report(&counts, &samples, &rules)?,
+            report: self.report(meta, &counts, &samples, &rules)?,
             rules,
         })
-    }
-}
-
-impl HandsJob {
-    pub(super) fn category_counts(&self) -> [u32; 6] {
-        let mut c = [0u32; 6];
-        for h in &self.eval.hands {
-            c[usize::from(h.category)] += 1;
-        }
-        c
-    }
-
-    fn hands_batch(
-        &self,
-        counts: &[Counts],
-        samples: &[Vec<Sample>],
-    ) -> anyhow::Result<RecordBatch> {
-        let rows = HANDS * usize::from(self.max_opponents);
-        let mut hand = Vec::with_capacity(rows);
-        let mut cards = Vec::with_capacity(rows);
-        let mut c = [(); 3].map(|_| Vec::with_capacity(rows));
-        let mut category = Vec::with_capacity(rows);
-        let mut strength = Vec::with_capacity(rows);
-        let mut opponents = Vec::with_capacity(rows);
-        let (mut wins, mut ties, mut total) = (vec![], vec![], vec![]);
-        let (mut win, mut tie, mut loss, mut equity) = (vec![], vec![], vec![], vec![]);
-        let (mut std_error, mut method) = (vec![], vec![]);
-        for n in 1..=self.max_opponents {
-            for (i, info) in self.eval.hands.iter().enumerate() {
-                let cell = self.cell(i, n, counts, samples);
-                let o = cell.estimate;
-                hand.push(i as u16);
-                cards.push(
-                    info.cards
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                );
-                for (k, card) in info.cards.iter().enumerate() {
-                    c[k].push(card.id());
-                }
-                category.push(info.category);
-                strength.push(info.strength);
-                opponents.push(n);
-                wins.push(cell.wins);
-                ties.push(cell.ties);
-                total.push(cell.deals);
-                win.push(o.win);
-                tie.push(o.tie);
-                loss.push((1.0 - o.win - o.tie).max(0.0));
-                equity.push(o.equity);
-                std_error.push(o.std_error);
-                method.push(u8::from(!cell.exact));
-            }
-        }
-        let names = Arc::new(StringArray::from_iter_values(CATEGORIES));
-        let method = DictionaryArray::<UInt8Type>::try_new(
-            UInt8Array::from(method),
-            Arc::new(StringArray::from_iter_values(["exact", "monte_carlo"])),
-        )?;
-        let [c1, c2, c3] = c;
-        let batch = RecordBatch::try_from_iter(vec![
-            ("hand", Arc::new(UInt16Array::from(hand)) as ArrayRef),
-            ("cards", Arc::new(StringArray::from(cards))),
-            ("c1", Arc::new(UInt8Array::from(c1))),
-            ("c2", Arc::new(UInt8Array::from(c2))),
-            ("c3", Arc::new(UInt8Array::from(c3))),
-            (
-                "category",
-                Arc::new(DictionaryArray::<UInt8Type>::try_new(
-                    UInt8Array::from(category.clone()),
-                    names,
-                )?),
-            ),
-            ("category_rank", Arc::new(UInt8Array::from(category))),
-            ("strength", Arc::new(UInt16Array::from(strength))),
-            ("opponents", Arc::new(UInt8Array::from(opponents))),
-            ("wins", Arc::new(UInt64Array::from(wins))),
-            ("ties", Arc::new(UInt64Array::from(ties))),
-            ("deals", Arc::new(UInt64Array::from(total))),
-            ("win", Arc::new(Float64Array::from(win))),
-            ("tie", Arc::new(Float64Array::from(tie))),
-            ("loss", Arc::new(Float64Array::from(loss))),
-            ("equity", Arc::new(Float64Array::from(equity))),
-            ("std_error", Arc::new(Float64Array::from(std_error))),
-            ("method", Arc::new(method)),
-        ])?;
-        Ok(batch)
-    }
-
-    fn categories_batch(&self) -> anyhow::Result<RecordBatch> {
-        let counts = self.category_counts();
-        let rules = self.eval.rules;
-        let a23 = match rules.a23 {
-            A23::Lowest => "lowest",
-            A23::Second => "second",
-            A23::None => "none",
-        };
-        let n = CATEGORIES.len();
-        Ok(RecordBatch::try_from_iter(vec![
-            ("a23", Arc::new(StringArray::from(vec![a23; n])) as ArrayRef),
-            (
-                "special_235",
-                Arc::new(BooleanArray::from(vec![rules.special_235; n])),
-            ),
-            (
-                "category",
-                Arc::new(StringArray::from_iter_values(CATEGORIES)),
-            ),
-            (
-                "category_zh",
-                Arc::new(StringArray::from_iter_values(CATEGORIES_ZH)),
-            ),
-            (
-                "category_rank",
-                Arc::new(UInt8Array::from_iter_values(0..n as u8)),
-            ),
-            ("count", Arc::new(UInt32Array::from(counts.to_vec()))),
-            (
-                "probability",
-                Arc::new(Float64Array::from_iter_values(
-                    counts.iter().map(|&c| f64::from(c) / HANDS as f64),
-                )),
-            ),
-        ])?)
     }
 }

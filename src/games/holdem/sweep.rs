@@ -1,5 +1,5 @@
-//! Job kind `holdem.preflop`: exact win / tie / loss counts of every starting hand against
-//! one random opponent, over every opponent hand and every board.
+//! The board sweep: exact win / tie counts of every starting-hand class against one
+//! random opponent, over every opponent hand and every board.
 //!
 //! Boards are taken up to suit permutation (each canonical board weighted by its orbit:
 //! a class's totals are suit-symmetric). On each board all 1,081 hole pairs are ranked
@@ -7,21 +7,15 @@
 //! its cards, `below − below[c1] − below[c2]`, kept with one counter per card — no
 //! matchup is enumerated.
 
-use std::sync::Arc;
-
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt64Array, UInt8Array};
 use cardtables::colex::{binomial, index_sorted, unrank};
 use cardtables::Card;
 
-use super::classes::{class_name, class_of, combos, CLASSES};
+use super::classes::{class_of, CLASSES};
 use super::eval::tables;
-use crate::engine::{Job, Outputs, Progress};
-use crate::job::{JobError, JobSpec};
-use crate::report::{rank_grid, rank_grid_svg, Report};
-use crate::sink::parquet::ParquetOutput;
 
+/// Canonical boards per work unit of the sweep jobs (about a quarter of a second each).
+pub const BOARDS_PER_UNIT: usize = 1024;
 /// Canonical boards per work unit.
-const BOARDS_PER_UNIT: usize = 1024;
 /// Deals per combo: C(50,5) boards × C(45,2) opponent hands.
 pub const DEALS_PER_COMBO: u64 = 2_118_760 * 990;
 
@@ -227,224 +221,6 @@ pub fn all_class_counts() -> ClassCounts {
                 a
             },
         )
-}
-
-/// The `holdem.preflop` job.
-pub struct PreflopJob {
-    name: String,
-    description: String,
-    job_file: String,
-    boards: Vec<Board>,
-}
-
-impl PreflopJob {
-    pub fn new(spec: &JobSpec) -> Result<PreflopJob, JobError> {
-        #[derive(serde::Deserialize, Default)]
-        #[serde(deny_unknown_fields)]
-        struct NoRules {}
-        let _: NoRules = spec.rules()?;
-        Ok(PreflopJob {
-            name: spec.name.clone(),
-            description: spec.description.clone(),
-            job_file: spec.file_name(),
-            boards: canonical_boards(),
-        })
-    }
-}
-
-impl Job for PreflopJob {
-    type Unit = ClassCounts;
-
-    fn unit_count(&self) -> usize {
-        self.boards.len().div_ceil(BOARDS_PER_UNIT)
-    }
-
-    fn run_unit(&self, index: usize) -> ClassCounts {
-        let start = index * BOARDS_PER_UNIT;
-        class_counts(&self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())])
-    }
-
-    fn finish(&self, units: Vec<ClassCounts>, progress: &Progress) -> anyhow::Result<Outputs> {
-        progress.phase("building tables");
-        let mut wins = vec![0u64; CLASSES];
-        let mut ties = vec![0u64; CLASSES];
-        for u in &units {
-            for c in 0..CLASSES {
-                wins[c] += u.wins[c];
-                ties[c] += u.ties[c];
-            }
-        }
-        let deals: Vec<u64> = (0..CLASSES)
-            .map(|c| u64::from(combos(c)) * DEALS_PER_COMBO)
-            .collect();
-        // Every ordered pair of disjoint hands on every board is a win for one and a loss
-        // for the other, or a tie for both.
-        let all: u64 = deals.iter().sum();
-        let score: u64 = (0..CLASSES).map(|c| 2 * wins[c] + ties[c]).sum();
-        anyhow::ensure!(
-            score == all,
-            "internal error: wins and ties do not cover every deal"
-        );
-        anyhow::ensure!(
-            (0..CLASSES).all(|c| wins[c] % u64::from(combos(c)) == 0 && ties[c] % u64::from(combos(c)) == 0),
-            "internal error: a class's combos do not share its counts evenly"
-        );
-        let equity = |c: usize| (wins[c] as f64 + ties[c] as f64 / 2.0) / deals[c] as f64;
-        let f = |v: Vec<f64>| Arc::new(Float64Array::from(v)) as ArrayRef;
-        let classes = RecordBatch::try_from_iter(vec![
-            (
-                "class",
-                Arc::new(StringArray::from_iter_values((0..CLASSES).map(class_name))) as ArrayRef,
-            ),
-            (
-                "combos",
-                Arc::new(UInt8Array::from_iter_values(
-                    (0..CLASSES).map(|c| combos(c) as u8),
-                )),
-            ),
-            ("opponents", Arc::new(UInt8Array::from(vec![1u8; CLASSES]))),
-            ("wins", Arc::new(UInt64Array::from(wins.clone()))),
-            ("ties", Arc::new(UInt64Array::from(ties.clone()))),
-            (
-                "losses",
-                Arc::new(UInt64Array::from_iter_values(
-                    (0..CLASSES).map(|c| deals[c] - wins[c] - ties[c]),
-                )),
-            ),
-            ("deals", Arc::new(UInt64Array::from(deals.clone()))),
-            (
-                "win",
-                f((0..CLASSES)
-                    .map(|c| wins[c] as f64 / deals[c] as f64)
-                    .collect()),
-            ),
-            (
-                "tie",
-                f((0..CLASSES)
-                    .map(|c| ties[c] as f64 / deals[c] as f64)
-                    .collect()),
-            ),
-            ("equity", f((0..CLASSES).map(equity).collect())),
-            ("std_error", f(vec![0.0; CLASSES])),
-            (
-                "method",
-                Arc::new(StringArray::from(vec!["exact"; CLASSES])),
-            ),
-            ("trials", Arc::new(UInt64Array::from(vec![0u64; CLASSES]))),
-        ])?;
-        // Combos: every combo of a class has the class's results exactly (suit symmetry).
-        let (mut combo, mut class, mut cw, mut ct, mut ce) =
-            (vec![], vec![], vec![], vec![], vec![]);
-        for a in 0..52u8 {
-            for b in a + 1..52 {
-                let (x, y) = (Card::from_id(b).expect("id"), Card::from_id(a).expect("id"));
-                let c = class_of(x, y);
-                let n = u64::from(combos(c));
-                combo.push(format!("{x}{y}"));
-                class.push(class_name(c));
-                cw.push(wins[c] / n);
-                ct.push(ties[c] / n);
-                ce.push(equity(c));
-            }
-        }
-        let combos_batch = RecordBatch::try_from_iter(vec![
-            ("combo", Arc::new(StringArray::from(combo)) as ArrayRef),
-            ("class", Arc::new(StringArray::from(class))),
-            ("wins", Arc::new(UInt64Array::from(cw))),
-            ("ties", Arc::new(UInt64Array::from(ct))),
-            (
-                "deals",
-                Arc::new(UInt64Array::from(vec![DEALS_PER_COMBO; 1326])),
-            ),
-            ("equity", f(ce)),
-        ])?;
-        let rules = String::from("# Texas Hold'em: standard rules, no variants\n");
-        let payload = cardtables::holdem::HoldemPayload {
-            rules: rules.clone(),
-            max_opponents: 1,
-            win: (0..CLASSES)
-                .map(|c| wins[c] as f64 / deals[c] as f64)
-                .collect(),
-            tie: (0..CLASSES)
-                .map(|c| ties[c] as f64 / deals[c] as f64)
-                .collect(),
-            equity: (0..CLASSES).map(equity).collect(),
-            std_error: vec![0.0; CLASSES],
-        };
-        let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
-        Ok(Outputs {
-            parquet: vec![
-                ParquetOutput {
-                    file: "preflop.parquet".into(),
-                    batches: vec![classes],
-                    plain_columns: vec![],
-                },
-                ParquetOutput {
-                    file: "preflop_combos.parquet".into(),
-                    batches: vec![combos_batch],
-                    plain_columns: vec![],
-                },
-            ],
-            tables: vec![crate::engine::BinaryOutput {
-                file: "holdem.bin".into(),
-                bytes: table,
-                entries: CLASSES as u64,
-            }],
-            report: self.report(&wins, &ties, &deals)?,
-            rules,
-        })
-    }
-}
-
-impl PreflopJob {
-    fn report(&self, wins: &[u64], ties: &[u64], deals: &[u64]) -> anyhow::Result<Report> {
-        let equity = |c: usize| (wins[c] as f64 + ties[c] as f64 / 2.0) / deals[c] as f64;
-        let mut md = format!("# Texas Hold'em preflop: `{}`\n\n", self.name);
-        if !self.description.is_empty() {
-            md.push_str(&format!("{}\n\n", self.description));
-        }
-        md.push_str(&format!(
-            "Written by `pipeline run jobs/{}` (kind `holdem.preflop`). Exact: every starting \
-             hand against every opponent hand on every board ({} deals per combo; {} boards up \
-             to suit permutation, each weighted by the boards it stands for). Equity = P(win) + \
-             P(tie)/2.\n\n",
-            self.job_file,
-            DEALS_PER_COMBO,
-            self.boards.len()
-        ));
-        md.push_str("## Equity against one random hand\n\nPairs on the diagonal, suited above, offsuit below.\n\n");
-        let ranks: Vec<u8> = (0..13u8).rev().collect();
-        let cell = |hi: u8, lo: u8, suited: bool| {
-            equity(class_of(
-                Card::new(hi, 0).expect("card"),
-                Card::new(lo, if suited { 0 } else { 1 }).expect("card"),
-            ))
-        };
-        md.push_str(&format!("![equity heatmap]({}/equity.svg)\n\n", self.name));
-        md.push_str(&rank_grid(&ranks, |hi, lo, suited| {
-            format!("{:.3}", cell(hi, lo, suited))
-        }));
-        let mut order: Vec<usize> = (0..CLASSES).collect();
-        order.sort_by(|&a, &b| equity(b).total_cmp(&equity(a)));
-        let list = |cs: &[usize]| {
-            cs.iter()
-                .map(|&c| format!("{} {:.4}", class_name(c), equity(c)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        md.push_str(&format!(
-            "\nStrongest: {}.\n\nWeakest: {}.\n",
-            list(&order[..5]),
-            list(&order[CLASSES - 5..])
-        ));
-        let chart = rank_grid_svg("Equity against one random hand", cell, 0.3, 0.85, |v| {
-            format!("{v:.3}")
-        });
-        Ok(Report {
-            markdown: md,
-            charts: vec![("equity.svg".into(), chart)],
-        })
-    }
 }
 
 #[cfg(test)]

@@ -8,27 +8,23 @@
 
 use std::collections::HashMap;
 
-use super::dealer::{self, Outcomes, Shoe, ACE, BLACKJACK, BUST};
+use super::dealer::{self, Outcomes, Shoe, ACE, OUTCOME_BLACKJACK, OUTCOME_BUST};
 use super::rules::BlackjackRules;
 
 /// A player hand by rank counts (index 0 = ace … 9 = ten-valued).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Hand {
+pub struct RefHand {
     pub counts: [u8; 10],
 }
 
-impl Hand {
+impl RefHand {
     /// A hand of the given rank indices.
-    pub fn of(ranks: &[usize]) -> Hand {
-        let mut h = Hand::default();
+    pub fn of(ranks: &[usize]) -> RefHand {
+        let mut h = RefHand::default();
         for &r in ranks {
             h.counts[r] += 1;
         }
         h
-    }
-
-    pub fn cards(&self) -> u8 {
-        self.counts.iter().sum()
     }
 
     /// (best total, soft): an ace counts 11 when that does not bust.
@@ -46,7 +42,7 @@ impl Hand {
         }
     }
 
-    fn with(&self, rank: usize) -> Hand {
+    fn with(&self, rank: usize) -> RefHand {
         let mut h = *self;
         h.counts[rank] += 1;
         h
@@ -59,8 +55,8 @@ pub struct Analyzer {
     upcard: usize,
     /// The shoe less the upcard (None for an infinite shoe).
     shoe: Option<[u32; 10]>,
-    dealer: HashMap<Hand, Outcomes>,
-    best: HashMap<Hand, f64>,
+    dealer: HashMap<RefHand, Outcomes>,
+    best: HashMap<RefHand, f64>,
 }
 
 impl Analyzer {
@@ -78,7 +74,7 @@ impl Analyzer {
         }
     }
 
-    fn shoe_for(&self, hand: &Hand) -> Shoe {
+    fn shoe_for(&self, hand: &RefHand) -> Shoe {
         match self.shoe {
             Some(mut c) => {
                 for (slot, &n) in c.iter_mut().zip(&hand.counts) {
@@ -91,11 +87,11 @@ impl Analyzer {
     }
 
     /// Probability that the next card is `rank`, given the hand.
-    fn draw(&self, hand: &Hand, rank: usize) -> f64 {
+    fn draw(&self, hand: &RefHand, rank: usize) -> f64 {
         self.shoe_for(hand).probability(rank)
     }
 
-    fn dealer(&mut self, hand: &Hand) -> Outcomes {
+    fn dealer(&mut self, hand: &RefHand) -> Outcomes {
         if let Some(o) = self.dealer.get(hand) {
             return *o;
         }
@@ -110,9 +106,9 @@ impl Analyzer {
 
     /// The dealer's blackjack chance once `hand` has left the shoe (0 without a peek,
     /// where nothing is conditioned).
-    fn blackjack_chance(&mut self, hand: &Hand) -> f64 {
+    fn blackjack_chance(&mut self, hand: &RefHand) -> f64 {
         if self.rules.dealer_peeks {
-            self.dealer(hand)[BLACKJACK]
+            self.dealer(hand)[OUTCOME_BLACKJACK]
         } else {
             0.0
         }
@@ -120,18 +116,18 @@ impl Analyzer {
 
     /// Standing, as E[result · 1(no dealer blackjack)] when the dealer peeks (a dealer
     /// blackjack would have ended the round before any decision).
-    fn stand_raw(&mut self, hand: &Hand) -> f64 {
+    fn stand_raw(&mut self, hand: &RefHand) -> f64 {
         let (total, _) = hand.total();
         if total > 21 {
             // Lost, unless a dealer blackjack had ended the round before (weight 0).
             return -(1.0 - self.blackjack_chance(hand));
         }
         let d = self.dealer(hand);
-        let mut ev = d[BUST];
+        let mut ev = d[OUTCOME_BUST];
         if !self.rules.dealer_peeks {
-            ev -= d[BLACKJACK];
+            ev -= d[OUTCOME_BLACKJACK];
         }
-        for (k, &p) in d[..BUST].iter().enumerate() {
+        for (k, &p) in d[..OUTCOME_BUST].iter().enumerate() {
             let dealer_total = 17 + k as u8;
             ev += match total.cmp(&dealer_total) {
                 std::cmp::Ordering::Greater => p,
@@ -143,7 +139,7 @@ impl Analyzer {
     }
 
     /// EV of standing, given no dealer blackjack when the dealer peeks (a bust hand is −1).
-    pub fn stand(&mut self, hand: &Hand) -> f64 {
+    pub fn stand(&mut self, hand: &RefHand) -> f64 {
         if hand.total().0 > 21 {
             return -1.0;
         }
@@ -151,7 +147,7 @@ impl Analyzer {
     }
 
     /// The best play (stand or keep hitting) from this hand on, unconditioned.
-    fn best_play(&mut self, hand: &Hand) -> f64 {
+    fn best_play(&mut self, hand: &RefHand) -> f64 {
         if let Some(&v) = self.best.get(hand) {
             return v;
         }
@@ -165,7 +161,7 @@ impl Analyzer {
         v
     }
 
-    fn hit_raw(&mut self, hand: &Hand) -> f64 {
+    fn hit_raw(&mut self, hand: &RefHand) -> f64 {
         let mut ev = 0.0;
         for rank in 0..10 {
             let p = self.draw(hand, rank);
@@ -177,12 +173,12 @@ impl Analyzer {
     }
 
     /// EV of taking one card and then playing on optimally (conditioned like `stand`).
-    pub fn hit(&mut self, hand: &Hand) -> f64 {
+    pub fn hit(&mut self, hand: &RefHand) -> f64 {
         self.hit_raw(hand) / (1.0 - self.blackjack_chance(hand))
     }
 
     /// EV of doubling: one more card, then stand, at twice the stake.
-    pub fn double(&mut self, hand: &Hand) -> f64 {
+    pub fn double(&mut self, hand: &RefHand) -> f64 {
         let mut ev = 0.0;
         for rank in 0..10 {
             let p = self.draw(hand, rank);
@@ -216,27 +212,27 @@ mod tests {
 
     #[test]
     fn hand_totals() {
-        assert_eq!(Hand::of(&[ACE, 5]).total(), (17, true));
-        assert_eq!(Hand::of(&[ACE, 5, TEN]).total(), (17, false));
-        assert_eq!(Hand::of(&[ACE, ACE]).total(), (12, true));
-        assert_eq!(Hand::of(&[TEN, 5, 9]).total(), (26, false));
+        assert_eq!(RefHand::of(&[ACE, 5]).total(), (17, true));
+        assert_eq!(RefHand::of(&[ACE, 5, TEN]).total(), (17, false));
+        assert_eq!(RefHand::of(&[ACE, ACE]).total(), (12, true));
+        assert_eq!(RefHand::of(&[TEN, 5, 9]).total(), (26, false));
     }
 
     #[test]
     fn obvious_decisions() {
         let mut a = Analyzer::new(BlackjackRules::default(), 5); // dealer shows 6
-        let twenty = Hand::of(&[TEN, TEN]);
+        let twenty = RefHand::of(&[TEN, TEN]);
         assert!(
             a.stand(&twenty) > 0.6,
             "standing on 20 against a 6 wins big"
         );
         assert!(a.stand(&twenty) > a.hit(&twenty));
-        let eleven = Hand::of(&[4, 5]); // 5 + 6
+        let eleven = RefHand::of(&[4, 5]); // 5 + 6
         assert!(a.double(&eleven) > a.hit(&eleven), "double 11 against 6");
         assert!(a.hit(&eleven) > a.stand(&eleven));
         assert_eq!(a.surrender(), -0.5);
         // A busted hand loses its bet whatever the dealer does.
-        assert_eq!(a.stand(&Hand::of(&[TEN, TEN, 5])), -1.0);
+        assert_eq!(a.stand(&RefHand::of(&[TEN, TEN, 5])), -1.0);
         // Infinite shoe: 16 against a ten is a loser either way, and close.
         let mut inf = Analyzer::new(
             BlackjackRules {
@@ -245,7 +241,7 @@ mod tests {
             },
             TEN,
         );
-        let sixteen = Hand::of(&[TEN, 5]);
+        let sixteen = RefHand::of(&[TEN, 5]);
         let (s, h) = (inf.stand(&sixteen), inf.hit(&sixteen));
         assert!(s < -0.5 && h < -0.5 && (s - h).abs() < 0.01, "{s} {h}");
     }
@@ -271,11 +267,11 @@ mod tests {
                 next += 1;
                 cards[next - 1]
             };
-            let mut player = Hand::of(hand);
+            let mut player = RefHand::of(hand);
             if double {
                 player = player.with(deal(&mut rng));
             }
-            let mut dealer = Hand::of(&[upcard]);
+            let mut dealer = RefHand::of(&[upcard]);
             let hole = deal(&mut rng);
             dealer = dealer.with(hole);
             if dealer.total().0 == 21 {
@@ -313,7 +309,7 @@ mod tests {
             .enumerate()
         {
             let mut a = Analyzer::new(one_deck(), up);
-            let h = Hand::of(&hand);
+            let h = RefHand::of(&hand);
             let (stand, se) = simulate(&hand, up, false, 300_000, 10 + k as u64);
             assert!(
                 (stand - a.stand(&h)).abs() < 4.0 * se,

@@ -1,0 +1,32 @@
+//! `pipeline list`: the job files of a folder with their kind and description.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+
+use crate::job::{job_files, JobSpec};
+
+pub fn list(dir: &Path) -> anyhow::Result<()> {
+    let files =
+        job_files(dir).with_context(|| format!("cannot list job folder {}", dir.display()))?;
+    if files.is_empty() {
+        bail!("{} holds no .toml job files", dir.display());
+    }
+    let specs: Vec<(String, Result<JobSpec, String>)> = files
+        .iter()
+        .map(|f| {
+            (
+                f.display().to_string(),
+                JobSpec::load(f).map_err(|e| e.to_string()),
+            )
+        })
+        .collect();
+    let width = specs.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
+    for (file, spec) in specs {
+        match spec {
+            Ok(s) => println!("{file:width$}  {:<16} {}", s.kind, s.description),
+            Err(e) => println!("{file:width$}  (invalid) {e}"),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,107 @@
+//! `pipeline query holdem`: a starting hand's exact equity against random hands or one
+//! named hand and, given a pot, each action's EV.
+
+use std::path::PathBuf;
+
+use cardtables::decision::{ev_call, ev_raise, required_equity, EV_FOLD};
+use cardtables::holdem::{class_of_text, HoldemQueryError};
+
+use super::{method_note, open_table, print_actions};
+use crate::cli::HoldemQuestion;
+use crate::commands::UsageError;
+use crate::games::holdem::classes::class_name;
+
+pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
+    let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
+    let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
+    if let (Some(call), Some(to)) = (q.call, q.raise) {
+        if to < call {
+            return Err(UsageError::error(format!(
+                "--raise {to} must be at least the call ({call})"
+            )));
+        }
+    }
+    let w = if let Some(versus) = &q.versus {
+        if q.opponents != 1 {
+            return Err(UsageError::error(
+                "--opponents is for random opponents: leave it out when naming the opponent's hand",
+            ));
+        }
+        let other = class_of_text(versus).map_err(|e| usage(&e))?;
+        let table = open_table(
+            &q.headsup_table,
+            "holdem_headsup.toml",
+            "--headsup-table",
+            |p| cardtables::HoldemHeadsUp::open(p),
+        )?;
+        let cards = |text: &str| {
+            cardtables::card::parse_exact(text, 2)
+                .ok()
+                .map(|c| [c[0], c[1]])
+        };
+        match (cards(&q.hand), cards(versus)) {
+            (Some(a), Some(b)) => {
+                let r = table.cards(a, b).map_err(|e| usage(&e))?;
+                println!(
+                    "{} {} vs {} {}: wins {}, ties {}, losses {} of {} boards, equity {:.4} (exact)",
+                    a[0], a[1], b[0], b[1], r.wins, r.ties, r.losses, r.boards, r.equity
+                );
+                r.equity
+            }
+            _ => {
+                let e = table.classes(class, other);
+                println!(
+                    "{} vs {}: equity {e:.4} (exact, averaged over the combos that share no card)",
+                    class_name(class),
+                    class_name(other)
+                );
+                e
+            }
+        }
+    } else {
+        let (path, job) = match (&q.table, q.opponents > 1) {
+            (Some(p), true) => (p.clone(), "holdem_multiway.toml"),
+            (Some(p), false) => (p.clone(), "holdem_preflop.toml"),
+            (None, true) => (
+                PathBuf::from("tables/holdem_multiway/holdem.bin"),
+                "holdem_multiway.toml",
+            ),
+            (None, false) => (
+                PathBuf::from("tables/holdem_preflop/holdem.bin"),
+                "holdem_preflop.toml",
+            ),
+        };
+        let table = open_table(&path, job, "--table", |p| cardtables::Holdem::open(p))?;
+        let r = match table.preflop(class, q.opponents) {
+            Ok(r) => r,
+            Err(e @ HoldemQueryError::Opponents { .. }) => return Err(usage(&e)),
+            Err(e) => return Err(e.into()),
+        };
+        println!(
+            "{} vs {} random hand{}: win {:.4}, tie {:.4}, equity {:.4}{}",
+            class_name(class),
+            q.opponents,
+            if q.opponents == 1 { "" } else { "s" },
+            r.win,
+            r.tie,
+            r.equity,
+            method_note(r.std_error)
+        );
+        r.equity
+    };
+    if let (Some(pot), Some(call)) = (q.pot, q.call) {
+        let mut actions = vec![
+            ("fold".to_string(), EV_FOLD),
+            (format!("call {call}"), ev_call(w, pot, call)),
+        ];
+        if let Some(to) = q.raise {
+            actions.push((
+                format!("raise to {to} (fold {:.0}%)", 100.0 * q.fold),
+                ev_raise(w, pot, call, to, q.fold),
+            ));
+        }
+        println!("needs equity {:.4} to call", required_equity(pot, call));
+        print_actions(&actions);
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! `pipeline query <game>`: questions answered from a runtime table, one file per game,
+//! with the printing they share (the action list, the exact / Monte Carlo note).
+
+mod blackjack;
+mod holdem;
+mod niuniu;
+mod stud;
+mod zhajinhua;
+
+use crate::cli::QueryGame;
+
+/// Answers one `pipeline query` question.
+pub fn query(game: QueryGame) -> anyhow::Result<()> {
+    match game {
+        QueryGame::Blackjack(q) => blackjack::query(&q),
+        QueryGame::Niuniu(q) => niuniu::query(&q),
+        QueryGame::Holdem(q) => holdem::query(&q),
+        QueryGame::Stud(q) => stud::query(&q),
+        QueryGame::Zhajinhua(q) => zhajinhua::query(&q),
+    }
+}
+
+/// How a table figure was computed, for the end of a printed line: exact, or Monte Carlo
+/// with its standard error.
+fn method_note(std_error: f64) -> String {
+    if std_error > 0.0 {
+        format!(" (Monte Carlo, s.e. {std_error:.1e})")
+    } else {
+        " (exact)".to_string()
+    }
+}
+
+/// Prints each action's EV in chips, aligned, then the best one. `actions` is never
+/// empty: folding is always an action.
+fn print_actions(actions: &[(String, f64)]) {
+    let width = actions.iter().map(|(name, _)| name.chars().count()).max();
+    let width = width.unwrap_or(0).max(28);
+    println!("EV of each action (chips):");
+    for (name, ev) in actions {
+        println!("  {name:<width$} {ev:+.3}");
+    }
+    if let Some((name, ev)) = actions.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        println!("best: {name} ({ev:+.3})");
+    }
+}
+
+/// Opens a runtime table, saying which job writes it when it cannot be loaded.
+fn open_table<T>(
+    path: &std::path::Path,
+    job: &str,
+    flag: &str,
+    open: impl FnOnce(&std::path::Path) -> Result<T, cardtables::TableError>,
+) -> anyhow::Result<T> {
+    use anyhow::Context;
+    open(path).with_context(|| {
+        format!(
+            "cannot load {} (run `pipeline run jobs/{job}` first, or pass {flag})",
+            path.display()
+        )
+    })
+}

@@ -1,0 +1,93 @@
+//! `pipeline query stud`: exact outs, win / tie probabilities and the EV of a call.
+
+use anyhow::Context;
+use cardtables::decision::{break_even_outs, ev_call_implied, hit_probability, required_equity};
+
+use crate::cli::StudQuestion;
+use crate::commands::UsageError;
+use crate::games::stud::outs::{analyse, Situation};
+use crate::games::stud::rules::StudRules;
+
+pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
+    let rules = StudRules {
+        deck: q.deck,
+        flush_beats_full_house: q.flush_beats_full_house,
+        ace_low_straight: !q.no_ace_low_straight,
+    };
+    let read = |what: &str, text: &str| {
+        cardtables::parse_cards(text).with_context(|| format!("cannot read {what} {text:?}"))
+    };
+    let situation = Situation {
+        mine: read("--mine", &q.mine)?,
+        theirs: read("--theirs", &q.theirs)?,
+        seen: read("--seen", &q.seen)?,
+        rules,
+    };
+    if let Some(k) = q.to_come {
+        if situation.mine.len() + k != 5 {
+            return Err(UsageError::error(format!(
+                "--to-come {k} with {} cards in hand does not make a five-card hand",
+                situation.mine.len()
+            )));
+        }
+    }
+    let a = analyse(&situation).map_err(|e| UsageError::error(e.to_string()))?;
+    let show = |cards: &[cardtables::Card]| {
+        cards
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    println!(
+        "mine: {} (+{} to come) · theirs: {} (+{} to come) · {} unseen in the {}-card deck",
+        show(&situation.mine),
+        a.my_draws,
+        show(&situation.theirs),
+        a.their_draws,
+        a.unseen,
+        rules.deck
+    );
+    println!(
+        "exact over {} deals: win {:.4}, tie {:.4}, lose {:.4}",
+        a.deals,
+        a.win(),
+        a.tie(),
+        1.0 - a.win() - a.tie()
+    );
+    if a.my_draws > 0 {
+        println!("outs ({}): {}", a.outs.len(), show(&a.outs));
+        println!(
+            "outs formula 1 - C({}-{o}, {k})/C({}, {k}) = {:.4}{}",
+            a.unseen,
+            a.unseen,
+            hit_probability(a.outs.len() as u32, a.unseen as u32, a.my_draws as u32),
+            if a.their_draws > 0 || a.my_draws > 1 {
+                " (the exact figure above also counts the opponent's draws and runner-runner hands)"
+            } else {
+                ""
+            },
+            o = a.outs.len(),
+            k = a.my_draws
+        );
+    }
+    let p = a.equity();
+    let ev = ev_call_implied(p, q.pot, q.call, q.implied);
+    println!(
+        "pot {} · call {} · implied {}: needs {:.4}; EV(call) = {:+.2} -> {}",
+        q.pot,
+        q.call,
+        q.implied,
+        // Implied winnings count as pot the call can win.
+        required_equity(q.pot + q.implied, q.call),
+        ev,
+        if ev > 0.0 { "call" } else { "fold" }
+    );
+    if a.my_draws > 0 {
+        match break_even_outs(q.pot, q.call, q.implied, a.unseen as u32, a.my_draws as u32) {
+            Some(o) => println!("break-even outs for these odds: {o}"),
+            None => println!("break-even outs for these odds: none (no number of outs pays)"),
+        }
+    }
+    Ok(())
+}

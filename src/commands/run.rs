@@ -1,0 +1,35 @@
+//! `pipeline run`: one job file (or one shard of it) computed and written.
+
+use super::{print_summary, UsageError};
+use crate::cli::RunArgs;
+use crate::engine::{self, RunConfig, Shard};
+use crate::job::JobSpec;
+
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let shard = match args.shard {
+        Some(s) => Some(s),
+        None => match Shard::from_env(|k| std::env::var(k).ok(), args.shards)
+            .map_err(UsageError::error)?
+        {
+            Some((s, source)) => {
+                if !args.quiet {
+                    eprintln!("shard {}/{} from {source}", s.index, s.count);
+                }
+                Some(s)
+            }
+            None => None,
+        },
+    };
+    let spec = JobSpec::load(&args.job)?;
+    let job = crate::games::build(&spec)?;
+    let config = RunConfig {
+        out: args.out,
+        threads: args.threads,
+        quiet: args.quiet,
+        shard,
+        resume: args.resume,
+    };
+    let summary = engine::run(&config, &spec, &*job)?;
+    print_summary(&summary, args.quiet);
+    Ok(())
+}

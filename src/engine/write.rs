@@ -1,0 +1,170 @@
+//! Writing: the one path from every unit result to files on disk, shared by `run` and
+//! `merge`, so a merged job writes exactly the bytes a single run does.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::execute::cpu_seconds;
+use super::manifest::{FileRecord, Manifest, Phases};
+use super::progress::Progress;
+use super::{BinaryOutput, ErasedJob, JobMeta, Outputs};
+use crate::job::JobSpec;
+use crate::sink::parquet::ParquetOutput;
+use crate::sink::{self, atomic_write_bytes};
+
+/// What the manifest says about how the outputs were made.
+pub struct Tally {
+    pub units: u32,
+    pub shards: u32,
+    pub threads: usize,
+    pub started: Instant,
+    pub cpu_start: f64,
+    pub units_seconds: f64,
+}
+
+/// Builds the outputs from every unit result (in unit order) and writes them under
+/// `root`; returns the paths written.
+pub fn finish_and_write(
+    root: &Path,
+    spec: &JobSpec,
+    job: &dyn ErasedJob,
+    units: Vec<Vec<u8>>,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+    tally: Tally,
+) -> anyhow::Result<Vec<PathBuf>> {
+    progress.phase("building tables");
+    let build_start = Instant::now();
+    let meta = JobMeta::of(spec);
+    let outputs = pool.install(|| job.finish_bytes(&meta, units, progress))?;
+    let build_seconds = build_start.elapsed().as_secs_f64();
+    progress.phase("writing outputs");
+    let files = pool.install(|| write_outputs(root, spec, outputs, &tally, build_seconds))?;
+    progress.finish();
+    Ok(files)
+}
+
+/// Writes every output atomically, then the manifest; returns the paths written.
+fn write_outputs(
+    root: &Path,
+    spec: &JobSpec,
+    outputs: Outputs,
+    tally: &Tally,
+    build_seconds: f64,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let write_start = Instant::now();
+    let table_dir = root.join("tables").join(&spec.name);
+    let report_dir = root.join("reports");
+    let metadata = vec![
+        ("pipeline.job".to_string(), spec.name.clone()),
+        ("pipeline.kind".to_string(), spec.kind.clone()),
+        ("pipeline.job_sha256".to_string(), spec.hash.clone()),
+        (
+            "pipeline.version".to_string(),
+            env!("CARGO_PKG_VERSION").to_string(),
+        ),
+        ("pipeline.rules".to_string(), outputs.rules.clone()),
+    ];
+    let rel = |p: &Path| {
+        p.strip_prefix(root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
+
+    // Parquet files and runtime tables are written side by side; records keep a fixed
+    // order (Parquet first, then tables) whatever finishes first.
+    enum Write<'a> {
+        Parquet(&'a ParquetOutput),
+        Table(&'a BinaryOutput),
+    }
+    let jobs: Vec<(PathBuf, Write)> = outputs
+        .parquet
+        .iter()
+        .map(|p| (table_dir.join(&p.file), Write::Parquet(p)))
+        .chain(
+            outputs
+                .tables
+                .iter()
+                .map(|t| (table_dir.join(&t.file), Write::Table(t))),
+        )
+        .collect();
+    // Everything is staged first; only when every file is written and synced are they
+    // renamed into place, so a failure (a full disk) leaves the previous outputs, or
+    // none, but never a mix.
+    let staged: Vec<anyhow::Result<(sink::Staged, u64)>> = jobs
+        .par_iter()
+        .map(|(path, write)| match write {
+            Write::Parquet(p) => Ok((sink::parquet::write(path, p, &metadata)?, p.rows())),
+            Write::Table(t) => Ok((
+                sink::stage(path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
+                t.entries,
+            )),
+        })
+        .collect();
+    let mut staged = staged
+        .into_iter()
+        .map(|r| r.map(|(s, rows)| (s, Some(rows))))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let report_path = report_dir.join(format!("{}.md", spec.name));
+    for (name, svg) in &outputs.report.charts {
+        let path = report_dir.join(&spec.name).join(name);
+        staged.push((
+            sink::stage(&path, |w| Ok(std::io::Write::write_all(w, svg.as_bytes())?))?,
+            None,
+        ));
+    }
+    staged.push((
+        sink::stage(&report_path, |w| {
+            Ok(std::io::Write::write_all(
+                w,
+                outputs.report.markdown.as_bytes(),
+            )?)
+        })?,
+        None,
+    ));
+    let mut records = Vec::new();
+    let mut paths = Vec::new();
+    for (file, rows) in staged {
+        let path = file.path().to_path_buf();
+        let is_chart = path.extension().is_some_and(|e| e == "svg");
+        let written = file.commit()?;
+        if !is_chart {
+            records.push(FileRecord {
+                path: rel(&path),
+                sha256: written.sha256,
+                bytes: written.bytes,
+                rows,
+            });
+        }
+        paths.push(path);
+    }
+
+    let manifest = Manifest {
+        job: spec.name.clone(),
+        kind: spec.kind.clone(),
+        description: spec.description.clone(),
+        job_file: spec.file_name(),
+        job_sha256: spec.hash.clone(),
+        pipeline_version: env!("CARGO_PKG_VERSION").to_string(),
+        rules: outputs.rules,
+        units: tally.units,
+        shards: tally.shards,
+        threads: tally.threads,
+        wall_seconds: tally.started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_seconds() - tally.cpu_start,
+        phases: Phases {
+            units_seconds: tally.units_seconds,
+            build_seconds,
+            write_seconds: write_start.elapsed().as_secs_f64(),
+        },
+        files: records,
+    };
+    let manifest_path = table_dir.join("manifest.json");
+    let json = serde_json::to_string_pretty(&manifest)? + "\n";
+    atomic_write_bytes(&manifest_path, json.as_bytes())?;
+    paths.push(manifest_path);
+    Ok(paths)
+}

@@ -1,0 +1,349 @@
+//! The outputs of `blackjack.strategy` as Arrow batches (`dealer`, `hands`, `strategy`,
+//! `summary`) and the runtime payload of each rule set.
+
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt64Array, UInt8Array,
+};
+use cardtables::blackjack::{cell_code, Action, Row, RuleSet, ACTIONS, RANKS};
+
+use super::analysis::{self, Analysis};
+use super::dealer::OUTCOME_BLACKJACK;
+use super::hands::{self, rank_name, Hands};
+use super::rules::{BlackjackRules, Decks, Double, RuleSetSpec, Surrender};
+use super::sim::Tally;
+use crate::sink::parquet::ParquetOutput;
+
+/// One rule set of the runtime table: every two-card hand's EVs and the chart.
+pub(super) fn runtime_rule_set(s: &RuleSetSpec, a: &Analysis) -> RuleSet {
+    let mut evs = Vec::with_capacity(55 * RANKS * ACTIONS);
+    for hand in 0..hands::starting_hands().count() {
+        for up in &a.upcards {
+            evs.extend_from_slice(&up.hands[hand]);
+        }
+    }
+    RuleSet {
+        id: s.id.clone(),
+        rules: toml::to_string(&s.rules).unwrap_or_default(),
+        conditioned_on_no_blackjack: s.rules.dealer_peeks,
+        max_split_hands: s.rules.max_split_hands,
+        house_edge: -a.optimal_ev,
+        basic_strategy_ev: a.chart_ev,
+        evs,
+        chart: a.chart.clone(),
+    }
+}
+
+pub struct Results<'a> {
+    pub sets: &'a [RuleSetSpec],
+    pub analyses: &'a [Analysis],
+    pub basic: &'a [Tally],
+    /// The tutorial article's chart simulated, when the job asks for it.
+    pub article: Option<&'a [Tally]>,
+}
+
+/// Upcards in the order charts print them: 2..9, T, A.
+pub const UPCARD_ORDER: [usize; RANKS] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+
+/// A row's label: `hard 16`, `soft 18`, `pair 8`.
+pub fn row_label(row: Row) -> String {
+    match row {
+        Row::Hard(t) => format!("hard {t}"),
+        Row::Soft(t) => format!("soft {t}"),
+        Row::Pair(r) => format!("pair {}", rank_name(r)),
+    }
+}
+
+fn strings<I: IntoIterator<Item = String>>(v: I) -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(v))
+}
+
+fn floats(v: Vec<f64>) -> ArrayRef {
+    Arc::new(Float64Array::from(v))
+}
+
+fn optional_floats(v: Vec<f64>) -> ArrayRef {
+    Arc::new(Float64Array::from_iter(
+        v.into_iter().map(|x| (!x.is_nan()).then_some(x)),
+    ))
+}
+
+/// The rule columns every per-rule-set table repeats.
+fn rule_columns(rows: &[&BlackjackRules]) -> Vec<(&'static str, ArrayRef)> {
+    let text = |f: &dyn Fn(&BlackjackRules) -> String| strings(rows.iter().map(|r| f(r)));
+    let flag = |f: &dyn Fn(&BlackjackRules) -> bool| -> ArrayRef {
+        Arc::new(BooleanArray::from(
+            rows.iter().map(|r| f(r)).collect::<Vec<_>>(),
+        ))
+    };
+    vec![
+        (
+            "decks",
+            text(&|r| match r.decks {
+                Decks::Finite(n) => n.to_string(),
+                Decks::Infinite(_) => "infinite".into(),
+            }),
+        ),
+        ("dealer_hits_soft_17", flag(&|r| r.dealer_hits_soft_17)),
+        (
+            "blackjack_pays",
+            floats(rows.iter().map(|r| r.blackjack_pays).collect()),
+        ),
+        (
+            "double",
+            text(&|r| match r.double {
+                Double::AnyTwo => "any_two".into(),
+                Double::NineToEleven => "9_11".into(),
+                Double::TenOrEleven => "10_11".into(),
+            }),
+        ),
+        ("double_after_split", flag(&|r| r.double_after_split)),
+        (
+            "max_split_hands",
+            Arc::new(UInt8Array::from_iter_values(
+                rows.iter().map(|r| r.max_split_hands),
+            )),
+        ),
+        ("resplit_aces", flag(&|r| r.resplit_aces)),
+        ("hit_split_aces", flag(&|r| r.hit_split_aces)),
+        (
+            "surrender",
+            text(&|r| match r.surrender {
+                Surrender::None => "none".into(),
+                Surrender::Late => "late".into(),
+                Surrender::Early => "early".into(),
+            }),
+        ),
+        ("dealer_peeks", flag(&|r| r.dealer_peeks)),
+    ]
+}
+
+fn batch(columns: Vec<(&'static str, ArrayRef)>) -> anyhow::Result<RecordBatch> {
+    Ok(RecordBatch::try_from_iter(columns)?)
+}
+
+impl Results<'_> {
+    pub(super) fn dealer_table(&self) -> anyhow::Result<ParquetOutput> {
+        let (mut set, mut up, mut conditioned) = (vec![], vec![], vec![]);
+        let mut p: Vec<Vec<f64>> = vec![vec![]; 7];
+        for (s, a) in self.sets.iter().zip(self.analyses) {
+            for &u in &UPCARD_ORDER {
+                let ua = &a.upcards[u];
+                for (cond, outcomes) in [(false, ua.dealer), (true, ua.dealer_no_blackjack)] {
+                    if cond && u != hands::ACE && u != hands::TEN {
+                        continue;
+                    }
+                    set.push(s.id.clone());
+                    up.push(rank_name(u).to_string());
+                    conditioned.push(cond);
+                    for (col, v) in p.iter_mut().zip(outcomes) {
+                        col.push(v);
+                    }
+                }
+            }
+        }
+        let names = ["p17", "p18", "p19", "p20", "p21", "bust", "blackjack"];
+        let mut columns: Vec<(&'static str, ArrayRef)> = vec![
+            ("rule_set", strings(set)),
+            ("upcard", strings(up)),
+            (
+                "conditioned_on_no_blackjack",
+                Arc::new(BooleanArray::from(conditioned)),
+            ),
+        ];
+        for (name, col) in names.into_iter().zip(p) {
+            columns.push((name, floats(col)));
+        }
+        debug_assert_eq!(names[OUTCOME_BLACKJACK], "blackjack");
+        Ok(ParquetOutput {
+            file: "dealer.parquet".into(),
+            batches: vec![batch(columns)?],
+            plain_columns: vec![],
+        })
+    }
+
+    pub(super) fn hands_table(&self) -> anyhow::Result<ParquetOutput> {
+        let g = Hands::get();
+        let mut rules: Vec<&BlackjackRules> = vec![];
+        let (mut set, mut hand, mut cards, mut up, mut best_action, mut conditioned) =
+            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let mut ev: Vec<Vec<f64>> = vec![vec![]; ACTIONS];
+        let (mut best_ev, mut deal) = (vec![], vec![]);
+        for (s, a) in self.sets.iter().zip(self.analyses) {
+            for (i, (x, y)) in hands::starting_hands().enumerate() {
+                let h = g.hand(g.pair(x, y));
+                let label = if x == y {
+                    format!("pair {}", rank_name(x))
+                } else if (x, y) == (hands::ACE, hands::TEN) {
+                    "blackjack".to_string()
+                } else if h.soft {
+                    format!("soft {}", h.total)
+                } else {
+                    format!("hard {}", h.total)
+                };
+                for &u in &UPCARD_ORDER {
+                    let evs = &a.upcards[u].hands[i];
+                    rules.push(&s.rules);
+                    set.push(s.id.clone());
+                    hand.push(label.clone());
+                    cards.push(format!("{} {}", rank_name(x), rank_name(y)));
+                    up.push(rank_name(u).to_string());
+                    for (col, &v) in ev.iter_mut().zip(evs) {
+                        col.push(v);
+                    }
+                    let (action, v) = analysis::best(evs);
+                    best_action.push(if v.is_finite() { action.name() } else { "" }.to_string());
+                    best_ev.push(v);
+                    deal.push(a.upcards[u].deal_probability[i]);
+                    conditioned.push(s.rules.dealer_peeks);
+                }
+            }
+        }
+        let mut columns = vec![("rule_set", strings(set))];
+        columns.extend(rule_columns(&rules));
+        columns.push(("hand", strings(hand)));
+        columns.push(("cards", strings(cards)));
+        columns.push(("upcard", strings(up)));
+        for (name, col) in [
+            "ev_stand",
+            "ev_hit",
+            "ev_double",
+            "ev_split",
+            "ev_surrender",
+        ]
+        .into_iter()
+        .zip(ev)
+        {
+            columns.push((name, optional_floats(col)));
+        }
+        columns.push(("best_action", strings(best_action)));
+        columns.push(("best_ev", optional_floats(best_ev)));
+        columns.push(("deal_probability", floats(deal)));
+        columns.push((
+            "conditioned_on_no_blackjack",
+            Arc::new(BooleanArray::from(conditioned)),
+        ));
+        Ok(ParquetOutput {
+            file: "hands.parquet".into(),
+            batches: vec![batch(columns)?],
+            plain_columns: vec!["ev_stand", "ev_hit", "ev_double", "ev_split", "best_ev"],
+        })
+    }
+
+    pub(super) fn strategy_table(&self) -> anyhow::Result<ParquetOutput> {
+        let (mut set, mut row, mut kind, mut value, mut up, mut code, mut first) =
+            (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+        for (s, a) in self.sets.iter().zip(self.analyses) {
+            for r in Row::all() {
+                let i = r.index().unwrap_or(0);
+                for &u in &UPCARD_ORDER {
+                    let cell = &a.chart[i * RANKS + u];
+                    set.push(s.id.clone());
+                    row.push(row_label(r));
+                    let (k, v) = match r {
+                        Row::Hard(t) => ("hard", t),
+                        Row::Soft(t) => ("soft", t),
+                        Row::Pair(p) => ("pair", hands::points(p)),
+                    };
+                    kind.push(k.to_string());
+                    value.push(v);
+                    up.push(rank_name(u).to_string());
+                    code.push(cell_code(cell));
+                    first.push(
+                        Action::from_code(cell[0])
+                            .map(|a| a.name())
+                            .unwrap_or("stand")
+                            .to_string(),
+                    );
+                }
+            }
+        }
+        Ok(ParquetOutput {
+            file: "strategy.parquet".into(),
+            batches: vec![batch(vec![
+                ("rule_set", strings(set)),
+                ("row", strings(row)),
+                ("row_kind", strings(kind)),
+                ("row_value", Arc::new(UInt8Array::from(value))),
+                ("upcard", strings(up)),
+                ("action", strings(code)),
+                ("first_choice", strings(first)),
+            ])?],
+            plain_columns: vec![],
+        })
+    }
+
+    pub(super) fn summary_table(&self) -> anyhow::Result<ParquetOutput> {
+        let rules: Vec<&BlackjackRules> = self.sets.iter().map(|s| &s.rules).collect();
+        let mut columns = vec![("rule_set", strings(self.sets.iter().map(|s| s.id.clone())))];
+        columns.extend(rule_columns(&rules));
+        let nan_if_empty =
+            |t: &Tally, f: fn(&Tally) -> f64| if t.rounds == 0 { f64::NAN } else { f(t) };
+        columns.extend([
+            (
+                "overall_ev",
+                floats(self.analyses.iter().map(|a| a.optimal_ev).collect()),
+            ),
+            (
+                "house_edge",
+                floats(self.analyses.iter().map(|a| -a.optimal_ev).collect()),
+            ),
+            (
+                "basic_strategy_ev",
+                floats(self.analyses.iter().map(|a| a.chart_ev).collect()),
+            ),
+            (
+                "simulated_ev",
+                optional_floats(
+                    self.basic
+                        .iter()
+                        .map(|t| nan_if_empty(t, Tally::mean))
+                        .collect(),
+                ),
+            ),
+            (
+                "simulated_std_error",
+                optional_floats(
+                    self.basic
+                        .iter()
+                        .map(|t| nan_if_empty(t, Tally::std_error))
+                        .collect(),
+                ),
+            ),
+            (
+                "rounds",
+                Arc::new(UInt64Array::from_iter_values(
+                    self.basic.iter().map(|t| t.rounds),
+                )),
+            ),
+        ]);
+        if let Some(article) = self.article {
+            columns.extend([
+                (
+                    "seed_strategy_simulated_ev",
+                    optional_floats(
+                        article
+                            .iter()
+                            .map(|t| nan_if_empty(t, Tally::mean))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "seed_strategy_std_error",
+                    optional_floats(
+                        article
+                            .iter()
+                            .map(|t| nan_if_empty(t, Tally::std_error))
+                            .collect(),
+                    ),
+                ),
+            ]);
+        }
+        Ok(ParquetOutput {
+            file: "summary.parquet".into(),
+            batches: vec![batch(columns)?],
+            plain_columns: vec![],
+        })
+    }
+}

@@ -1,0 +1,434 @@
+//! The Hold'em job kinds, each planned from a job file into numbered units:
+//!
+//! - `holdem.preflop` ([`PreflopJob`]): exact win / tie / loss of every class against one
+//!   random hand, by the board sweep ([`super::sweep`]);
+//! - `holdem.headsup` ([`HeadsUpJob`]): every matchup class solved exactly
+//!   ([`super::matchup`]), then the 169 × 169 class matrix, checked against the sweep;
+//! - `holdem.multiway` ([`MultiwayJob`]): every class against 1 to 9 random opponents,
+//!   exact against one and two ([`super::sweep`], [`super::two_opponents`]), seeded Monte
+//!   Carlo against 3 to 9 ([`super::sampler`]).
+//!
+//! Arrow batches are in `tables`, the reports in `report`.
+
+use cardtables::holdem::HoldemPayload;
+use cardtables::holdem_headsup::HeadsUpPayload;
+use cardtables::{Card, HoldemHeadsUp};
+use serde::{Deserialize, Serialize};
+
+use super::classes::{class_name, combos, CLASSES};
+use super::eval::tables;
+use super::matchup::{solve, ClassMatrix, HeadsUp, Scratch, BOARDS, FULL_DECK};
+use super::rules::HoldemRules;
+use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
+use super::sweep::{
+    self, canonical_boards, class_counts, Board, ClassCounts, BOARDS_PER_UNIT, DEALS_PER_COMBO,
+};
+use super::tables::{self as batches, Rows};
+use super::two_opponents::{self, TwoOpponentCounts};
+use crate::cards::matchups::{matchups, two_cards, Matchup};
+use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
+use crate::job::{JobError, JobSpec, MIN_TRIALS};
+use crate::sink::parquet::ParquetOutput;
+
+/// The `holdem.preflop` job.
+pub struct PreflopJob {
+    pub(super) boards: Vec<Board>,
+}
+
+impl PreflopJob {
+    pub fn new(spec: &JobSpec) -> Result<PreflopJob, JobError> {
+        HoldemRules::from_spec(spec)?;
+        Ok(PreflopJob {
+            boards: canonical_boards(),
+        })
+    }
+}
+
+impl Job for PreflopJob {
+    type Unit = ClassCounts;
+
+    fn unit_count(&self) -> usize {
+        self.boards.len().div_ceil(BOARDS_PER_UNIT)
+    }
+
+    fn run_unit(&self, index: usize) -> ClassCounts {
+        let start = index * BOARDS_PER_UNIT;
+        class_counts(&self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())])
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<ClassCounts>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        progress.phase("building tables");
+        let mut wins = vec![0u64; CLASSES];
+        let mut ties = vec![0u64; CLASSES];
+        for u in &units {
+            for c in 0..CLASSES {
+                wins[c] += u.wins[c];
+                ties[c] += u.ties[c];
+            }
+        }
+        let deals: Vec<u64> = (0..CLASSES)
+            .map(|c| u64::from(combos(c)) * DEALS_PER_COMBO)
+            .collect();
+        // Every ordered pair of disjoint hands on every board is a win for one and a loss
+        // for the other, or a tie for both.
+        let all: u64 = deals.iter().sum();
+        let score: u64 = (0..CLASSES).map(|c| 2 * wins[c] + ties[c]).sum();
+        anyhow::ensure!(
+            score == all,
+            "internal error: wins and ties do not cover every deal"
+        );
+        anyhow::ensure!(
+            (0..CLASSES).all(|c| wins[c] % u64::from(combos(c)) == 0 && ties[c] % u64::from(combos(c)) == 0),
+            "internal error: a class's combos do not share its counts evenly"
+        );
+        let equity = |c: usize| (wins[c] as f64 + ties[c] as f64 / 2.0) / deals[c] as f64;
+        let rules = HoldemRules::default().canonical_toml();
+        let payload = cardtables::holdem::HoldemPayload {
+            rules: rules.clone(),
+            max_opponents: 1,
+            win: (0..CLASSES)
+                .map(|c| wins[c] as f64 / deals[c] as f64)
+                .collect(),
+            tie: (0..CLASSES)
+                .map(|c| ties[c] as f64 / deals[c] as f64)
+                .collect(),
+            equity: (0..CLASSES).map(equity).collect(),
+            std_error: vec![0.0; CLASSES],
+        };
+        let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
+        Ok(Outputs {
+            parquet: vec![
+                ParquetOutput {
+                    file: "preflop.parquet".into(),
+                    batches: vec![batches::preflop_batch(&wins, &ties, &deals)?],
+                    plain_columns: vec![],
+                },
+                ParquetOutput {
+                    file: "preflop_combos.parquet".into(),
+                    batches: vec![batches::combos_batch(&wins, &ties, &deals)?],
+                    plain_columns: vec![],
+                },
+            ],
+            tables: vec![BinaryOutput {
+                file: "holdem.bin".into(),
+                bytes: table,
+                entries: CLASSES as u64,
+            }],
+            report: self.report(meta, &wins, &ties, &deals)?,
+            rules,
+        })
+    }
+}
+
+/// Matchup classes per work unit (a tenth of a second or so).
+const MATCHUPS_PER_UNIT: usize = 256;
+
+/// The `holdem.headsup` job: every matchup class solved exactly, then the 169 × 169 class
+/// matrix, checked against an independent computation of every class against a random
+/// hand.
+pub struct HeadsUpJob {
+    pub(super) matchups: Vec<Matchup>,
+}
+
+impl HeadsUpJob {
+    pub fn new(spec: &JobSpec) -> Result<HeadsUpJob, JobError> {
+        HoldemRules::from_spec(spec)?;
+        Ok(HeadsUpJob {
+            matchups: matchups(FULL_DECK),
+        })
+    }
+}
+
+impl Job for HeadsUpJob {
+    type Unit = Vec<HeadsUp>;
+
+    fn unit_count(&self) -> usize {
+        self.matchups.len().div_ceil(MATCHUPS_PER_UNIT)
+    }
+
+    fn run_unit(&self, index: usize) -> Vec<HeadsUp> {
+        let t = tables();
+        let mut scratch = Scratch::default();
+        let start = index * MATCHUPS_PER_UNIT;
+        self.matchups[start..(start + MATCHUPS_PER_UNIT).min(self.matchups.len())]
+            .iter()
+            .map(|m| solve(t, two_cards(m.a), two_cards(m.b), &mut scratch))
+            .collect()
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Vec<HeadsUp>>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        progress.phase("checking against the preflop sweep");
+        let results: Vec<HeadsUp> = units.into_iter().flatten().collect();
+        anyhow::ensure!(
+            results.len() == self.matchups.len(),
+            "internal error: {} results for {} matchups",
+            results.len(),
+            self.matchups.len()
+        );
+        let matrix = ClassMatrix::build(&self.matchups, &results);
+        // Independent check: each class's row, summed over opponents, must equal its
+        // exact result against one random hand from the board sweep of `holdem.preflop`.
+        let random = sweep::all_class_counts();
+        for c in 0..CLASSES {
+            let row = c * CLASSES..(c + 1) * CLASSES;
+            let (wins, ties): (u64, u64) = (
+                matrix.wins[row.clone()].iter().sum(),
+                matrix.ties[row.clone()].iter().sum(),
+            );
+            anyhow::ensure!(
+                (wins, ties) == (random.wins[c], random.ties[c]),
+                "internal error: {} wins {wins} ties {ties} over the matrix, {} {} against a random hand",
+                class_name(c),
+                random.wins[c],
+                random.ties[c]
+            );
+        }
+        progress.phase("building tables");
+        let cells = batches::class_cells();
+        let rules = HoldemRules::default().canonical_toml();
+        let payload = HeadsUpPayload {
+            rules: rules.clone(),
+            boards: BOARDS as u32,
+            rep_a: self.matchups.iter().map(|m| m.a).collect(),
+            rep_b: self.matchups.iter().map(|m| m.b).collect(),
+            wins: results.iter().map(|r| r.wins as u32).collect(),
+            ties: results.iter().map(|r| r.ties as u32).collect(),
+            class_equity: cells.iter().map(|&(a, b)| matrix.equity(a, b)).collect(),
+        };
+        let table = HoldemHeadsUp::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
+        Ok(Outputs {
+            parquet: vec![
+                ParquetOutput {
+                    file: "headsup.parquet".into(),
+                    batches: vec![batches::headsup_batch(&matrix)?],
+                    plain_columns: vec!["wins", "ties", "losses", "equity_a"],
+                },
+                ParquetOutput {
+                    file: "matchups.parquet".into(),
+                    batches: vec![batches::matchups_batch(&self.matchups, &results)?],
+                    plain_columns: vec!["wins", "ties", "losses", "equity_a"],
+                },
+            ],
+            tables: vec![BinaryOutput {
+                file: "holdem_headsup.bin".into(),
+                bytes: table,
+                entries: self.matchups.len() as u64,
+            }],
+            report: self.report(meta, &matrix, &results),
+            rules,
+        })
+    }
+}
+
+/// Exact counts against one and two opponents over some canonical boards, ranking each
+/// board's hands once for both.
+fn exact_counts(boards: &[sweep::Board]) -> Unit {
+    let mut one = sweep::ClassCounts {
+        wins: vec![0; CLASSES],
+        ties: vec![0; CLASSES],
+    };
+    let mut two = TwoOpponentCounts::default();
+    let mut ranked = Vec::with_capacity(1081);
+    let mut sweep = two_opponents::Sweep::default();
+    let mut cards = [Card::from_id(0).expect("card 0"); 5];
+    for board in boards {
+        cardtables::colex::unrank(board.index, 5, &mut cards);
+        sweep::rank_hands(cards, &mut ranked);
+        let weight = u64::from(board.weight);
+        sweep::credit_one_opponent(&ranked, weight, &mut one);
+        two_opponents::credit(&mut sweep, &ranked, weight, &mut two);
+    }
+    Unit::Exact { one, two }
+}
+
+/// One unit's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Unit {
+    /// Every class against one and against two opponents, exact (from a share of the
+    /// boards).
+    Exact {
+        one: sweep::ClassCounts,
+        two: TwoOpponentCounts,
+    },
+    /// One class against 3 to 9 opponents (index: opponents − 3), from shared deals.
+    Sampled(Vec<Sample>),
+}
+
+/// The `holdem.multiway` job.
+pub struct MultiwayJob {
+    seed: u64,
+    pub(super) target: f64,
+    max_trials: u64,
+    boards: Vec<sweep::Board>,
+}
+
+/// Fewest opponents sampled by Monte Carlo (fewer are exact).
+const FIRST_SAMPLED: usize = 3;
+/// Sampled opponent counts per class.
+const SAMPLED_COUNTS: usize = MAX_OPPONENTS + 1 - FIRST_SAMPLED;
+
+impl MultiwayJob {
+    pub fn new(spec: &JobSpec) -> Result<MultiwayJob, JobError> {
+        HoldemRules::from_spec(spec)?;
+        Ok(MultiwayJob {
+            seed: spec.run.seed,
+            target: spec.run.target_std_error,
+            max_trials: spec.run.max_trials,
+            boards: sweep::canonical_boards(),
+        })
+    }
+
+    fn exact_units(&self) -> usize {
+        self.boards.len().div_ceil(BOARDS_PER_UNIT)
+    }
+}
+
+impl Job for MultiwayJob {
+    type Unit = Unit;
+
+    fn unit_count(&self) -> usize {
+        self.exact_units() + CLASSES
+    }
+
+    fn run_unit(&self, index: usize) -> Unit {
+        if index < self.exact_units() {
+            let start = index * BOARDS_PER_UNIT;
+            let chunk = &self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())];
+            return exact_counts(chunk);
+        }
+        let class = index - self.exact_units();
+        let mut rng = stream(self.seed, index as u64);
+        Unit::Sampled(sample_counts(
+            representative(class),
+            FIRST_SAMPLED..=MAX_OPPONENTS,
+            self.target,
+            MIN_TRIALS,
+            self.max_trials,
+            &mut rng,
+        ))
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Unit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        progress.phase("building tables");
+        let mut exact = sweep::ClassCounts {
+            wins: vec![0; CLASSES],
+            ties: vec![0; CLASSES],
+        };
+        let mut exact_two = TwoOpponentCounts::default();
+        // By (opponents − 3) × CLASSES + class.
+        let mut cells = vec![Sample::default(); SAMPLED_COUNTS * CLASSES];
+        for (i, unit) in units.into_iter().enumerate() {
+            match unit {
+                Unit::Exact { one, two } => {
+                    for k in 0..CLASSES {
+                        exact.wins[k] += one.wins[k];
+                        exact.ties[k] += one.ties[k];
+                    }
+                    exact_two.add(&two);
+                }
+                Unit::Sampled(samples) => {
+                    let class = i - self.exact_units();
+                    for (k, s) in samples.into_iter().enumerate() {
+                        cells[k * CLASSES + class] = s;
+                    }
+                }
+            }
+        }
+        // Rows: opponents 1 and 2 (exact), then 3..=9 (sampled), each over all classes.
+        let mut rows = Rows::default();
+        for c in 0..CLASSES {
+            let deals = u64::from(combos(c)) * DEALS_PER_COMBO;
+            let (w, t) = (exact.wins[c], exact.ties[c]);
+            rows.push(
+                c,
+                1,
+                w,
+                t,
+                deals,
+                (w as f64 + t as f64 / 2.0) / deals as f64,
+                0.0,
+                "exact",
+                0,
+            );
+        }
+        for c in 0..CLASSES {
+            let deals = u64::from(combos(c)) * two_opponents::DEALS_PER_COMBO;
+            rows.push(
+                c,
+                2,
+                exact_two.wins[c],
+                exact_two.split_two[c] + exact_two.split_three[c],
+                deals,
+                exact_two.equity(c, deals),
+                0.0,
+                "exact",
+                0,
+            );
+        }
+        for (k, s) in cells.iter().enumerate() {
+            let (c, n) = (k % CLASSES, FIRST_SAMPLED + k / CLASSES);
+            rows.push(
+                c,
+                n,
+                s.wins,
+                s.ties,
+                s.trials,
+                s.equity(),
+                s.std_error(),
+                "monte_carlo",
+                s.trials,
+            );
+        }
+        let worst = cells.iter().map(Sample::std_error).fold(0.0, f64::max);
+        // Every deal is one trial in each opponent count's column.
+        let deals: u64 = cells[..CLASSES].iter().map(|s| s.trials).sum();
+        let rules = HoldemRules::default().canonical_toml();
+        let payload = HoldemPayload {
+            rules: rules.clone(),
+            max_opponents: MAX_OPPONENTS as u8,
+            win: rows.win.clone(),
+            tie: rows.tie.clone(),
+            equity: rows.equity.clone(),
+            std_error: rows.std_error.clone(),
+        };
+        let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
+        let report = self.report(meta, &rows, worst, deals);
+        Ok(Outputs {
+            parquet: vec![ParquetOutput {
+                file: "multiway.parquet".into(),
+                batches: vec![rows.batch()?],
+                plain_columns: vec![
+                    "wins",
+                    "ties",
+                    "losses",
+                    "equity",
+                    "std_error",
+                    "win",
+                    "tie",
+                ],
+            }],
+            tables: vec![BinaryOutput {
+                file: "holdem.bin".into(),
+                bytes: table,
+                entries: (CLASSES * MAX_OPPONENTS) as u64,
+            }],
+            report,
+            rules,
+        })
+    }
+}

@@ -1,0 +1,127 @@
+//! The `niuniu.hands` report: the rule set, the category table with exact win
+//! probabilities and banker EVs, and the category chart.
+
+use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
+
+use super::job::HandsJob;
+use super::rules::{code_name, code_name_zh, CODES};
+use super::tables::CategoryStats;
+use crate::engine::JobMeta;
+use crate::report::{bar_chart_svg, header, markdown_table, Report};
+
+/// The report: rules, the category table and its chart.
+pub(super) fn build(
+    job: &HandsJob,
+    meta: &JobMeta,
+    stats: &[CategoryStats; CODES],
+    rules: &str,
+) -> anyhow::Result<Report> {
+    let denominator = f64::from(OPPONENT_HANDS);
+    let codes: Vec<u8> = job.ranking.codes_by_rank.iter().rev().copied().collect();
+    let rows: Vec<Vec<String>> = codes
+        .iter()
+        .map(|&c| {
+            let s = stats[usize::from(c)];
+            let per_hand = |x: f64| {
+                if s.hands == 0 {
+                    "—".to_string()
+                } else {
+                    format!("{:.6}", x / (s.hands as f64 * denominator))
+                }
+            };
+            vec![
+                format!("`{}`", code_name(c)),
+                code_name_zh(c).to_string(),
+                s.hands.to_string(),
+                format!("{:.6}", s.hands as f64 / HANDS as f64),
+                job.ranking.multiplier_of_code[usize::from(c)].to_string(),
+                per_hand(s.wins as f64),
+                per_hand(s.banker as f64),
+            ]
+        })
+        .collect();
+    let total_banker: i64 = stats.iter().map(|s| s.banker).sum();
+    let pairs = HANDS as f64 * denominator;
+    let order: Vec<String> = codes.iter().map(|&c| code_name_zh(c).to_string()).collect();
+    let mut md = header("Niuniu (斗牛)", meta);
+    md.push_str(
+        ". Every figure is exact: \
+             categories are counted over all 2,598,960 five-card hands, and head-to-head \
+             results over all 1,533,939 opponent hands dealt from the 47 unseen cards.\n\n",
+    );
+    md.push_str("## Rules\n\n```toml\n");
+    md.push_str(rules);
+    md.push_str("```\n\n");
+    md.push_str(&format!(
+        "Category order, strongest first: {}. Equal categories are decided by the highest \
+             card (K > Q > J > 10 > … > A), then that card's suit (♠ > ♥ > ♣ > ♦), so two \
+             disjoint hands never tie. The loser pays the winner's multiplier.{}\n\n",
+        order.join(" > "),
+        if job.ranking.rules.banker_wins_ties {
+            " For `banker_ev`, the banker wins every category tie (`banker_wins_ties`)."
+        } else {
+            ""
+        }
+    ));
+    md.push_str("## Categories\n\n");
+    md.push_str(&markdown_table(
+        &[
+            "category",
+            "中文",
+            "hands",
+            "probability",
+            "multiplier",
+            "mean win probability",
+            "mean banker EV",
+        ],
+        &rows,
+    ));
+    md.push_str(&format!(
+        "\nWin probability is against one opponent; banker EV is the banker's expected \
+             result against one random player, in player bets. Averaged over all hands the \
+             banker's expected result is **{:+.6}** bets per player bet (exactly {} / {}){}.\n\n",
+        total_banker as f64 / pairs,
+        total_banker,
+        HANDS as u64 * u64::from(OPPONENT_HANDS),
+        if job.ranking.rules.banker_wins_ties {
+            ""
+        } else {
+            ": zero by symmetry, since both hands come from the same deck and the loser \
+                 pays the winner's multiplier either way; only `banker_wins_ties` gives the \
+                 banker an edge"
+        }
+    ));
+    md.push_str(&format!(
+        "![Probability of each category]({}/categories.svg)\n\n",
+        meta.name
+    ));
+    md.push_str(
+        "Checks that hold for this table (asserted when it is built): the category counts \
+             sum to C(52,5) = 2,598,960, every hand sees exactly C(47,5) opponents, and the \
+             win probabilities of all hands sum to exactly half the number of hands.\n",
+    );
+
+    let labels: Vec<String> = job
+        .ranking
+        .codes_by_rank
+        .iter()
+        .map(|&c| code_name(c).to_string())
+        .collect();
+    let values: Vec<f64> = job
+        .ranking
+        .codes_by_rank
+        .iter()
+        .map(|&c| (stats[usize::from(c)].hands as f64 / HANDS as f64).max(1e-9))
+        .collect();
+    let chart = bar_chart_svg(
+        "Probability of each category (log scale)",
+        &labels,
+        &values,
+        "probability",
+        true,
+    )?;
+    Ok(Report {
+        markdown: md,
+        charts: vec![("categories.svg".to_string(), chart)],
+    })
+}
