@@ -10,6 +10,9 @@ step() { printf '\n==> %s\n' "$*"; }
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+step "module structure: no import cycle between files, the engine imports no game"
+python3 scripts/module_cycles.py
+
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --release -- -D warnings
 

@@ -255,6 +255,43 @@ impl JobSpec {
     }
 }
 
+/// What a job's outputs say about the job file that produced them (report titles and
+/// headers), handed to [`Job::finish`] so games need not keep copies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobMeta {
+    /// Output folder name under `tables/` (the job's `name`).
+    pub name: String,
+    /// `game.job`, e.g. `niuniu.hands`.
+    pub kind: String,
+    /// The job's one-line description (may be empty).
+    pub description: String,
+    /// The job file's path as the user gave it, e.g. `jobs/niuniu.toml`.
+    pub job_file: String,
+}
+
+impl JobMeta {
+    /// The meta of a parsed job file.
+    pub fn of(spec: &JobSpec) -> JobMeta {
+        JobMeta {
+            name: spec.name.clone(),
+            kind: spec.kind.clone(),
+            description: spec.description.clone(),
+            job_file: spec.path.clone(),
+        }
+    }
+
+    /// The meta of a job named `name` of kind `kind` with no description, as if run from
+    /// `jobs/<name>.toml` (for tests and benchmarks that build jobs directly).
+    pub fn named(name: &str, kind: &str) -> JobMeta {
+        JobMeta {
+            name: name.to_string(),
+            kind: kind.to_string(),
+            description: String::new(),
+            job_file: format!("jobs/{name}.toml"),
+        }
+    }
+}
+
 /// Lower-case hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -76,15 +76,16 @@ pub fn matchups(deck: u64) -> Vec<Matchup> {
         .collect()
 }
 
-/// Exact result of one matchup, from the first hand's side.
+/// The exact result of one matchup of two starting hands over every deal, from the first
+/// hand's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct HeadsUp {
+pub struct MatchupResult {
     pub wins: u64,
     pub ties: u64,
     pub deals: u64,
 }
 
-impl HeadsUp {
+impl MatchupResult {
     pub fn equity(&self) -> f64 {
         (self.wins as f64 + self.ties as f64 / 2.0) / self.deals as f64
     }

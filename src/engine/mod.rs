@@ -25,6 +25,7 @@ mod write;
 
 use serde::{de::DeserializeOwned, Serialize};
 
+pub use crate::job::JobMeta;
 pub use checkpoint::{PartFile, PART_PREFIX};
 pub use lock::OutputLock;
 pub use manifest::{FileRecord, Manifest, Phases};
@@ -62,43 +63,6 @@ pub struct BinaryOutput {
     pub bytes: Vec<u8>,
     /// Number of entries (hands, cells) the table answers for; goes into the manifest.
     pub entries: u64,
-}
-
-/// What a job's outputs say about the job file that produced them (report titles and
-/// headers), handed to [`Job::finish`] so games need not keep copies.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JobMeta {
-    /// Output folder name under `tables/` (the job's `name`).
-    pub name: String,
-    /// `game.job`, e.g. `niuniu.hands`.
-    pub kind: String,
-    /// The job's one-line description (may be empty).
-    pub description: String,
-    /// The job file's path as the user gave it, e.g. `jobs/niuniu.toml`.
-    pub job_file: String,
-}
-
-impl JobMeta {
-    /// The meta of a parsed job file.
-    pub fn of(spec: &crate::job::JobSpec) -> JobMeta {
-        JobMeta {
-            name: spec.name.clone(),
-            kind: spec.kind.clone(),
-            description: spec.description.clone(),
-            job_file: spec.path.clone(),
-        }
-    }
-
-    /// The meta of a job named `name` of kind `kind` with no description, as if run from
-    /// `jobs/<name>.toml` (for tests and benchmarks that build jobs directly).
-    pub fn named(name: &str, kind: &str) -> JobMeta {
-        JobMeta {
-            name: name.to_string(),
-            kind: kind.to_string(),
-            description: String::new(),
-            job_file: format!("jobs/{name}.toml"),
-        }
-    }
 }
 
 /// A job kind, typed: what one unit computes and how unit results become outputs.

@@ -5,7 +5,7 @@
 
 use plotters::prelude::*;
 
-use crate::engine::JobMeta;
+use crate::job::JobMeta;
 
 /// A report: Markdown plus charts, each `(file name, SVG text)`. The Markdown refers to a
 /// chart as `<job>/<file name>`.
@@ -275,4 +275,61 @@ pub fn rank_grid_svg(
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_job_file_as_given() {
+        let mut meta = JobMeta::named("n", "niuniu.hands");
+        meta.job_file = "../elsewhere/n.toml".into();
+        assert_eq!(
+            header("Niuniu", &meta),
+            "# Niuniu: `n`\n\nWritten by `pipeline run ../elsewhere/n.toml` (kind `niuniu.hands`)"
+        );
+        meta.description = "one line".into();
+        assert!(header("Niuniu", &meta).contains("`n`\n\none line\n\nWritten by"));
+    }
+
+    #[test]
+    fn markdown_tables_right_align_every_column_but_the_first() {
+        let table = markdown_table(
+            &["hand", "equity"],
+            &[
+                vec!["AA".into(), "0.85".into()],
+                vec!["72o".into(), "0.35".into()],
+            ],
+        );
+        assert_eq!(
+            table,
+            "| hand | equity |\n|---|---:|\n| AA | 0.85 |\n| 72o | 0.35 |\n"
+        );
+    }
+
+    #[test]
+    fn rank_grids_put_suited_hands_above_the_diagonal() {
+        // Ranks A (12) and K (11): AKs above the diagonal, AKo below it.
+        let grid = rank_grid(&[12, 11], |hi, lo, suited| {
+            format!("{hi}{lo}{}", if suited { "s" } else { "o" })
+        });
+        let rows: Vec<&str> = grid.lines().collect();
+        assert_eq!(rows[0], "|  | A | K |");
+        assert_eq!(rows[2], "| **A** | 1212o | 1211s |");
+        assert_eq!(rows[3], "| **K** | 1211o | 1111o |");
+    }
+
+    #[test]
+    fn charts_are_svg_with_their_labels_as_text() {
+        let labels = vec!["pair".to_string(), "flush".to_string()];
+        let svg = bar_chart_svg("Categories", &labels, &[0.4, 0.002], "probability", true).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        for text in ["Categories", "pair", "flush"] {
+            assert!(svg.contains(text), "{text} missing");
+        }
+        let series = vec![("exact".to_string(), vec![(1.0, 0.1), (2.0, 0.2)])];
+        let svg = line_chart_svg("Hits", "outs", "p", &series).unwrap();
+        assert!(svg.contains("exact") && svg.contains("Hits"));
+    }
 }

@@ -506,22 +506,18 @@ fn dealer_blackjack(base: Base, upcard: usize, a: usize, b: usize) -> f64 {
     }
 }
 
-fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalysis, Vec<Cell>) {
-    let g = Hands::get();
-    let base = full.without(u, 1);
-    let probability = full.count(u) / full.total();
-    let mut main = Context::new(rules, u, base);
-    let dealer_shoe = base.shoe(&Hand {
-        counts: [0; RANKS],
-        hard: 0,
-        total: 0,
-        soft: false,
-        cards: 0,
-    });
-    let dealer = main.dealer.outcomes(&dealer_shoe, u);
-    let dealer_no_blackjack = main.dealer.outcomes_without_blackjack(&dealer_shoe, u);
+/// The optimal stand-or-hit play of every hand against one upcard.
+struct StandOrHit {
+    /// Value of hitting once, then playing optimally.
+    hit_ev: Vec<f64>,
+    /// Whether optimal play hits the hand.
+    hits: Vec<bool>,
+}
 
-    // Optimal stand-or-hit for every hand, children first.
+/// Solves stand-or-hit for every hand, children first: a hand's hit value needs the best
+/// play of every hand one card larger.
+fn stand_or_hit(main: &mut Context, base: Base) -> StandOrHit {
+    let g = Hands::get();
     let n = g.len();
     let mut best_play = vec![0.0f64; n];
     let mut hit_ev = vec![f64::NAN; n];
@@ -560,17 +556,94 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
         hits[h as usize] = hit_better;
         best_play[h as usize] = if hit_better { hit } else { stand };
     }
+    StandOrHit { hit_ev, hits }
+}
 
-    // The five actions for every starting hand.
+/// The starting hands against one upcard, with what every later step needs of them.
+struct Starts {
+    /// `(a, b)` rank pairs, in `hands::starting_hands` order.
+    pairs: Vec<(usize, usize)>,
+    /// The dealer's chance of blackjack given each hand.
+    q: Vec<f64>,
+    /// The chance each hand is dealt.
+    deal_probability: Vec<f64>,
+}
+
+impl Starts {
+    fn new(base: Base, u: usize) -> Starts {
+        let pairs: Vec<(usize, usize)> = hands::starting_hands().collect();
+        let q = pairs
+            .iter()
+            .map(|&(a, b)| dealer_blackjack(base, u, a, b))
+            .collect();
+        let deal_probability = pairs
+            .iter()
+            .map(|&(a, b)| {
+                let (na, nb, n) = (base.count(a), base.count(b), base.total());
+                match base {
+                    Base::Finite { .. } if a == b => na * (na - 1.0) / (n * (n - 1.0)),
+                    Base::Finite { .. } => 2.0 * na * nb / (n * (n - 1.0)),
+                    Base::Infinite if a == b => na * nb,
+                    Base::Infinite => 2.0 * na * nb,
+                }
+            })
+            .collect();
+        Starts {
+            pairs,
+            q,
+            deal_probability,
+        }
+    }
+
+    /// The factor that turns E[result · 1(no dealer blackjack)] into a value conditioned
+    /// on no dealer blackjack, when the dealer peeks (1 otherwise).
+    fn scale(&self, rules: &BlackjackRules, i: usize) -> f64 {
+        if rules.dealer_peeks {
+            1.0 / (1.0 - self.q[i])
+        } else {
+            1.0
+        }
+    }
+
+    /// The round's EV when hand `i` is worth `value(i)` (conditioned as the tables are),
+    /// with naturals paid and dealer blackjacks taken.
+    fn round_ev(&self, rules: &BlackjackRules, value: &dyn Fn(usize) -> f64) -> f64 {
+        let q = &self.q;
+        self.pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| {
+                let p = self.deal_probability[i];
+                if p == 0.0 {
+                    return 0.0;
+                }
+                let v = if (a, b) == (ACE, TEN) {
+                    (1.0 - q[i]) * rules.blackjack_pays
+                } else if rules.dealer_peeks {
+                    -q[i] + (1.0 - q[i]) * value(i)
+                } else {
+                    value(i)
+                };
+                p * v
+            })
+            .sum()
+    }
+}
+
+/// The five actions' EVs of every starting hand with composition-dependent play.
+fn action_evs(
+    rules: &BlackjackRules,
+    main: &mut Context,
+    base: Base,
+    starts: &Starts,
+    play: &StandOrHit,
+    levels: &mut [SplitLevels],
+    memo: &mut [f64],
+) -> Vec<ActionEvs> {
+    let g = Hands::get();
+    let q = &starts.q;
     let surrender_allowed = rules.surrender != Surrender::None;
     let splits = rules.max_split_hands >= 2;
-    let mut memo = vec![f64::NAN; n];
-    let mut levels: Vec<SplitLevels> = (0..RANKS).map(SplitLevels::new).collect();
-    let starts: Vec<(usize, usize)> = hands::starting_hands().collect();
-    let q: Vec<f64> = starts
-        .iter()
-        .map(|&(a, b)| dealer_blackjack(base, u, a, b))
-        .collect();
     let surrender_ev = |i: usize| {
         if rules.surrender == Surrender::Early && rules.dealer_peeks && q[i] > 0.0 {
             (-0.5 + q[i]) / (1.0 - q[i])
@@ -578,8 +651,8 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             -0.5
         }
     };
-    let mut evs: Vec<ActionEvs> = Vec::with_capacity(starts.len());
-    for (i, &(a, b)) in starts.iter().enumerate() {
+    let mut evs: Vec<ActionEvs> = Vec::with_capacity(starts.pairs.len());
+    for (i, &(a, b)) in starts.pairs.iter().enumerate() {
         let h = g.pair(a, b);
         let hand = *g.hand(h);
         let mut e = [f64::NAN; ACTIONS];
@@ -600,13 +673,9 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
         }
         // Stand, hit, double and split values are E[result · 1(no dealer blackjack)]
         // when the dealer peeks: divide by the chance of no blackjack to condition.
-        let scale = if rules.dealer_peeks {
-            1.0 / (1.0 - q[i])
-        } else {
-            1.0
-        };
+        let scale = starts.scale(rules, i);
         e[Action::Stand as usize] = scale * main.stand(h);
-        e[Action::Hit as usize] = scale * hit_ev[h as usize];
+        e[Action::Hit as usize] = scale * play.hit_ev[h as usize];
         if may_double(rules, &hand) {
             e[Action::Double as usize] = scale * main.double(h);
         }
@@ -618,76 +687,48 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
                 let h = g.pair(a, x);
                 let mut c = [f64::NAN; ACTIONS];
                 c[Action::Stand as usize] = main.stand(h);
-                c[Action::Hit as usize] = hit_ev[h as usize];
+                c[Action::Hit as usize] = play.hit_ev[h as usize];
                 if rules.double_after_split && may_double(rules, g.hand(h)) {
                     c[Action::Double as usize] = main.double(h);
                 }
                 preference(&c)
             });
-            let play = SplitPlay {
+            let split = SplitPlay {
                 first,
                 resplit: true,
-                hits: &hits,
+                hits: &play.hits,
             };
-            e[Action::Split as usize] =
-                scale * split_ev(rules, &main, &mut levels[a], &play, &mut memo);
+            e[Action::Split as usize] = scale * split_ev(rules, main, &mut levels[a], &split, memo);
         }
         evs.push(e);
     }
+    evs
+}
 
-    // Deal probabilities and the round's EV.
-    let deal_probability: Vec<f64> = starts
-        .iter()
-        .map(|&(a, b)| {
-            let (na, nb, n) = (base.count(a), base.count(b), base.total());
-            match base {
-                Base::Finite { .. } if a == b => na * (na - 1.0) / (n * (n - 1.0)),
-                Base::Finite { .. } => 2.0 * na * nb / (n * (n - 1.0)),
-                Base::Infinite if a == b => na * nb,
-                Base::Infinite => 2.0 * na * nb,
-            }
-        })
-        .collect();
-    let round = |value: &dyn Fn(usize) -> f64| -> f64 {
-        starts
-            .iter()
-            .enumerate()
-            .map(|(i, &(a, b))| {
-                let p = deal_probability[i];
-                if p == 0.0 {
-                    return 0.0;
-                }
-                let v = if (a, b) == (ACE, TEN) {
-                    (1.0 - q[i]) * rules.blackjack_pays
-                } else if rules.dealer_peeks {
-                    -q[i] + (1.0 - q[i]) * value(i)
-                } else {
-                    value(i)
-                };
-                p * v
-            })
-            .sum()
-    };
-    let optimal_ev = round(&|i| best(&evs[i]).1);
-
-    // The chart for this upcard, then the EV of playing it.
-    let column = chart_column(rules, &starts, &evs, &deal_probability, &q);
-    let chart_hits: Vec<bool> = (0..n as u32)
+/// Each starting hand's value when it is played by the chart `column` (total-dependent),
+/// conditioned like the tables.
+#[allow(clippy::too_many_arguments)]
+fn chart_values(
+    rules: &BlackjackRules,
+    main: &mut Context,
+    starts: &Starts,
+    evs: &[ActionEvs],
+    column: &[Cell],
+    levels: &mut [SplitLevels],
+    memo: &mut [f64],
+) -> Vec<f64> {
+    let g = Hands::get();
+    let surrender_allowed = rules.surrender != Surrender::None;
+    let splits = rules.max_split_hands >= 2;
+    let chart_hits: Vec<bool> = (0..g.len() as u32)
         .map(|h| {
             let hand = g.hand(h);
-            hand.cards >= 2 && chart_hits_hand(&column, hand)
+            hand.cards >= 2 && chart_hits_hand(column, hand)
         })
         .collect();
-    let scale = |i: usize| {
-        if rules.dealer_peeks {
-            1.0 / (1.0 - q[i])
-        } else {
-            1.0
-        }
-    };
-    let mut chart_values = vec![0.0; starts.len()];
-    for (i, &(a, b)) in starts.iter().enumerate() {
-        if deal_probability[i] == 0.0 || (a, b) == (ACE, TEN) {
+    let mut values = vec![0.0; starts.pairs.len()];
+    for (i, &(a, b)) in starts.pairs.iter().enumerate() {
+        if starts.deal_probability[i] == 0.0 || (a, b) == (ACE, TEN) {
             continue;
         }
         let h = g.pair(a, b);
@@ -700,13 +741,13 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
         };
         let cell = &column[row_of(&hand, a == b && splits)];
         let action = first_allowed(cell, allowed);
-        chart_values[i] = match action {
+        values[i] = match action {
             Action::Stand => evs[i][Action::Stand as usize],
             Action::Double => evs[i][Action::Double as usize],
             Action::Surrender => evs[i][Action::Surrender as usize],
             Action::Hit => {
                 memo.fill(f64::NAN);
-                scale(i) * main.hit(h, &chart_hits, &mut memo)
+                starts.scale(rules, i) * main.hit(h, &chart_hits, memo)
             }
             Action::Split => {
                 let first = post_split_first(rules, a, |x| {
@@ -736,11 +777,61 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
                     resplit,
                     hits: &chart_hits,
                 };
-                scale(i) * split_ev(rules, &main, &mut levels[a], &play, &mut memo)
+                starts.scale(rules, i) * split_ev(rules, main, &mut levels[a], &play, memo)
             }
         };
     }
-    let chart_ev = round(&|i| chart_values[i]);
+    values
+}
+
+/// Everything about one upcard: the dealer's outcomes, the optimal play's EVs and the
+/// chart column built from them, and the EV of the round played each way.
+fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalysis, Vec<Cell>) {
+    let base = full.without(u, 1);
+    let probability = full.count(u) / full.total();
+    let mut main = Context::new(rules, u, base);
+    let dealer_shoe = base.shoe(&Hand {
+        counts: [0; RANKS],
+        hard: 0,
+        total: 0,
+        soft: false,
+        cards: 0,
+    });
+    let dealer = main.dealer.outcomes(&dealer_shoe, u);
+    let dealer_no_blackjack = main.dealer.outcomes_without_blackjack(&dealer_shoe, u);
+
+    let play = stand_or_hit(&mut main, base);
+    let starts = Starts::new(base, u);
+    let mut memo = vec![f64::NAN; Hands::get().len()];
+    let mut levels: Vec<SplitLevels> = (0..RANKS).map(SplitLevels::new).collect();
+    let evs = action_evs(
+        rules,
+        &mut main,
+        base,
+        &starts,
+        &play,
+        &mut levels,
+        &mut memo,
+    );
+    let optimal_ev = starts.round_ev(rules, &|i| best(&evs[i]).1);
+
+    let column = chart_column(
+        rules,
+        &starts.pairs,
+        &evs,
+        &starts.deal_probability,
+        &starts.q,
+    );
+    let values = chart_values(
+        rules,
+        &mut main,
+        &starts,
+        &evs,
+        &column,
+        &mut levels,
+        &mut memo,
+    );
+    let chart_ev = starts.round_ev(rules, &|i| values[i]);
 
     (
         UpcardAnalysis {
@@ -748,7 +839,7 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             dealer,
             dealer_no_blackjack,
             hands: evs,
-            deal_probability,
+            deal_probability: starts.deal_probability,
             optimal_ev,
             chart_ev,
         },

@@ -4,7 +4,7 @@
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
 use super::hands::rank_name;
-use super::sim::SimulationSettings;
+use super::rules::SimulationSettings;
 use super::tables::{row_label, Results, UPCARD_ORDER};
 use crate::engine::JobMeta;
 use crate::report::{header, markdown_table, Report};

@@ -5,7 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sim::SimulationSettings;
 use crate::job::{JobError, JobSpec};
 
 /// Number of decks: 1..=8, or an infinite shoe (every card drawn with fixed probability).
@@ -158,6 +157,31 @@ pub const RULE_FIELDS: [&str; 10] = [
     "surrender",
     "dealer_peeks",
 ];
+
+/// The `[simulation]` table of a `blackjack.strategy` job.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimulationSettings {
+    /// Rounds simulated per rule set (0: no simulation).
+    pub rounds: u64,
+    /// Shuffle when this fraction of the shoe is dealt; absent: before every round (what
+    /// the exact analysis assumes, so the check is direct).
+    pub penetration: Option<f64>,
+    /// Also simulate the tutorial article's strategy chart ([`super::sim::article_chart`]), for
+    /// comparison. Job files may still call it `compare_seed_strategy`.
+    #[serde(alias = "compare_seed_strategy")]
+    pub compare_article_strategy: bool,
+}
+
+impl Default for SimulationSettings {
+    fn default() -> Self {
+        SimulationSettings {
+            rounds: 10_000_000,
+            penetration: None,
+            compare_article_strategy: false,
+        }
+    }
+}
 
 /// The tables of a blackjack job file that hold rules: `[rules]`, `[grid]` and
 /// `[simulation]`.

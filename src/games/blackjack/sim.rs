@@ -348,31 +348,6 @@ impl<'a> Player<'a> {
     }
 }
 
-/// The `[simulation]` table of a `blackjack.strategy` job.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SimulationSettings {
-    /// Rounds simulated per rule set (0: no simulation).
-    pub rounds: u64,
-    /// Shuffle when this fraction of the shoe is dealt; absent: before every round (what
-    /// the exact analysis assumes, so the check is direct).
-    pub penetration: Option<f64>,
-    /// Also simulate the tutorial article's strategy chart ([`article_chart`]), for
-    /// comparison. Job files may still call it `compare_seed_strategy`.
-    #[serde(alias = "compare_seed_strategy")]
-    pub compare_article_strategy: bool,
-}
-
-impl Default for SimulationSettings {
-    fn default() -> Self {
-        SimulationSettings {
-            rounds: 10_000_000,
-            penetration: None,
-            compare_article_strategy: false,
-        }
-    }
-}
-
 /// The tutorial article's "basic strategy" as a chart: split aces and eights, never tens, the
 /// rest by its soft and hard tables (its doubles become "double, else hit", except soft 18
 /// which it stands on otherwise). Kept to show what its wrong cells cost.

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::classes::{class_name, combos, CLASSES};
 use super::eval::tables;
-use super::matchup::{solve, ClassMatrix, HeadsUp, Scratch, BOARDS, FULL_DECK};
+use super::matchup::{solve, ClassMatrix, MatchupResult, Scratch, BOARDS, FULL_DECK};
 use super::rules::HoldemRules;
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
 use super::sweep::{
@@ -145,13 +145,13 @@ impl HeadsUpJob {
 }
 
 impl Job for HeadsUpJob {
-    type Unit = Vec<HeadsUp>;
+    type Unit = Vec<MatchupResult>;
 
     fn unit_count(&self) -> usize {
         self.matchups.len().div_ceil(MATCHUPS_PER_UNIT)
     }
 
-    fn run_unit(&self, index: usize) -> Vec<HeadsUp> {
+    fn run_unit(&self, index: usize) -> Vec<MatchupResult> {
         let t = tables();
         let mut scratch = Scratch::default();
         let start = index * MATCHUPS_PER_UNIT;
@@ -164,11 +164,11 @@ impl Job for HeadsUpJob {
     fn finish(
         &self,
         meta: &JobMeta,
-        units: Vec<Vec<HeadsUp>>,
+        units: Vec<Vec<MatchupResult>>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
         progress.phase("checking against the preflop sweep");
-        let results: Vec<HeadsUp> = units.into_iter().flatten().collect();
+        let results: Vec<MatchupResult> = units.into_iter().flatten().collect();
         anyhow::ensure!(
             results.len() == self.matchups.len(),
             "internal error: {} results for {} matchups",

@@ -16,7 +16,7 @@ use cardtables::Card;
 
 use super::classes::{class_of, CLASSES};
 use super::eval::Tables;
-pub use crate::cards::matchups::HeadsUp;
+pub use crate::cards::matchups::MatchupResult;
 use crate::cards::matchups::{two_cards, Matchup};
 
 /// Boards for one matchup: C(48, 5).
@@ -49,7 +49,7 @@ fn multiset_index(r: &[u8; 5]) -> usize {
 }
 
 /// Win, tie and loss counts of `a` against `b` over every board.
-pub fn solve(t: &Tables, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch) -> HeadsUp {
+pub fn solve(t: &Tables, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch) -> MatchupResult {
     let dead: Vec<Card> = a.iter().chain(&b).copied().collect();
     let mut live = [4u8; 13];
     for c in &dead {
@@ -157,7 +157,7 @@ pub fn solve(t: &Tables, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch) -> H
             });
         }
     }
-    HeadsUp {
+    MatchupResult {
         wins: wins as u64,
         ties: ties as u64,
         deals: BOARDS,
@@ -212,12 +212,12 @@ fn for_each_subset(mask: u16, k: u32, mut f: impl FnMut(u16)) {
 }
 
 /// The same counts by dealing every board and evaluating both hands (the oracle for tests).
-pub fn brute_force(t: &Tables, a: [Card; 2], b: [Card; 2]) -> HeadsUp {
+pub fn brute_force(t: &Tables, a: [Card; 2], b: [Card; 2]) -> MatchupResult {
     let deck: Vec<Card> = (0..52u8)
         .map(|id| Card::from_id(id).expect("id < 52"))
         .filter(|c| !a.contains(c) && !b.contains(c))
         .collect();
-    let mut result = HeadsUp::default();
+    let mut result = MatchupResult::default();
     let n = deck.len();
     for i in 0..n {
         for j in i + 1..n {
@@ -258,7 +258,7 @@ pub struct ClassMatrix {
 impl ClassMatrix {
     /// Sums matchup classes into class cells. A matchup class stands for `weight` raw
     /// unordered matchups; in each, the hand of class a (the first) wins `wins`.
-    pub fn build(classes: &[Matchup], results: &[HeadsUp]) -> ClassMatrix {
+    pub fn build(classes: &[Matchup], results: &[MatchupResult]) -> ClassMatrix {
         let n = CLASSES * CLASSES;
         let mut m = ClassMatrix {
             wins: vec![0; n],

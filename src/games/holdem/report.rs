@@ -5,7 +5,7 @@ use cardtables::Card;
 
 use super::classes::{class_name, class_of, parse_class, CLASSES};
 use super::job::{HeadsUpJob, MultiwayJob, PreflopJob};
-use super::matchup::{ClassMatrix, HeadsUp, BOARDS};
+use super::matchup::{ClassMatrix, MatchupResult, BOARDS};
 use super::sampler::MAX_OPPONENTS;
 use super::sweep::DEALS_PER_COMBO;
 use super::tables::Rows;
@@ -71,7 +71,7 @@ impl HeadsUpJob {
         &self,
         meta: &JobMeta,
         matrix: &ClassMatrix,
-        results: &[HeadsUp],
+        results: &[MatchupResult],
     ) -> Report {
         let mut md = header("Texas Hold'em heads-up", meta);
         let total: u64 = self.matchups.iter().map(|m| u64::from(m.weight)).sum();
@@ -110,7 +110,7 @@ impl HeadsUpJob {
         md.push_str(&markdown_table(&["hand", "against", "equity"], &rows));
         // Each class is stored with its first hand the lower-numbered one, often the
         // underdog: show the favourite first.
-        let show = |m: &Matchup, r: &HeadsUp| {
+        let show = |m: &Matchup, r: &MatchupResult| {
             let hand = |i: u16| {
                 let [x, y] = two_cards(i);
                 format!("{y}{x}")
@@ -122,7 +122,7 @@ impl HeadsUpJob {
                 format!("{} against {} ({:.4})", hand(m.b), hand(m.a), 1.0 - e)
             }
         };
-        let by = |key: &dyn Fn(&HeadsUp) -> f64| {
+        let by = |key: &dyn Fn(&MatchupResult) -> f64| {
             results
                 .iter()
                 .zip(&self.matchups)

@@ -6,7 +6,7 @@ use arrow_array::RecordBatch;
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, combos, CLASSES};
-use super::matchup::{ClassMatrix, HeadsUp};
+use super::matchup::{ClassMatrix, MatchupResult};
 use super::sweep::DEALS_PER_COMBO;
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::sink::columns::Columns;
@@ -75,7 +75,7 @@ pub(super) fn combos_batch(
 /// `matchups.parquet`: every matchup class with its exact result.
 pub(super) fn matchups_batch(
     matchups: &[Matchup],
-    results: &[HeadsUp],
+    results: &[MatchupResult],
 ) -> anyhow::Result<RecordBatch> {
     let text = |i: u16| {
         let [x, y] = two_cards(i);
@@ -95,7 +95,7 @@ pub(super) fn matchups_batch(
         .u64("ties", results.iter().map(|r| r.ties))
         .u64("losses", results.iter().map(|r| r.losses()))
         .u64("boards", results.iter().map(|r| r.deals))
-        .f64("equity_a", results.iter().map(HeadsUp::equity))
+        .f64("equity_a", results.iter().map(MatchupResult::equity))
         .batch()
 }
 

@@ -7,7 +7,7 @@ use cardtables::{Card, HoldemHeadsUp};
 
 use super::classes::{class_of, parse_class, CLASSES};
 use super::eval::tables;
-use super::matchup::{brute_force, solve, ClassMatrix, HeadsUp, Scratch, BOARDS, FULL_DECK};
+use super::matchup::{brute_force, solve, ClassMatrix, MatchupResult, Scratch, BOARDS, FULL_DECK};
 use crate::cards::matchups::{matchups, two_cards, Matchup};
 
 #[test]
@@ -41,7 +41,7 @@ fn class_cells_are_complementary_and_match_published_figures() {
         .collect();
     // 6 × 6 raw matchups of aces against kings.
     assert_eq!(chosen.iter().map(|m| u32::from(m.weight)).sum::<u32>(), 36);
-    let results: Vec<HeadsUp> = chosen
+    let results: Vec<MatchupResult> = chosen
         .iter()
         .map(|m| solve(t, two_cards(m.a), two_cards(m.b), &mut scratch))
         .collect();

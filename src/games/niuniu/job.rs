@@ -21,8 +21,6 @@ use crate::sink::parquet::ParquetOutput;
 
 /// Rank multisets per work unit: 64 units in all.
 const MULTISETS_PER_UNIT: usize = 97;
-/// Hands per Parquet record batch (and per parallel chunk in `finish`).
-pub(super) const HANDS_PER_CHUNK: usize = 1 << 16;
 
 /// The `niuniu.hands` job, planned from a job file.
 pub struct HandsJob {
@@ -135,10 +133,19 @@ impl Job for HandsJob {
         let outcomes = self.outcomes(&counts)?;
         progress.phase("building hand rows");
         let schema = tables::hands_schema();
-        let names = tables::category_names(self);
-        let chunks: Vec<Chunk> = (0..HANDS.div_ceil(HANDS_PER_CHUNK))
+        let names = tables::category_names(&self.ranking);
+        let chunks: Vec<Chunk> = (0..HANDS.div_ceil(tables::HANDS_PER_CHUNK))
             .into_par_iter()
-            .map(|i| tables::chunk(self, i, &outcomes, &schema, &names))
+            .map(|i| {
+                tables::chunk(
+                    &self.ranking,
+                    &self.categories,
+                    i,
+                    &outcomes,
+                    &schema,
+                    &names,
+                )
+            })
             .collect::<anyhow::Result<_>>()?;
 
         let mut stats = [CategoryStats::default(); CODES];
@@ -195,7 +202,7 @@ impl Job for HandsJob {
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),
-                    batches: vec![tables::categories_batch(self, &stats)?],
+                    batches: vec![tables::categories_batch(&self.ranking, &stats)?],
                     plain_columns: vec![],
                 },
             ],
@@ -204,7 +211,7 @@ impl Job for HandsJob {
                 bytes: table,
                 entries: HANDS as u64,
             }],
-            report: report::build(self, meta, &stats, &rules)?,
+            report: report::build(&self.ranking, meta, &stats, &rules)?,
             rules,
         })
     }

@@ -3,21 +3,20 @@
 
 use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 
-use super::job::HandsJob;
-use super::rules::{code_name, code_name_zh, CODES};
+use super::rules::{code_name, code_name_zh, Ranking, CODES};
 use super::tables::CategoryStats;
 use crate::engine::JobMeta;
 use crate::report::{bar_chart_svg, header, markdown_table, Report};
 
 /// The report: rules, the category table and its chart.
 pub(super) fn build(
-    job: &HandsJob,
+    ranking: &Ranking,
     meta: &JobMeta,
     stats: &[CategoryStats; CODES],
     rules: &str,
 ) -> anyhow::Result<Report> {
     let denominator = f64::from(OPPONENT_HANDS);
-    let codes: Vec<u8> = job.ranking.codes_by_rank.iter().rev().copied().collect();
+    let codes: Vec<u8> = ranking.codes_by_rank.iter().rev().copied().collect();
     let rows: Vec<Vec<String>> = codes
         .iter()
         .map(|&c| {
@@ -34,7 +33,7 @@ pub(super) fn build(
                 code_name_zh(c).to_string(),
                 s.hands.to_string(),
                 format!("{:.6}", s.hands as f64 / HANDS as f64),
-                job.ranking.multiplier_of_code[usize::from(c)].to_string(),
+                ranking.multiplier_of_code[usize::from(c)].to_string(),
                 per_hand(s.wins as f64),
                 per_hand(s.banker as f64),
             ]
@@ -57,7 +56,7 @@ pub(super) fn build(
              card (K > Q > J > 10 > … > A), then that card's suit (♠ > ♥ > ♣ > ♦), so two \
              disjoint hands never tie. The loser pays the winner's multiplier.{}\n\n",
         order.join(" > "),
-        if job.ranking.rules.banker_wins_ties {
+        if ranking.rules.banker_wins_ties {
             " For `banker_ev`, the banker wins every category tie (`banker_wins_ties`)."
         } else {
             ""
@@ -83,7 +82,7 @@ pub(super) fn build(
         total_banker as f64 / pairs,
         total_banker,
         HANDS as u64 * u64::from(OPPONENT_HANDS),
-        if job.ranking.rules.banker_wins_ties {
+        if ranking.rules.banker_wins_ties {
             ""
         } else {
             ": zero by symmetry, since both hands come from the same deck and the loser \
@@ -101,14 +100,12 @@ pub(super) fn build(
              win probabilities of all hands sum to exactly half the number of hands.\n",
     );
 
-    let labels: Vec<String> = job
-        .ranking
+    let labels: Vec<String> = ranking
         .codes_by_rank
         .iter()
         .map(|&c| code_name(c).to_string())
         .collect();
-    let values: Vec<f64> = job
-        .ranking
+    let values: Vec<f64> = ranking
         .codes_by_rank
         .iter()
         .map(|&c| (stats[usize::from(c)].hands as f64 / HANDS as f64).max(1e-9))

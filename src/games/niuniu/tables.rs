@@ -14,7 +14,10 @@ use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 use cardtables::Card;
 
 use super::eval::{bull_of_points, first_grouping, high_card, multiset_index, points, tie_order};
-use super::job::{HandsJob, HANDS_PER_CHUNK};
+use super::rules::Ranking;
+
+/// Hands per Parquet record batch (and per parallel chunk in `finish`).
+pub(super) const HANDS_PER_CHUNK: usize = 1 << 16;
 use super::rules::{code_name, code_name_zh, CODES};
 
 /// Exact head-to-head results shared by every hand with the same ranks and high suit.
@@ -83,16 +86,17 @@ fn next_colex(cards: &mut [u8; 5]) {
 }
 
 /// The category names in rank order: the dictionary of every `category` column.
-pub(super) fn category_names(job: &HandsJob) -> Arc<StringArray> {
+pub(super) fn category_names(ranking: &Ranking) -> Arc<StringArray> {
     Arc::new(StringArray::from_iter_values(
-        job.ranking.codes_by_rank.iter().map(|&c| code_name(c)),
+        ranking.codes_by_rank.iter().map(|&c| code_name(c)),
     ))
 }
 
 /// Hands `index·HANDS_PER_CHUNK ..` as one record batch, with their strengths, wins and
 /// per-category sums for the runtime table and `categories.parquet`.
 pub(super) fn chunk(
-    job: &HandsJob,
+    ranking: &Ranking,
+    categories: &[u8],
     index: usize,
     outcomes: &[[Outcome; 4]],
     schema: &Arc<arrow_schema::Schema>,
@@ -124,8 +128,8 @@ pub(super) fn chunk(
     for offset in 0..len {
         let cards = ids.map(|id| Card::from_id(id).expect("id < 52"));
         let m = multiset_index(&cards);
-        let code = job.categories[m];
-        let rank = job.ranking.rank(code);
+        let code = categories[m];
+        let rank = ranking.rank(code);
         let top = high_card(&cards);
         let outcome = outcomes[m][usize::from(top.suit())];
         let pts = cards.map(points);
@@ -158,7 +162,7 @@ pub(super) fn chunk(
         }
         high.push(top.id());
         strength.push(u16::from(rank) * 52 + u16::from(tie_order(top)));
-        multiplier.push(job.ranking.multiplier_of_code[usize::from(code)] as u16);
+        multiplier.push(ranking.multiplier_of_code[usize::from(code)] as u16);
         wins.push(outcome.wins);
         win_probability.push(f64::from(outcome.wins) / denominator);
         banker_ev.push(outcome.banker_numerator as f64 / denominator);
@@ -211,10 +215,10 @@ pub(super) fn chunk(
 
 /// `categories.parquet`: one row per category, strongest last.
 pub(super) fn categories_batch(
-    job: &HandsJob,
+    ranking: &Ranking,
     stats: &[CategoryStats; CODES],
 ) -> anyhow::Result<RecordBatch> {
-    let codes = &job.ranking.codes_by_rank;
+    let codes = &ranking.codes_by_rank;
     let denominator = f64::from(OPPONENT_HANDS);
     let stat = |c: &u8| stats[usize::from(*c)];
     let mean = |num: f64, hands: u64| {
@@ -230,7 +234,7 @@ pub(super) fn categories_batch(
             "category",
             Arc::new(DictionaryArray::<UInt8Type>::try_new(
                 UInt8Array::from(ranks.clone()),
-                category_names(job),
+                category_names(ranking),
             )?) as ArrayRef,
         ),
         (
@@ -257,7 +261,7 @@ pub(super) fn categories_batch(
             Arc::new(UInt16Array::from_iter_values(
                 codes
                     .iter()
-                    .map(|&c| job.ranking.multiplier_of_code[usize::from(c)] as u16),
+                    .map(|&c| ranking.multiplier_of_code[usize::from(c)] as u16),
             )),
         ),
         (

@@ -124,6 +124,15 @@ impl Evaluator {
     }
 }
 
+/// The (deck, ace_low_straight) pairs whose categories are counted, one unit each.
+pub const VARIANTS: [(u8, bool); 6] = [
+    (52, true),
+    (52, false),
+    (32, true),
+    (32, false),
+    (28, true),
+    (28, false),
+];
 /// Category counts of every 5-card hand of a deck (flush/full-house order does not
 /// change the counts, only the ranking).
 pub fn category_counts(deck: u8, ace_low_straight: bool) -> [u64; 9] {

@@ -4,30 +4,15 @@
 //! done right. Arrow batches and the runtime payload are in `tables`, the report in
 //! `report`.
 
-use super::eval::{category_counts, Evaluator};
+use super::eval::{category_counts, Evaluator, VARIANTS};
 use super::rules::StudTablesRules;
 use super::starting_hands::{solve, Scratch};
 use super::tables;
-use crate::cards::matchups::{matchups, two_cards, HeadsUp, Matchup};
+use crate::cards::matchups::{matchups, two_cards, Matchup, MatchupResult};
 use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 use crate::sink::parquet::ParquetOutput;
 use cardtables::stud::{HeadsUpTable, StudPayload};
-
-/// The (deck, ace_low_straight) pairs whose categories are counted, one unit each.
-pub(super) const VARIANTS: [(u8, bool); 6] = [
-    (52, true),
-    (52, false),
-    (32, true),
-    (32, false),
-    (28, true),
-    (28, false),
-];
-/// Grid of the break-even table.
-pub(super) const POTS: [f64; 5] = [20.0, 50.0, 100.0, 200.0, 400.0];
-pub(super) const CALLS: [f64; 4] = [10.0, 20.0, 50.0, 100.0];
-pub(super) const IMPLIED: [f64; 4] = [0.0, 50.0, 100.0, 200.0];
-pub(super) const UNSEEN: [u32; 4] = [20, 30, 40, 45];
 
 /// Matchup classes per heads-up work unit.
 const MATCHUPS_PER_UNIT: usize = 48;
@@ -43,7 +28,7 @@ pub struct TablesJob {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Unit {
     Categories([u64; 9]),
-    HeadsUp(Vec<HeadsUp>),
+    StartingHands(Vec<MatchupResult>),
 }
 
 impl TablesJob {
@@ -93,7 +78,7 @@ impl Job for TablesJob {
         let eval = Evaluator::new(self.rules.variant(self.rules.headsup_decks[d]));
         SCRATCH.with(|scratch| {
             let mut scratch = scratch.borrow_mut();
-            Unit::HeadsUp(
+            Unit::StartingHands(
                 self.matchups[d][start..end]
                     .iter()
                     .map(|m| solve(&eval, two_cards(m.a), two_cards(m.b), &mut scratch))
@@ -110,11 +95,11 @@ impl Job for TablesJob {
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let mut units = Vec::new();
-        let mut results: Vec<Vec<HeadsUp>> = vec![Vec::new(); self.matchups.len()];
+        let mut results: Vec<Vec<MatchupResult>> = vec![Vec::new(); self.matchups.len()];
         for (i, unit) in all.into_iter().enumerate() {
             match unit {
                 Unit::Categories(c) if i < VARIANTS.len() => units.push(c),
-                Unit::HeadsUp(r) if i >= VARIANTS.len() => {
+                Unit::StartingHands(r) if i >= VARIANTS.len() => {
                     let (d, _, _) = self.headsup_units()[i - VARIANTS.len()];
                     results[d].extend(r);
                 }
@@ -151,7 +136,11 @@ impl Job for TablesJob {
         if !self.matchups.is_empty() {
             parquet.push(ParquetOutput {
                 file: "headsup.parquet".into(),
-                batches: vec![self.headsup_batch(&results)?],
+                batches: vec![tables::headsup_batch(
+                    &self.rules.headsup_decks,
+                    &self.matchups,
+                    &results,
+                )?],
                 plain_columns: vec![],
             });
         }

@@ -4,8 +4,9 @@
 use cardtables::decision::{hit_probability, rule_of_2_and_4};
 use cardtables::{parse_cards, Card, CardSet};
 
+use super::eval::VARIANTS;
 use super::eval::{Evaluator, CATEGORIES};
-use super::job::{TablesJob, VARIANTS};
+use super::job::TablesJob;
 use super::outs::{analyse, Situation};
 use super::rules::StudRules;
 use crate::engine::JobMeta;

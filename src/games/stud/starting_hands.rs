@@ -21,7 +21,7 @@ use super::eval::Evaluator;
 #[cfg(test)]
 use super::rules::StudRules;
 
-pub use crate::cards::matchups::HeadsUp;
+pub use crate::cards::matchups::MatchupResult;
 
 /// Scratch space for [`solve`], reused across matchups to avoid allocation.
 #[derive(Default)]
@@ -57,7 +57,7 @@ impl Sweep {
 }
 
 /// The exact result of hand `a` against hand `b` (2 cards each) under `eval`.
-pub fn solve(eval: &Evaluator, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch) -> HeadsUp {
+pub fn solve(eval: &Evaluator, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch) -> MatchupResult {
     let deck = eval.rules.deck_mask();
     let used: CardSet = a.iter().chain(&b).copied().collect();
     let rest: Vec<u8> = CardSet(deck & !used.0).iter().map(|c| c.id()).collect();
@@ -123,7 +123,7 @@ pub fn solve(eval: &Evaluator, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch
         ties += equal;
     }
     let deals = binomial(n, 3) as u64 * binomial(n - 3, 3) as u64;
-    HeadsUp {
+    MatchupResult {
         wins: wins as u64,
         ties: ties as u64,
         deals,
@@ -131,7 +131,7 @@ pub fn solve(eval: &Evaluator, a: [Card; 2], b: [Card; 2], scratch: &mut Scratch
 }
 
 /// Brute force over every pair of completions (tests only: slow).
-pub fn brute_force(eval: &Evaluator, a: [Card; 2], b: [Card; 2]) -> HeadsUp {
+pub fn brute_force(eval: &Evaluator, a: [Card; 2], b: [Card; 2]) -> MatchupResult {
     let deck = eval.rules.deck_mask();
     let used: CardSet = a.iter().chain(&b).copied().collect();
     let rest: Vec<Card> = CardSet(deck & !used.0).iter().collect();
@@ -139,7 +139,7 @@ pub fn brute_force(eval: &Evaluator, a: [Card; 2], b: [Card; 2]) -> HeadsUp {
     let triples: Vec<[usize; 3]> = (0..n)
         .flat_map(|i| (i + 1..n).flat_map(move |j| (j + 1..n).map(move |k| [i, j, k])))
         .collect();
-    let mut r = HeadsUp::default();
+    let mut r = MatchupResult::default();
     for d in &triples {
         let ka = eval
             .evaluate(&[a[0], a[1], rest[d[0]], rest[d[1]], rest[d[2]]])

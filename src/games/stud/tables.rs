@@ -10,16 +10,21 @@ use cardtables::decision::{break_even_outs, hit_probability, rule_of_2_and_4};
 use cardtables::stud::HeadsUpTable;
 use cardtables::Card;
 
-use super::eval::{Evaluator, CATEGORIES};
-use super::job::{TablesJob, CALLS, IMPLIED, POTS, UNSEEN, VARIANTS};
+use super::eval::{Evaluator, CATEGORIES, VARIANTS};
 use super::rules::StudRules;
-use crate::cards::matchups::{suit_permutations, two_cards, HeadsUp, Matchup};
+use crate::cards::matchups::{suit_permutations, two_cards, Matchup, MatchupResult};
+
+/// Grid of the break-even table.
+const POTS: [f64; 5] = [20.0, 50.0, 100.0, 200.0, 400.0];
+const CALLS: [f64; 4] = [10.0, 20.0, 50.0, 100.0];
+const IMPLIED: [f64; 4] = [0.0, 50.0, 100.0, 200.0];
+const UNSEEN: [u32; 4] = [20, 30, 40, 45];
 
 /// The runtime index of one deck: every ordered pair of 2-card sets → its class.
 pub(super) fn headsup_table(
     rules: StudRules,
     classes: &[Matchup],
-    results: &[HeadsUp],
+    results: &[MatchupResult],
 ) -> HeadsUpTable {
     use rayon::prelude::*;
     let deck = rules.deck_mask();
@@ -164,41 +169,38 @@ pub(super) fn break_even_batch() -> anyhow::Result<RecordBatch> {
     ])?)
 }
 
-impl TablesJob {
-    pub(super) fn headsup_batch(&self, results: &[Vec<HeadsUp>]) -> anyhow::Result<RecordBatch> {
-        let text = |i: u16| two_cards(i).map(|c| c.to_string()).join(" ");
-        let (mut deck, mut a, mut b, mut weight) = (vec![], vec![], vec![], vec![]);
-        let (mut wins, mut ties, mut losses, mut deals, mut equity) =
-            (vec![], vec![], vec![], vec![], vec![]);
-        for ((&d, classes), r) in self
-            .rules
-            .headsup_decks
-            .iter()
-            .zip(&self.matchups)
-            .zip(results)
-        {
-            for (m, h) in classes.iter().zip(r) {
-                deck.push(d);
-                a.push(text(m.a));
-                b.push(text(m.b));
-                weight.push(u32::from(m.weight));
-                wins.push(h.wins);
-                ties.push(h.ties);
-                losses.push(h.losses());
-                deals.push(h.deals);
-                equity.push(h.equity());
-            }
+/// `headsup.parquet`: every matchup class of every heads-up deck with its exact result.
+pub(super) fn headsup_batch(
+    decks: &[u8],
+    matchups: &[Vec<Matchup>],
+    results: &[Vec<MatchupResult>],
+) -> anyhow::Result<RecordBatch> {
+    let text = |i: u16| two_cards(i).map(|c| c.to_string()).join(" ");
+    let (mut deck, mut a, mut b, mut weight) = (vec![], vec![], vec![], vec![]);
+    let (mut wins, mut ties, mut losses, mut deals, mut equity) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    for ((&d, classes), r) in decks.iter().zip(matchups).zip(results) {
+        for (m, h) in classes.iter().zip(r) {
+            deck.push(d);
+            a.push(text(m.a));
+            b.push(text(m.b));
+            weight.push(u32::from(m.weight));
+            wins.push(h.wins);
+            ties.push(h.ties);
+            losses.push(h.losses());
+            deals.push(h.deals);
+            equity.push(h.equity());
         }
-        Ok(RecordBatch::try_from_iter(vec![
-            ("deck", Arc::new(UInt8Array::from(deck)) as ArrayRef),
-            ("hand_a", Arc::new(StringArray::from(a))),
-            ("hand_b", Arc::new(StringArray::from(b))),
-            ("matchups", Arc::new(UInt32Array::from(weight))),
-            ("wins", Arc::new(arrow_array::UInt64Array::from(wins))),
-            ("ties", Arc::new(arrow_array::UInt64Array::from(ties))),
-            ("losses", Arc::new(arrow_array::UInt64Array::from(losses))),
-            ("deals", Arc::new(arrow_array::UInt64Array::from(deals))),
-            ("equity_a", Arc::new(Float64Array::from(equity))),
-        ])?)
     }
+    Ok(RecordBatch::try_from_iter(vec![
+        ("deck", Arc::new(UInt8Array::from(deck)) as ArrayRef),
+        ("hand_a", Arc::new(StringArray::from(a))),
+        ("hand_b", Arc::new(StringArray::from(b))),
+        ("matchups", Arc::new(UInt32Array::from(weight))),
+        ("wins", Arc::new(arrow_array::UInt64Array::from(wins))),
+        ("ties", Arc::new(arrow_array::UInt64Array::from(ties))),
+        ("losses", Arc::new(arrow_array::UInt64Array::from(losses))),
+        ("deals", Arc::new(arrow_array::UInt64Array::from(deals))),
+        ("equity_a", Arc::new(Float64Array::from(equity))),
+    ])?)
 }
