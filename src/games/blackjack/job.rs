@@ -279,7 +279,7 @@ mod tests {
     #[test]
     fn units_cover_analyses_then_simulation_chunks() {
         let job = StrategyJob::new(&spec(
-            "[grid]\ndecks = [1, 2]\n[simulation]\nrounds = 25_000_000\ncompare_seed_strategy = true\n",
+            "[grid]\ndecks = [1, 2]\n[simulation]\nrounds = 25_000_000\ncompare_article_strategy = true\n",
         ))
         .unwrap();
         // 2 analyses, then 3 chunks (10M, 10M, 5M) per rule set and chart.

@@ -25,9 +25,9 @@ pub enum Special {
 #[serde(rename_all = "snake_case")]
 pub enum PayoutTable {
     /// The tutorial article's table: 无牛 1, 牛1..牛9 2..10, 牛牛 15, 四花 20, 五花 25 (it has
-    /// no entry for five_small or bomb). Job files name it `"seed"`.
+    /// no entry for five_small or bomb). Older job files call it `"seed"`, still read.
     #[default]
-    #[serde(rename = "seed")]
+    #[serde(alias = "seed")]
     Article,
     /// A common real table: 无牛–牛6 ×1, 牛7–牛9 ×2, 牛牛 ×3, 四花 ×4, 五花/炸弹/五小 ×5.
     Common,
@@ -279,7 +279,7 @@ impl Ranking {
                     "`{}` is in play but payout_table = \"{}\" has no multiplier for it: set `{}` in [rules.multipliers] or use payout_table = \"common\"",
                     NAMES[c],
                     match rules.payout_table {
-                        PayoutTable::Article => "seed",
+                        PayoutTable::Article => "article",
                         PayoutTable::Common => "common",
                     },
                     NAMES[c]
@@ -345,6 +345,18 @@ mod tests {
         assert_eq!(r.rank_of_code[usize::from(BOMB)], None);
         assert_eq!(r.multiplier_of_code[9], 10);
         assert_eq!(r.multiplier_of_code[usize::from(FIVE_FACE)], 25);
+    }
+
+    #[test]
+    fn the_article_table_is_also_read_under_its_old_name() {
+        for name in ["article", "seed"] {
+            let rules: NiuniuRules = toml::from_str(&format!("payout_table = \"{name}\"")).unwrap();
+            assert_eq!(rules.payout_table, PayoutTable::Article);
+        }
+        let written = Ranking::new(NiuniuRules::default())
+            .unwrap()
+            .canonical_toml();
+        assert!(written.contains("payout_table = \"article\""), "{written}");
     }
 
     #[test]

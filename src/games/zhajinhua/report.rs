@@ -80,7 +80,7 @@ impl HandsJob {
             "\n## Decisions\n\n\
              `decisions.parquet` prices fold, call, raise and compare over a grid of equity \
              (0.1–0.9), pot (50, 100, 200), call (10, 20, 50), raise-to (2×, 3×, 5× the call) \
-             and opponent fold rate (0, 0.1, 0.25, 0.5), with the model of RULES.md (P = pot \
+             and opponent fold rate (0, 0.1, 0.25, 0.5), with the model of docs/rules/zhajinhua.md (P = pot \
              before our decision including the opponent's bet, C = call, w = equity, R = raise-to, \
              f = fold rate):\n\n\
              - EV(fold) = 0; EV(call) = w·(P + C) − C; required equity = C / (P + C)\n\
