@@ -15,6 +15,7 @@ use cardtables::Card;
 
 use super::eval::{bull_of_points, first_grouping, high_card, multiset_index, points, tie_order};
 use super::rules::Ranking;
+use crate::sink::columns::Columns;
 
 /// Hands per Parquet record batch (and per parallel chunk in `finish`).
 pub(super) const HANDS_PER_CHUNK: usize = 1 << 16;
@@ -228,60 +229,35 @@ pub(super) fn categories_batch(
             num / (hands as f64 * denominator)
         }
     };
-    let ranks: Vec<u8> = (0..codes.len() as u8).collect();
-    let batch = RecordBatch::try_from_iter(vec![
-        (
-            "category",
-            Arc::new(DictionaryArray::<UInt8Type>::try_new(
-                UInt8Array::from(ranks.clone()),
-                category_names(ranking),
-            )?) as ArrayRef,
-        ),
-        (
-            "category_zh",
-            Arc::new(StringArray::from_iter_values(
-                codes.iter().map(|&c| code_name_zh(c)),
-            )),
-        ),
-        ("category_rank", Arc::new(UInt8Array::from(ranks))),
-        (
-            "count",
-            Arc::new(UInt32Array::from_iter_values(
-                codes.iter().map(|c| stat(c).hands as u32),
-            )),
-        ),
-        (
+    let ranks = 0..codes.len() as u8;
+    Columns::new()
+        .dict("category", ranks.clone(), &category_names(ranking))
+        .str("category_zh", codes.iter().map(|&c| code_name_zh(c)))
+        .u8("category_rank", ranks)
+        .u32("count", codes.iter().map(|c| stat(c).hands as u32))
+        .f64(
             "probability",
-            Arc::new(Float64Array::from_iter_values(
-                codes.iter().map(|c| stat(c).hands as f64 / HANDS as f64),
-            )),
-        ),
-        (
+            codes.iter().map(|c| stat(c).hands as f64 / HANDS as f64),
+        )
+        .u16(
             "multiplier",
-            Arc::new(UInt16Array::from_iter_values(
-                codes
-                    .iter()
-                    .map(|&c| ranking.multiplier_of_code[usize::from(c)] as u16),
-            )),
-        ),
-        (
+            codes
+                .iter()
+                .map(|&c| ranking.multiplier_of_code[usize::from(c)] as u16),
+        )
+        .f64(
             "mean_win_probability",
-            Arc::new(Float64Array::from_iter_values(
-                codes
-                    .iter()
-                    .map(|c| mean(stat(c).wins as f64, stat(c).hands)),
-            )),
-        ),
-        (
+            codes
+                .iter()
+                .map(|c| mean(stat(c).wins as f64, stat(c).hands)),
+        )
+        .f64(
             "mean_banker_ev",
-            Arc::new(Float64Array::from_iter_values(
-                codes
-                    .iter()
-                    .map(|c| mean(stat(c).banker as f64, stat(c).hands)),
-            )),
-        ),
-    ])?;
-    Ok(batch)
+            codes
+                .iter()
+                .map(|c| mean(stat(c).banker as f64, stat(c).hands)),
+        )
+        .batch()
 }
 fn push_card(buf: &mut String, card: Card) {
     use cardtables::card::{RANK_CHARS, SUIT_CHARS};

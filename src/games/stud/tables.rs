@@ -1,11 +1,7 @@
 //! The outputs of `stud.tables` as Arrow batches (`categories`, `hit_probability`,
 //! `break_even`, `headsup`) and the runtime payload of the heads-up tables.
 
-use std::sync::Arc;
-
-use arrow_array::{
-    ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt32Array, UInt8Array,
-};
+use arrow_array::RecordBatch;
 use cardtables::decision::{break_even_outs, hit_probability, rule_of_2_and_4};
 use cardtables::stud::HeadsUpTable;
 use cardtables::Card;
@@ -13,6 +9,7 @@ use cardtables::Card;
 use super::eval::{Evaluator, CATEGORIES, VARIANTS};
 use super::rules::StudRules;
 use crate::cards::matchups::{suit_permutations, two_cards, Matchup, MatchupResult};
+use crate::sink::columns::Columns;
 
 /// Grid of the break-even table.
 const POTS: [f64; 5] = [20.0, 50.0, 100.0, 200.0, 400.0];
@@ -94,18 +91,15 @@ pub(super) fn categories_batch(units: &[[u64; 9]]) -> anyhow::Result<RecordBatch
             }
         }
     }
-    Ok(RecordBatch::try_from_iter(vec![
-        ("deck", Arc::new(UInt8Array::from(deck)) as ArrayRef),
-        ("ace_low_straight", Arc::new(BooleanArray::from(ace_low))),
-        (
-            "flush_beats_full_house",
-            Arc::new(BooleanArray::from(flush_beats)),
-        ),
-        ("category", Arc::new(StringArray::from(category))),
-        ("category_rank", Arc::new(UInt8Array::from(rank))),
-        ("count", Arc::new(UInt32Array::from(count))),
-        ("probability", Arc::new(Float64Array::from(probability))),
-    ])?)
+    Columns::new()
+        .u8("deck", deck)
+        .bool("ace_low_straight", ace_low)
+        .bool("flush_beats_full_house", flush_beats)
+        .str("category", category)
+        .u8("category_rank", rank)
+        .u32("count", count)
+        .f64("probability", probability)
+        .batch()
 }
 
 pub(super) fn hit_batch() -> anyhow::Result<RecordBatch> {
@@ -125,14 +119,14 @@ pub(super) fn hit_batch() -> anyhow::Result<RecordBatch> {
             }
         }
     }
-    Ok(RecordBatch::try_from_iter(vec![
-        ("outs", Arc::new(UInt8Array::from(outs)) as ArrayRef),
-        ("unseen", Arc::new(UInt8Array::from(unseen))),
-        ("cards_to_come", Arc::new(UInt8Array::from(cards))),
-        ("exact", Arc::new(Float64Array::from(exact))),
-        ("rule_of_2_and_4", Arc::new(Float64Array::from(rule))),
-        ("rule_error", Arc::new(Float64Array::from(error))),
-    ])?)
+    Columns::new()
+        .u8("outs", outs)
+        .u8("unseen", unseen)
+        .u8("cards_to_come", cards)
+        .f64("exact", exact)
+        .f64("rule_of_2_and_4", rule)
+        .f64("rule_error", error)
+        .batch()
 }
 
 pub(super) fn break_even_batch() -> anyhow::Result<RecordBatch> {
@@ -158,15 +152,15 @@ pub(super) fn break_even_batch() -> anyhow::Result<RecordBatch> {
         }
     }
     let [pot, call, implied] = cols;
-    Ok(RecordBatch::try_from_iter(vec![
-        ("pot", Arc::new(Float64Array::from(pot)) as ArrayRef),
-        ("call", Arc::new(Float64Array::from(call))),
-        ("implied", Arc::new(Float64Array::from(implied))),
-        ("unseen", Arc::new(UInt8Array::from(unseen))),
-        ("cards_to_come", Arc::new(UInt8Array::from(cards))),
-        ("break_even_outs", Arc::new(UInt8Array::from(outs))),
-        ("break_even_probability", Arc::new(Float64Array::from(prob))),
-    ])?)
+    Columns::new()
+        .f64("pot", pot)
+        .f64("call", call)
+        .f64("implied", implied)
+        .u8("unseen", unseen)
+        .u8("cards_to_come", cards)
+        .u8_or_null("break_even_outs", outs)
+        .f64("break_even_probability", prob)
+        .batch()
 }
 
 /// `headsup.parquet`: every matchup class of every heads-up deck with its exact result.
@@ -192,15 +186,15 @@ pub(super) fn headsup_batch(
             equity.push(h.equity());
         }
     }
-    Ok(RecordBatch::try_from_iter(vec![
-        ("deck", Arc::new(UInt8Array::from(deck)) as ArrayRef),
-        ("hand_a", Arc::new(StringArray::from(a))),
-        ("hand_b", Arc::new(StringArray::from(b))),
-        ("matchups", Arc::new(UInt32Array::from(weight))),
-        ("wins", Arc::new(arrow_array::UInt64Array::from(wins))),
-        ("ties", Arc::new(arrow_array::UInt64Array::from(ties))),
-        ("losses", Arc::new(arrow_array::UInt64Array::from(losses))),
-        ("deals", Arc::new(arrow_array::UInt64Array::from(deals))),
-        ("equity_a", Arc::new(Float64Array::from(equity))),
-    ])?)
+    Columns::new()
+        .u8("deck", deck)
+        .str("hand_a", a)
+        .str("hand_b", b)
+        .u32("matchups", weight)
+        .u64("wins", wins)
+        .u64("ties", ties)
+        .u64("losses", losses)
+        .u64("deals", deals)
+        .f64("equity_a", equity)
+        .batch()
 }

@@ -3,14 +3,13 @@
 //! The model is the corrected one of `docs/rules/zhajinhua.md`, implemented once in `cardtables::decision` and
 //! shared by every game; this module only lays it out as tables and a chart.
 
-use std::sync::Arc;
-
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+use arrow_array::RecordBatch;
 use cardtables::decision::{
     ev_call, ev_compare, ev_raise, ev_raise_article, half_kelly, kelly, required_equity, Style,
     EV_FOLD,
 };
 
+use crate::sink::columns::Columns;
 /// Equities on the grid.
 pub const EQUITIES: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 /// Pots (before our decision, including the opponent's bet).
@@ -85,34 +84,36 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
             }
         }
     }
-    let f = |get: &dyn Fn(&Row) -> f64| -> ArrayRef {
-        Arc::new(Float64Array::from_iter_values(rows.iter().map(get)))
-    };
-    let s = |get: &dyn Fn(&Row) -> &'static str| -> ArrayRef {
-        Arc::new(StringArray::from_iter_values(rows.iter().map(get)))
-    };
-    Ok(RecordBatch::try_from_iter(vec![
-        ("equity", f(&|r| r.equity)),
-        ("pot", f(&|r| r.pot)),
-        ("call", f(&|r| r.call)),
-        ("raise_to", f(&|r| r.raise_to)),
-        ("fold_rate", f(&|r| r.fold)),
-        ("ev_fold", f(&|r| r.evs[0].1)),
-        ("ev_call", f(&|r| r.evs[1].1)),
-        ("ev_raise", f(&|r| r.evs[2].1)),
-        (
+    let r = &rows;
+    Columns::new()
+        .f64("equity", r.iter().map(|r| r.equity))
+        .f64("pot", r.iter().map(|r| r.pot))
+        .f64("call", r.iter().map(|r| r.call))
+        .f64("raise_to", r.iter().map(|r| r.raise_to))
+        .f64("fold_rate", r.iter().map(|r| r.fold))
+        .f64("ev_fold", r.iter().map(|r| r.evs[0].1))
+        .f64("ev_call", r.iter().map(|r| r.evs[1].1))
+        .f64("ev_raise", r.iter().map(|r| r.evs[2].1))
+        .f64(
             "ev_raise_seed_formula",
-            f(&|r| ev_raise_article(r.equity, r.pot, r.raise_to, r.fold)),
-        ),
-        ("ev_compare", f(&|r| r.evs[3].1)),
-        ("best_action", s(&|r| r.best())),
-        ("tight_action", s(&|r| r.choice(Style::Tight))),
-        ("loose_action", s(&|r| r.choice(Style::Loose))),
-        ("steady_action", s(&|r| r.choice(Style::Steady))),
-        ("required_equity", f(&|r| required_equity(r.pot, r.call))),
-        ("kelly", f(&|r| kelly(r.pot / r.call, r.equity))),
-        ("half_kelly", f(&|r| half_kelly(r.pot / r.call, r.equity))),
-    ])?)
+            r.iter()
+                .map(|r| ev_raise_article(r.equity, r.pot, r.raise_to, r.fold)),
+        )
+        .f64("ev_compare", r.iter().map(|r| r.evs[3].1))
+        .str("best_action", r.iter().map(|r| r.best()))
+        .str("tight_action", r.iter().map(|r| r.choice(Style::Tight)))
+        .str("loose_action", r.iter().map(|r| r.choice(Style::Loose)))
+        .str("steady_action", r.iter().map(|r| r.choice(Style::Steady)))
+        .f64(
+            "required_equity",
+            r.iter().map(|r| required_equity(r.pot, r.call)),
+        )
+        .f64("kelly", r.iter().map(|r| kelly(r.pot / r.call, r.equity)))
+        .f64(
+            "half_kelly",
+            r.iter().map(|r| half_kelly(r.pot / r.call, r.equity)),
+        )
+        .batch()
 }
 
 /// Fold rate against a raise to `raise_to`: grows with the raise relative to the pot and

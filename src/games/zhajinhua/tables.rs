@@ -3,11 +3,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::types::UInt8Type;
-use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Float64Array, RecordBatch, StringArray, UInt16Array,
-    UInt32Array, UInt64Array, UInt8Array,
-};
+use arrow_array::{RecordBatch, StringArray};
 
 use super::counts::Counts;
 use super::decisions;
@@ -16,6 +12,7 @@ use super::job::HandsJob;
 use super::multiway::Sample;
 use super::report::{CURVE_CALL, CURVE_HANDS, CURVE_MAX_FOLD, CURVE_POT};
 use super::rules::A23;
+use crate::sink::columns::Columns;
 
 impl HandsJob {
     pub(super) fn category_counts(&self) -> [u32; 6] {
@@ -71,38 +68,28 @@ impl HandsJob {
             }
         }
         let names = Arc::new(StringArray::from_iter_values(CATEGORIES));
-        let method = DictionaryArray::<UInt8Type>::try_new(
-            UInt8Array::from(method),
-            Arc::new(StringArray::from_iter_values(["exact", "monte_carlo"])),
-        )?;
+        let methods = Arc::new(StringArray::from_iter_values(["exact", "monte_carlo"]));
         let [c1, c2, c3] = c;
-        let batch = RecordBatch::try_from_iter(vec![
-            ("hand", Arc::new(UInt16Array::from(hand)) as ArrayRef),
-            ("cards", Arc::new(StringArray::from(cards))),
-            ("c1", Arc::new(UInt8Array::from(c1))),
-            ("c2", Arc::new(UInt8Array::from(c2))),
-            ("c3", Arc::new(UInt8Array::from(c3))),
-            (
-                "category",
-                Arc::new(DictionaryArray::<UInt8Type>::try_new(
-                    UInt8Array::from(category.clone()),
-                    names,
-                )?),
-            ),
-            ("category_rank", Arc::new(UInt8Array::from(category))),
-            ("strength", Arc::new(UInt16Array::from(strength))),
-            ("opponents", Arc::new(UInt8Array::from(opponents))),
-            ("wins", Arc::new(UInt64Array::from(wins))),
-            ("ties", Arc::new(UInt64Array::from(ties))),
-            ("deals", Arc::new(UInt64Array::from(total))),
-            ("win", Arc::new(Float64Array::from(win))),
-            ("tie", Arc::new(Float64Array::from(tie))),
-            ("loss", Arc::new(Float64Array::from(loss))),
-            ("equity", Arc::new(Float64Array::from(equity))),
-            ("std_error", Arc::new(Float64Array::from(std_error))),
-            ("method", Arc::new(method)),
-        ])?;
-        Ok(batch)
+        Columns::new()
+            .u16("hand", hand)
+            .str("cards", cards)
+            .u8("c1", c1)
+            .u8("c2", c2)
+            .u8("c3", c3)
+            .dict("category", category.iter().copied(), &names)
+            .u8("category_rank", category)
+            .u16("strength", strength)
+            .u8("opponents", opponents)
+            .u64("wins", wins)
+            .u64("ties", ties)
+            .u64("deals", total)
+            .f64("win", win)
+            .f64("tie", tie)
+            .f64("loss", loss)
+            .f64("equity", equity)
+            .f64("std_error", std_error)
+            .dict("method", method, &methods)
+            .batch()
     }
 
     pub(super) fn categories_batch(&self) -> anyhow::Result<RecordBatch> {
@@ -114,32 +101,18 @@ impl HandsJob {
             A23::None => "none",
         };
         let n = CATEGORIES.len();
-        Ok(RecordBatch::try_from_iter(vec![
-            ("a23", Arc::new(StringArray::from(vec![a23; n])) as ArrayRef),
-            (
-                "special_235",
-                Arc::new(BooleanArray::from(vec![rules.special_235; n])),
-            ),
-            (
-                "category",
-                Arc::new(StringArray::from_iter_values(CATEGORIES)),
-            ),
-            (
-                "category_zh",
-                Arc::new(StringArray::from_iter_values(CATEGORIES_ZH)),
-            ),
-            (
-                "category_rank",
-                Arc::new(UInt8Array::from_iter_values(0..n as u8)),
-            ),
-            ("count", Arc::new(UInt32Array::from(counts.to_vec()))),
-            (
+        Columns::new()
+            .str("a23", vec![a23; n])
+            .bool("special_235", vec![rules.special_235; n])
+            .str("category", CATEGORIES)
+            .str("category_zh", CATEGORIES_ZH)
+            .u8("category_rank", 0..n as u8)
+            .u32("count", counts)
+            .f64(
                 "probability",
-                Arc::new(Float64Array::from_iter_values(
-                    counts.iter().map(|&c| f64::from(c) / HANDS as f64),
-                )),
-            ),
-        ])?)
+                counts.iter().map(|&c| f64::from(c) / HANDS as f64),
+            )
+            .batch()
     }
 
     pub(super) fn raise_curve_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
@@ -157,18 +130,15 @@ impl HandsJob {
             }
         }
         let n = hand.len();
-        Ok(RecordBatch::try_from_iter(vec![
-            ("hand", Arc::new(StringArray::from(hand)) as ArrayRef),
-            ("equity", Arc::new(Float64Array::from(equity))),
-            ("pot", Arc::new(Float64Array::from(vec![CURVE_POT; n]))),
-            ("call", Arc::new(Float64Array::from(vec![CURVE_CALL; n]))),
-            ("raise_to", Arc::new(Float64Array::from(raise_to))),
-            ("fold_rate", Arc::new(Float64Array::from(fold))),
-            ("ev_raise", Arc::new(Float64Array::from(ev))),
-            (
-                "ev_raise_seed_formula",
-                Arc::new(Float64Array::from(article)),
-            ),
-        ])?)
+        Columns::new()
+            .str("hand", hand)
+            .f64("equity", equity)
+            .f64("pot", vec![CURVE_POT; n])
+            .f64("call", vec![CURVE_CALL; n])
+            .f64("raise_to", raise_to)
+            .f64("fold_rate", fold)
+            .f64("ev_raise", ev)
+            .f64("ev_raise_seed_formula", article)
+            .batch()
     }
 }
