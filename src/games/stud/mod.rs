@@ -6,7 +6,7 @@
 //! - [`outs`]: the exact outs engine; [`starting_hands`]: exact heads-up results of two
 //!   starting hands over every deal;
 //! - [`job`]: the `stud.tables` job; `tables`: its Arrow batches and runtime payload;
-//!   `report`: its report.
+//!   `report`: its report; `tests`: the job as a whole.
 
 pub mod eval;
 pub mod job;
@@ -15,3 +15,6 @@ mod report;
 pub mod rules;
 pub mod starting_hands;
 mod tables;
+
+#[cfg(test)]
+mod tests;
