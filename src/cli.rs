@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::engine::Shard;
+use crate::job::MAX_THREADS;
 
 /// Exact card-game lookup tables: job files in, Parquet + runtime tables + reports out.
 #[derive(Parser, Debug)]
@@ -45,8 +46,8 @@ pub struct RunArgs {
     /// Output root (tables/ and reports/ are created inside it).
     #[arg(long, default_value = ".")]
     pub out: PathBuf,
-    /// Worker threads (default: the job's [run] threads; 0 = every core).
-    #[arg(long)]
+    /// Worker threads (default: the job's [run] threads; 0 = every core; at most 1024).
+    #[arg(long, value_parser = threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
@@ -72,8 +73,8 @@ pub struct MergeArgs {
     /// Output root (tables/ and reports/ are created inside it).
     #[arg(long)]
     pub out: PathBuf,
-    /// Worker threads (default: the job's [run] threads; 0 = every core).
-    #[arg(long)]
+    /// Worker threads (default: the job's [run] threads; 0 = every core; at most 1024).
+    #[arg(long, value_parser = threads, allow_hyphen_values = true)]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
@@ -216,6 +217,16 @@ pub struct ZhajinhuaQuestion {
     pub table: PathBuf,
 }
 
+/// A thread count: 0 (every core) to [`MAX_THREADS`].
+fn threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "{text:?} is not a thread count: use 0 (every core) or 1..={MAX_THREADS}"
+        )),
+    }
+}
+
 /// A probability: a number in [0, 1].
 fn probability(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -277,5 +288,9 @@ mod tests {
         assert_eq!(deck("32"), Ok(32));
         assert!(deck("36").unwrap_err().contains("52, 32 (7 to A) or 28"));
         assert!(deck("x").is_err());
+        assert_eq!(threads("0"), Ok(0));
+        assert_eq!(threads("1024"), Ok(1024));
+        assert!(threads("1025").unwrap_err().contains("1..=1024"));
+        assert!(threads("-1").is_err());
     }
 }

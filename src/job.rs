@@ -98,6 +98,13 @@ impl Default for RunSettings {
     }
 }
 
+/// Largest job file read (4 MiB): anything bigger, or a special file, is refused.
+pub const MAX_JOB_FILE_BYTES: u64 = 4 << 20;
+
+/// Most worker threads a run may ask for, in `[run] threads` or `--threads` (a fixed
+/// bound, so a job file valid on one machine is valid on every machine).
+pub const MAX_THREADS: usize = 1024;
+
 /// Fewest trials a Monte Carlo cell draws, whatever its early standard error says.
 pub const MIN_TRIALS: u64 = 1 << 14;
 
@@ -124,15 +131,37 @@ pub struct JobSpec {
 impl JobSpec {
     /// Reads and parses a job file.
     pub fn load(path: &Path) -> Result<JobSpec, JobError> {
+        use std::io::Read;
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| JobError {
+        let error = |message: String| JobError {
             path: shown.clone(),
             location: None,
             field: None,
-            message: match e.kind() {
+            message,
+        };
+        let io = |e: std::io::Error| {
+            error(match e.kind() {
                 std::io::ErrorKind::NotFound => "no such job file".to_string(),
                 _ => format!("cannot read the job file: {e}"),
-            },
+            })
+        };
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(MAX_JOB_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() as u64 > MAX_JOB_FILE_BYTES {
+            return Err(error(format!(
+                "larger than {} MiB: not a job file (job files are a few lines of TOML)",
+                MAX_JOB_FILE_BYTES >> 20
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            error(format!(
+                "not UTF-8 text (byte {}): not a job file",
+                e.utf8_error().valid_up_to()
+            ))
         })?;
         JobSpec::parse(&shown, text)
     }
@@ -149,6 +178,7 @@ impl JobSpec {
     /// ```
     pub fn parse(path: &str, text: String) -> Result<JobSpec, JobError> {
         let spans = SpanIndex::build(&text);
+        check_tables(path, &text)?;
         let file: JobFile = toml::from_str(&text).map_err(|e| spans.error(path, &text, &e))?;
         let hash = hex(&Sha256::digest(text.as_bytes()));
         let spec = JobSpec {
@@ -167,6 +197,15 @@ impl JobSpec {
     }
 
     fn check_run(&self) -> Result<(), JobError> {
+        if self.run.threads > MAX_THREADS {
+            return Err(self.field_error(
+                "run.threads",
+                format!(
+                    "{} threads: use 0 (every core) or 1..={MAX_THREADS}",
+                    self.run.threads
+                ),
+            ));
+        }
         let se = self.run.target_std_error;
         if !(se > 0.0 && se <= 0.5) {
             return Err(self.field_error(
@@ -246,6 +285,11 @@ impl JobSpec {
         }
     }
 
+    /// Whether the file has this top-level table (`grid`, `simulation`, ...).
+    pub fn has_table(&self, name: &str) -> bool {
+        self.spans.key_start(name).is_some()
+    }
+
     /// The job file's name without folders, e.g. `niuniu.toml`.
     pub fn file_name(&self) -> String {
         Path::new(&self.path)
@@ -290,6 +334,37 @@ impl JobMeta {
             job_file: format!("jobs/{name}.toml"),
         }
     }
+}
+
+/// Every top-level entry of a job file must be one of its tables, written as a table:
+/// `run = [..]` would otherwise be read by position, silently.
+fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
+    const TABLES: [&str; 5] = ["job", "rules", "grid", "simulation", "run"];
+    let Ok(doc) = toml_edit::Document::parse(text) else {
+        return Ok(()); // the TOML parser reports syntax errors with their place
+    };
+    for (key, item) in doc.as_table().iter() {
+        let located = |message: String| JobError {
+            path: path.to_string(),
+            location: doc
+                .as_table()
+                .key(key)
+                .and_then(|k| k.span())
+                .map(|s| line_column(text, s.start)),
+            field: Some(key.to_string()),
+            message,
+        };
+        if !TABLES.contains(&key) {
+            return Err(located(
+                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation] and [run]"
+                    .to_string(),
+            ));
+        }
+        if !item.is_table_like() {
+            return Err(located(format!("`{key}` must be a table, written [{key}]")));
+        }
+    }
+    Ok(())
 }
 
 /// Lower-case hex of bytes.
@@ -460,6 +535,39 @@ mod tests {
         assert_eq!(e.location, Some((5, 3)));
         let absent = spec.field_error("rules.names", "bad default");
         assert_eq!(absent.location.map(|l| l.0), Some(4));
+    }
+
+    #[test]
+    fn tables_must_be_tables_and_threads_bounded() {
+        let e = parse("run = [1, 2]\n[job]\nkind = \"x\"\nname = \"n\"\n").unwrap_err();
+        assert_eq!(e.location, Some((1, 1)), "{e}");
+        assert!(e.message.contains("must be a table"), "{e}");
+        let e = parse("[job]\nkind = \"x\"\nname = \"n\"\n[extra]\n").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("extra"), "{e}");
+        assert!(parse("run = { threads = 2 }\n[job]\nkind = \"x\"\nname = \"n\"\n").is_ok());
+        let e = parse("[job]\nkind = \"x\"\nname = \"n\"\n[run]\nthreads = 100000\n").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("run.threads"), "{e}");
+        assert!(e.message.contains("1..=1024"), "{e}");
+    }
+
+    #[test]
+    fn oversized_and_binary_job_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.toml");
+        std::fs::write(&big, vec![b'#'; (MAX_JOB_FILE_BYTES + 1) as usize]).unwrap();
+        let e = JobSpec::load(&big).unwrap_err();
+        assert!(e.message.contains("larger than 4 MiB"), "{e}");
+        let binary = dir.path().join("bin.toml");
+        std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
+        assert!(JobSpec::load(&binary)
+            .unwrap_err()
+            .message
+            .contains("not UTF-8"));
+        #[cfg(unix)]
+        {
+            let e = JobSpec::load(Path::new("/dev/zero")).unwrap_err();
+            assert!(e.message.contains("larger than"), "{e}");
+        }
     }
 
     #[test]

@@ -1110,3 +1110,51 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn shard_options_that_cannot_work_are_refused() {
+    let job = repo("jobs/niuniu.toml");
+    let work = tempfile::tempdir().unwrap();
+    // --shards completes a scheduler's index; with none set it would do nothing.
+    let out = bin()
+        .args(["run", job.to_str().unwrap(), "--shards", "4", "--out"])
+        .arg(work.path())
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--shard I/N"), "{}", stderr(&out));
+    // More shards than the job has units (niuniu.hands has 64).
+    let out = bin()
+        .args([
+            "run",
+            job.to_str().unwrap(),
+            "--shard",
+            "0/4294967295",
+            "--out",
+        ])
+        .arg(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("at most 64 shards"),
+        "{}",
+        stderr(&out)
+    );
+    // Thread counts are bounded, negative ones named as such.
+    for bad in ["-1", "100000"] {
+        let out = bin()
+            .args(["run", job.to_str().unwrap(), "--threads", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("not a thread count"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

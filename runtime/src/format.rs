@@ -30,6 +30,9 @@ pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
 pub const FORMAT_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 40;
+/// Largest payload a table file may declare (1 GiB; the largest table the pipeline
+/// writes is about 16 MB). Larger declarations are refused before anything is read.
+pub const MAX_PAYLOAD: u64 = 1 << 30;
 
 /// Which game a table belongs to (the header's `game` field).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -104,6 +107,8 @@ pub enum TableError {
     LengthMismatch { declared: u64, actual: u64 },
     #[error("payload checksum mismatch (header {expected:#010x}, computed {computed:#010x}): corrupt file")]
     ChecksumMismatch { expected: u32, computed: u32 },
+    #[error("header declares a {declared}-byte payload, more than the {limit}-byte limit: corrupt or not a table")]
+    TooLarge { declared: u64, limit: u64 },
     #[error("payload does not decode: {0}")]
     Decode(String),
     #[error("payload decodes but is invalid: {0}")]
@@ -192,11 +197,40 @@ pub fn open_payload(bytes: &[u8], expected: Game) -> Result<(TableHeader, &[u8])
 }
 
 /// Reads a whole table file into memory.
+///
+/// Reads at most what the header declares (and never more than [`MAX_PAYLOAD`]), so a
+/// special file (`/dev/zero`), a huge file or a hostile header costs a bounded read and
+/// allocation, never "read until memory runs out".
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, TableError> {
-    std::fs::read(path).map_err(|source| TableError::Io {
+    use std::io::Read;
+    let io = |source| TableError::Io {
         path: path.display().to_string(),
         source,
-    })
+    };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() < HEADER_LEN {
+        return Err(TableError::TooShort { len: bytes.len() });
+    }
+    if bytes[..8] != MAGIC {
+        return Err(TableError::BadMagic);
+    }
+    let declared = le_u64(&bytes, 24);
+    if declared > MAX_PAYLOAD {
+        return Err(TableError::TooLarge {
+            declared,
+            limit: MAX_PAYLOAD,
+        });
+    }
+    // One byte past the declaration, so a longer file is caught as a length mismatch.
+    file.take(declared + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    Ok(bytes)
 }
 
 /// Checks the header and checksum of a `game` table and decodes its payload (each game's

@@ -310,3 +310,34 @@ fn regression_corpus_is_refused() {
     }
     assert!(seen >= 14, "corpus has {seen} files");
 }
+
+#[test]
+fn files_are_read_no_further_than_their_header_declares() {
+    let dir = std::env::temp_dir().join(format!("cardtables-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A valid header that declares an absurd payload: refused before reading on.
+    let mut forged = zhajinhua_file();
+    forged[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+    let path = dir.join("forged.bin");
+    std::fs::write(&path, &forged).unwrap();
+    assert!(matches!(
+        format::read_file(&path),
+        Err(cardtables::TableError::TooLarge { .. })
+    ));
+    // A good file reads whole and loads; the same file with bytes appended is caught.
+    let good = zhajinhua_file();
+    std::fs::write(&path, &good).unwrap();
+    assert_eq!(format::read_file(&path).unwrap(), good);
+    assert!(Zhajinhua::open(&path).is_ok());
+    let mut longer = good.clone();
+    longer.extend_from_slice(&[0; 100]);
+    std::fs::write(&path, &longer).unwrap();
+    assert!(Zhajinhua::open(&path).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // An endless special file: the header's magic is wrong, nothing more is read.
+    #[cfg(unix)]
+    assert!(matches!(
+        Zhajinhua::open("/dev/zero"),
+        Err(cardtables::TableError::BadMagic)
+    ));
+}

@@ -17,6 +17,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
                 }
                 Some(s)
             }
+            None if args.shards.is_some() => {
+                return Err(UsageError::error(
+                    "--shards N only completes a scheduler's index (JOB_COMPLETION_INDEX, \
+                     AWS_BATCH_JOB_ARRAY_INDEX) and none is set: use --shard I/N",
+                ))
+            }
             None => None,
         },
     };

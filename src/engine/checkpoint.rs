@@ -43,7 +43,8 @@ fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
 }
 
 fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = format::read_file(path)
+        .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
     let (_, payload) = format::open_payload(&bytes, Game::Pipeline)
         .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
     format::decode(payload).with_context(|| format!("{} does not decode", path.display()))

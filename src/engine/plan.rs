@@ -126,6 +126,9 @@ pub fn lock_path(dir: &Path, shard: Option<Shard>) -> PathBuf {
     }
 }
 
+/// Missing shards listed by name in `merge`'s error; the rest are counted.
+const MISSING_SHOWN: usize = 10;
+
 /// Every shard part of one job, checked to be complete and consistent: one part per
 /// shard, all from the same job file and shard count, each unit in its own shard.
 pub struct Parts {
@@ -175,15 +178,34 @@ impl Parts {
                 );
             }
         }
+        // Parts are sorted and distinct, so the number missing is a subtraction; list only
+        // the first few, however many shards the parts claim.
         let present: Vec<u32> = parts.iter().map(|(_, p)| p.shard).collect();
-        let missing: Vec<String> = (0..first.shards)
-            .filter(|s| !present.contains(s))
-            .map(|s| format!("{s}/{}", first.shards))
-            .collect();
-        if !missing.is_empty() {
+        let missing_count = u64::from(first.shards) - present.len() as u64;
+        if missing_count > 0 {
+            let shown: Vec<String> = (0..first.shards)
+                .filter(|s| present.binary_search(s).is_err())
+                .take(MISSING_SHOWN)
+                .map(|s| format!("{s}/{}", first.shards))
+                .collect();
+            let more = missing_count.saturating_sub(shown.len() as u64);
             bail!(
-                "missing shard parts: {} (run them with --shard, then merge again)",
-                missing.join(", ")
+                "{missing_count} shard part(s) missing: {}{} (run them with --shard, then merge again)",
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        // Every unit is in exactly one part, so the parts must hold `unit_count` units in
+        // all: checked before anything of that size is allocated.
+        let held: u64 = parts.iter().map(|(_, p)| p.units.len() as u64).sum();
+        if held != u64::from(first.unit_count) {
+            bail!(
+                "the parts hold {held} units but declare {}: a part is incomplete or corrupt",
+                first.unit_count
             );
         }
         let spec = JobSpec::parse(&first.job_path, first.job_text.clone())?;

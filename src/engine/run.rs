@@ -55,6 +55,15 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     let cpu_start = cpu_seconds();
     let pool = thread_pool(config.threads, spec.run.threads)?;
     let unit_count = job.unit_count();
+    if let Some(shard) = config.shard {
+        if shard.count as usize > unit_count {
+            bail!(
+                "--shard {}/{}: this job has {unit_count} work units, so at most {unit_count} shards",
+                shard.index,
+                shard.count
+            );
+        }
+    }
     let dir = config.out.join("tables").join(&spec.name);
     let shard_pair = config.shard.map(Shard::pair);
     let checkpoint_path = Checkpoint::path(&dir, shard_pair);

@@ -45,8 +45,30 @@ pub const KINDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The tables beyond `[job]`, `[rules]` and `[run]` that a job kind reads; any other is
+/// an error, so a misplaced `[grid]` never silently does nothing.
+fn extra_tables(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "blackjack.strategy" => &["grid", "simulation"],
+        _ => &[],
+    }
+}
+
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
+    if KINDS.iter().any(|(k, _)| *k == spec.kind) {
+        for table in ["grid", "simulation"] {
+            if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
+                return Err(spec.field_error(
+                    table,
+                    format!(
+                        "a {} job has no [{table}] table (only blackjack.strategy reads [grid] and [simulation])",
+                        spec.kind
+                    ),
+                ));
+            }
+        }
+    }
     match spec.kind.as_str() {
         "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
         "holdem.headsup" => Ok(Box::new(holdem::job::HeadsUpJob::new(spec)?)),
@@ -67,5 +89,40 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
                     .join(", ")
             ),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(text: &str) -> JobSpec {
+        JobSpec::parse("j.toml", text.to_string()).unwrap()
+    }
+
+    #[test]
+    fn tables_a_kind_does_not_read_are_errors() {
+        let e = build(&spec(
+            "[job]\nkind = \"niuniu.hands\"\nname = \"n\"\n[grid]\ndecks = [1, 2]\n",
+        ))
+        .err()
+        .expect("refused");
+        assert_eq!(e.field.as_deref(), Some("grid"));
+        assert_eq!(e.location.map(|l| l.0), Some(4));
+        assert!(e.message.contains("only blackjack.strategy"), "{e}");
+        let e = build(&spec(
+            "[job]\nkind = \"zhajinhua.hands\"\nname = \"z\"\n[simulation]\nrounds = 1\n",
+        ))
+        .err()
+        .expect("refused");
+        assert_eq!(e.field.as_deref(), Some("simulation"));
+    }
+
+    #[test]
+    fn unknown_kinds_list_the_known_ones() {
+        let e = build(&spec("[job]\nkind = \"poker.texas\"\nname = \"p\"\n"))
+            .err()
+            .expect("refused");
+        assert!(e.message.contains("\"niuniu.hands\""), "{e}");
     }
 }

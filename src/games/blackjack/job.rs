@@ -197,7 +197,9 @@ impl Job for StrategyJob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::blackjack::rules::{rule_set_id, BlackjackRules, Decks, Double, Surrender};
+    use crate::games::blackjack::rules::{
+        rule_set_id, BlackjackRules, Decks, Double, Surrender, RULE_FIELDS,
+    };
 
     fn spec(text: &str) -> JobSpec {
         JobSpec::parse(
@@ -274,6 +276,14 @@ mod tests {
             error("[simulation]\npenetration = 1.5\n").contains("field `simulation.penetration`")
         );
         assert!(error("[simulation]\nspeed = 1\n").contains("unknown field `speed`"));
+        // 256^8 = 2^64 rule sets: the count must not wrap around to 0.
+        let list = format!("[{}]", vec!["0"; 256].join(", "));
+        let grid: String = RULE_FIELDS[..8]
+            .iter()
+            .map(|f| format!("{f} = {list}\n"))
+            .collect();
+        let e = error(&format!("[grid]\n{grid}"));
+        assert!(e.contains("256 × 256") && e.contains("at most 1000"), "{e}");
     }
 
     #[test]

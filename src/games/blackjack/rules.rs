@@ -310,13 +310,21 @@ pub fn expand(spec: &JobSpec) -> Result<(Vec<RuleSetSpec>, SimulationSettings, S
             }
         }
     }
-    let count: usize = axes.iter().map(|(_, v)| v.len()).product();
-    if count > MAX_RULE_SETS {
-        return Err(spec.field_error(
-            "grid",
-            format!("{count} rule sets: a job may analyse at most {MAX_RULE_SETS}"),
-        ));
-    }
+    // Checked: a grid of a few long lists must not wrap around to a small count.
+    let count = axes
+        .iter()
+        .try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()))
+        .filter(|&n| n <= MAX_RULE_SETS)
+        .ok_or_else(|| {
+            let sizes: Vec<String> = axes.iter().map(|(_, v)| v.len().to_string()).collect();
+            spec.field_error(
+                "grid",
+                format!(
+                    "{} rule sets: a job may analyse at most {MAX_RULE_SETS}",
+                    sizes.join(" × ")
+                ),
+            )
+        })?;
     let mut sets: Vec<RuleSetSpec> = Vec::with_capacity(count);
     for k in 0..count {
         let mut table = base.clone();

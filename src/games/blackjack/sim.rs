@@ -54,8 +54,18 @@ impl Tally {
 }
 
 /// The cards: a finite shoe dealt by partial Fisher–Yates, or an infinite one.
+///
+/// `cards[..next]` have been dealt since the last shuffle, `cards[round_start..next]` in
+/// the round being played (they are on the table). When a round needs a card and the
+/// shoe is empty, the discards (`cards[..round_start]`) are shuffled back in and the
+/// round goes on, as a dealer does with a cut card placed too deep; the cut card stays
+/// the normal trigger, checked between rounds.
 enum Cards {
-    Finite { cards: Vec<u8>, next: usize },
+    Finite {
+        cards: Vec<u8>,
+        next: usize,
+        round_start: usize,
+    },
     Infinite,
 }
 
@@ -67,6 +77,7 @@ impl Cards {
                     .flat_map(|r| std::iter::repeat_n(r as u8, counts[r] as usize))
                     .collect(),
                 next: 0,
+                round_start: 0,
             },
             None => Cards::Infinite,
         }
@@ -75,7 +86,22 @@ impl Cards {
     /// Deals one card uniformly from those not yet dealt since the last shuffle.
     fn deal(&mut self, rng: &mut Pcg64) -> usize {
         match self {
-            Cards::Finite { cards, next } => {
+            Cards::Finite {
+                cards,
+                next,
+                round_start,
+            } => {
+                if *next == cards.len() {
+                    // The shoe ran dry mid-round: keep the table's cards at the front and
+                    // deal on from the discards behind them. (A round cannot use a whole
+                    // shoe: its cards' points stay far below one deck's 340.)
+                    cards.rotate_left(*round_start);
+                    *next -= *round_start;
+                    *round_start = 0;
+                    if *next == cards.len() {
+                        *next = 0; // no discards: unreachable, see above
+                    }
+                }
                 let j = rng.random_range(*next..cards.len());
                 cards.swap(*next, j);
                 *next += 1;
@@ -88,14 +114,28 @@ impl Cards {
     /// Puts every card back. The array stays a permutation of the shoe, so the next
     /// partial Fisher–Yates draws are uniform again.
     fn shuffle(&mut self) {
-        if let Cards::Finite { next, .. } = self {
+        if let Cards::Finite {
+            next, round_start, ..
+        } = self
+        {
             *next = 0;
+            *round_start = 0;
+        }
+    }
+
+    /// Marks the start of a round: cards dealt from now on are on the table.
+    fn start_round(&mut self) {
+        if let Cards::Finite {
+            next, round_start, ..
+        } = self
+        {
+            *round_start = *next;
         }
     }
 
     fn dealt_fraction(&self) -> f64 {
         match self {
-            Cards::Finite { cards, next } => *next as f64 / cards.len() as f64,
+            Cards::Finite { cards, next, .. } => *next as f64 / cards.len() as f64,
             Cards::Infinite => 0.0,
         }
     }
@@ -233,6 +273,7 @@ impl<'a> Player<'a> {
                     }
                 }
             }
+            cards.start_round();
             let result = self.round(&mut cards, &mut hands, rng);
             tally.rounds += 1;
             tally.sum += result;
@@ -396,4 +437,56 @@ pub fn article_chart() -> Vec<Cell> {
         }
     }
     chart
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::stream;
+    use crate::games::blackjack::rules::Decks;
+
+    #[test]
+    fn a_shoe_that_runs_dry_mid_round_reshuffles_its_discards() {
+        let rules = BlackjackRules {
+            decks: Decks::Finite(1),
+            ..BlackjackRules::default()
+        };
+        let shoe = rules.shoe().unwrap();
+        let mut cards = Cards::new(&rules);
+        let mut rng = stream(7, 0);
+        // Seven cards a round and never a shuffle between rounds: the 52-card shoe runs
+        // dry inside a round again and again. No card may come twice within a round, and
+        // every round's cards are a sub-multiset of the shoe.
+        for round in 0..2_000 {
+            cards.start_round();
+            let mut seen = [0u32; RANKS];
+            for _ in 0..7 {
+                seen[cards.deal(&mut rng)] += 1;
+            }
+            for r in 0..RANKS {
+                assert!(
+                    seen[r] <= shoe[r],
+                    "round {round}: rank {r} dealt {} times",
+                    seen[r]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_deep_cut_card_in_a_single_deck_plays_on() {
+        let rules = BlackjackRules {
+            decks: Decks::Finite(1),
+            max_split_hands: 4,
+            ..BlackjackRules::default()
+        };
+        let chart = crate::games::blackjack::analysis::analyze(&rules).chart;
+        let tally = Player::new(&rules, &chart).simulate(
+            200_000,
+            Shuffle::Penetration(0.99),
+            &mut stream(3, 1),
+        );
+        assert_eq!(tally.rounds, 200_000);
+        assert!(tally.mean().abs() < 0.05, "{}", tally.mean());
+    }
 }
