@@ -456,8 +456,29 @@ impl SpanIndex {
             .and_then(|s| self.field_at(s.start))
             .map(str::to_string);
         let mut message = e.message().trim().to_string();
+        if message == "missing field `job`" {
+            // Reported by serde at whatever table came first; the fault is the file's.
+            return JobError {
+                path: path.to_string(),
+                location: None,
+                field: Some("job".to_string()),
+                message: "no [job] table: every job file needs [job] with `kind` and `name`"
+                    .to_string(),
+            };
+        }
         if message.starts_with("missing field") && field.is_none() {
             message.push_str(" (every job file needs [job] with `kind` and `name`)");
+        }
+        if message == "duplicate key" {
+            // Name the key: the error's span covers it.
+            if let Some(key) = span
+                .as_ref()
+                .and_then(|s| text.get(s.clone()))
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+            {
+                message = format!("duplicate key `{key}`: each key may appear once per table");
+            }
         }
         JobError {
             path: path.to_string(),
@@ -577,6 +598,10 @@ mod tests {
         let e = parse("[job]\nkind = \"x\"\nname = \"../up\"\n").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("job.name"));
         let e = parse("[run]\nthreads = 2\n").unwrap_err();
-        assert!(e.message.contains("job"), "{e}");
+        assert_eq!(e.field.as_deref(), Some("job"), "{e}");
+        assert!(e.message.starts_with("no [job] table"), "{e}");
+        let e = parse("[job]\nkind = \"x\"\nname = \"n\"\nname = \"m\"\n").unwrap_err();
+        assert_eq!(e.location.map(|l| l.0), Some(4), "{e}");
+        assert!(e.message.contains("duplicate key `name`"), "{e}");
     }
 }

@@ -276,6 +276,14 @@ mod tests {
             error("[simulation]\npenetration = 1.5\n").contains("field `simulation.penetration`")
         );
         assert!(error("[simulation]\nspeed = 1\n").contains("unknown field `speed`"));
+        // A wrong value is named at its own field, in [rules] or in [grid].
+        let e = error("[rules]\ndecks = \"six\"\n");
+        assert!(
+            e.contains("bj.toml:5:1: field `rules.decks`") && e.contains("1 to 8, or \"infinite\""),
+            "{e}"
+        );
+        let e = error("[grid]\ndecks = [1, 2]\nsurrender = [\"none\", 3]\n");
+        assert!(e.contains("field `grid.surrender`"), "{e}");
         // 256^8 = 2^64 rule sets: the count must not wrap around to 0.
         let list = format!("[{}]", vec!["0"; 256].join(", "));
         let grid: String = RULE_FIELDS[..8]

@@ -8,11 +8,44 @@ use serde::{Deserialize, Serialize};
 use crate::job::{JobError, JobSpec};
 
 /// Number of decks: 1..=8, or an infinite shoe (every card drawn with fixed probability).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Written as a number or as `"infinite"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Decks {
     Finite(u8),
     Infinite(InfiniteWord),
+}
+
+impl<'de> Deserialize<'de> for Decks {
+    /// Reads a number or `"infinite"`; anything else is an error that says what is
+    /// allowed, located at the value (the range 1..=8 is checked by `validate`).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Decks, D::Error> {
+        struct Visitor;
+        const EXPECTED: &str = "a number of decks, 1 to 8, or \"infinite\"";
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Decks;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Decks, E> {
+                u8::try_from(n)
+                    .map(Decks::Finite)
+                    .map_err(|_| E::custom(format!("{n} decks: use {EXPECTED}")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Decks, E> {
+                u8::try_from(n)
+                    .map(Decks::Finite)
+                    .map_err(|_| E::custom(format!("{n} decks: use {EXPECTED}")))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Decks, E> {
+                match s {
+                    "infinite" => Ok(Decks::Infinite(InfiniteWord::Infinite)),
+                    _ => Err(E::custom(format!("{s:?}: use {EXPECTED}"))),
+                }
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// The word `"infinite"`.
@@ -348,11 +381,26 @@ pub fn expand(spec: &JobSpec) -> Result<(Vec<RuleSetSpec>, SimulationSettings, S
             toml::Value::Table(table.clone())
                 .try_into()
                 .map_err(|e: toml::de::Error| {
-                    let field = axes
-                        .first()
-                        .map(|(f, _)| format!("grid.{f}"))
-                        .unwrap_or_else(|| "rules".into());
-                    spec.field_error(&field, format!("{} ({})", e.message(), described()))
+                    // Values read from a table lose their place in the file: name the
+                    // field whose value fails on its own, in [grid] or [rules].
+                    let culprit = table.iter().find(|(key, value)| {
+                        let mut alone = toml::Table::new();
+                        alone.insert(key.to_string(), (*value).clone());
+                        toml::Value::Table(alone)
+                            .try_into::<BlackjackRules>()
+                            .is_err()
+                    });
+                    let field = match culprit {
+                        Some((key, _)) if grid.contains_key(key) => format!("grid.{key}"),
+                        Some((key, _)) => format!("rules.{key}"),
+                        None => "rules".into(),
+                    };
+                    let message = if axes.is_empty() {
+                        e.message().to_string()
+                    } else {
+                        format!("{} (in the grid combination {})", e.message(), described())
+                    };
+                    spec.field_error(&field, message)
                 })?;
         if let Err((field, message)) = rules.validate() {
             let name = field.trim_start_matches("rules.");
