@@ -237,12 +237,15 @@ fn probability(text: &str) -> Result<f64, String> {
     }
 }
 
-/// An amount of chips: a finite number, zero or more.
+/// Largest amount of chips a query takes (10¹²): every EV of amounts up to it is finite.
+pub const MAX_AMOUNT: f64 = 1e12;
+
+/// An amount of chips: a number from 0 to [`MAX_AMOUNT`].
 fn amount(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) if (0.0..=MAX_AMOUNT).contains(&v) => Ok(v),
         _ => Err(format!(
-            "{text:?} is not an amount: use a finite number, zero or more"
+            "{text:?} is not an amount: use a number from 0 to {MAX_AMOUNT:e}"
         )),
     }
 }
@@ -252,7 +255,7 @@ fn positive_amount(text: &str) -> Result<f64, String> {
     match amount(text) {
         Ok(v) if v > 0.0 => Ok(v),
         _ => Err(format!(
-            "{text:?} is not a positive amount: use a finite number above 0"
+            "{text:?} is not a positive amount: use a number above 0, at most {MAX_AMOUNT:e}"
         )),
     }
 }
@@ -282,7 +285,8 @@ mod tests {
         assert!(probability("1.5").unwrap_err().contains("[0, 1]"));
         assert!(probability("NaN").is_err());
         assert_eq!(amount("0"), Ok(0.0));
-        assert!(amount("-1").is_err() && amount("inf").is_err());
+        assert!(amount("-1").is_err() && amount("inf").is_err() && amount("1e300").is_err());
+        assert_eq!(amount("1e12"), Ok(1e12));
         assert!(positive_amount("0").is_err());
         assert_eq!(positive_amount("100"), Ok(100.0));
         assert_eq!(deck("32"), Ok(32));
