@@ -192,7 +192,7 @@ fn shards_merge_into_the_single_run_byte_for_byte() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("missing shard parts: 1/3"),
+        stderr(&out).contains("1 shard part(s) missing: 1/3"),
         "{}",
         stderr(&out)
     );
@@ -1156,5 +1156,42 @@ fn shard_options_that_cannot_work_are_refused() {
             "{}",
             stderr(&out)
         );
+    }
+}
+
+#[test]
+fn a_run_removes_the_temporary_files_of_a_run_that_died() {
+    let work = tempfile::tempdir().unwrap();
+    let tables = work.path().join("tables/zhajinhua_235");
+    let reports = work.path().join("reports");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::create_dir_all(reports.join("zhajinhua_235")).unwrap();
+    // What `kill -9` during the write phase or a checkpoint leaves behind, and a shard's
+    // checkpoint temp that a shard run's own lock covers (kept).
+    let stale = [
+        tables.join(".hands.parquet.tmp-4000001"),
+        tables.join("..checkpoint.bin.tmp-4000002"),
+        reports.join(".zhajinhua_235.md.tmp-4000003"),
+        reports.join("zhajinhua_235/.raise_curve.svg.tmp-4000004"),
+    ];
+    let kept = [
+        tables.join("..checkpoint-part-00000-of-00002.bin.tmp-4000005"),
+        reports.join(".other.md.tmp-4000006"),
+    ];
+    for path in stale.iter().chain(&kept) {
+        std::fs::write(path, b"partial").unwrap();
+    }
+    run_ok(&[
+        "run",
+        repo("jobs/zhajinhua_235.toml").to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--quiet",
+    ]);
+    for path in &stale {
+        assert!(!path.exists(), "{} left behind", path.display());
+    }
+    for path in &kept {
+        assert!(path.exists(), "{} removed", path.display());
     }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
-use super::checkpoint::{Checkpoint, PartFile};
+use super::checkpoint::{part_stem, Checkpoint, PartFile};
 use super::execute::{compute_units, cpu_seconds, thread_pool};
 use super::lock::OutputLock;
 use super::plan::{lock_path, units_of, Parts, Shard};
@@ -68,6 +68,15 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     let shard_pair = config.shard.map(Shard::pair);
     let checkpoint_path = Checkpoint::path(&dir, shard_pair);
     let _lock = OutputLock::acquire(&lock_path(&dir, config.shard))?;
+    // Holding the lock, every temporary file of what this run writes is a dead run's.
+    match config.shard {
+        Some(s) => {
+            let stem = part_stem(s.index, s.count);
+            remove_stale_temps(&dir, |target| target == format!(".checkpoint-{stem}.bin"))?;
+            remove_stale_temps(&dir.join("parts"), |target| target == format!("{stem}.bin"))?;
+        }
+        None => remove_stale_output_temps(&config.out, &spec.name)?,
+    }
 
     let mut finished: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
     if config.resume {
@@ -156,6 +165,41 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     })
 }
 
+/// Removes the temporary files (`.NAME.tmp-PID`, see `sink::stage`) in `dir` whose target
+/// `NAME` the caller's lock covers: left by a run that died while writing.
+fn remove_stale_temps(dir: &Path, owned: impl Fn(&str) -> bool) -> anyhow::Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((target, pid)) = name.strip_prefix('.').and_then(|n| n.rsplit_once(".tmp-"))
+        else {
+            continue;
+        };
+        if pid.chars().all(|c| c.is_ascii_digit()) && !pid.is_empty() && owned(target) {
+            let path = entry.path();
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove stale {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The stale temporary files of a whole run's outputs: every one in its table folder
+/// except the shards' checkpoints (their own locks cover those), and its report's.
+fn remove_stale_output_temps(out: &Path, name: &str) -> anyhow::Result<()> {
+    remove_stale_temps(&out.join("tables").join(name), |target| {
+        !target.starts_with(".checkpoint-part-")
+    })?;
+    remove_stale_temps(&out.join("reports"), |target| {
+        target == format!("{name}.md")
+    })?;
+    remove_stale_temps(&out.join("reports").join(name), |_| true)
+}
+
 fn remove_checkpoint(path: &Path) -> anyhow::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -179,6 +223,7 @@ pub fn merge(
         &config.out.join("tables").join(&spec.name),
         None,
     ))?;
+    remove_stale_output_temps(&config.out, &spec.name)?;
     if job.unit_count() != parts.unit_count as usize {
         bail!(
             "the parts expect {} units but this build of pipeline plans {}: merge with the version that ran them",
