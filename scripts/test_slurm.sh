@@ -104,7 +104,8 @@ for i in 0 1 2 3; do
 done
 [ -f "$work/out/tables/niuniu/manifest.json" ] || { say "the merge step did not run"; exit 1; }
 
-"$PIPELINE" run "$job" --out "$work/single" --quiet
+# The same job path the array tasks were given, so the reports name the same file.
+"$PIPELINE" run "$(realpath "$job")" --out "$work/single" --quiet
 status=0
 for f in hands.parquet categories.parquet niuniu.bin; do
   if cmp -s "$work/out/tables/niuniu/$f" "$work/single/tables/niuniu/$f"; then
