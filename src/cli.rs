@@ -31,6 +31,9 @@ pub enum Command {
     Inspect { file: PathBuf },
     /// Join shard parts into the same files a single run writes.
     Merge(MergeArgs),
+    /// Validate a job file completely (rules, grid, simulation, run settings, output
+    /// folders) without computing, and say what a run would do.
+    Check(CheckArgs),
     /// Answer a question from a runtime table, in O(1).
     Query {
         #[command(subcommand)]
@@ -62,6 +65,22 @@ pub struct RunArgs {
     /// Continue an interrupted run from its checkpoint.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// The arguments of `pipeline check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The job file, e.g. jobs/blackjack.toml.
+    pub job: PathBuf,
+    /// Output root the run would write under (checked for writability).
+    #[arg(long, default_value = ".")]
+    pub out: PathBuf,
+    /// Worker threads the run would use (checked like `run --threads`).
+    #[arg(long, value_parser = threads, allow_hyphen_values = true)]
+    pub threads: Option<usize>,
+    /// The shard the run would compute, I/N (checked against the job's unit count).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
 }
 
 /// The arguments of `pipeline merge`.

@@ -1195,3 +1195,128 @@ fn a_run_removes_the_temporary_files_of_a_run_that_died() {
         assert!(path.exists(), "{} removed", path.display());
     }
 }
+
+#[test]
+fn check_validates_without_computing() {
+    let out = run_ok(&["check", repo("jobs/blackjack.toml").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("96 rule sets") && text.contains("units:    4896"),
+        "{text}"
+    );
+    // A bad job file is exit 2 at its field, like `run`.
+    let work = tempfile::tempdir().unwrap();
+    let bad = work.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        "[job]\nkind = \"niuniu.hands\"\nname = \"n\"\n[grid]\ndecks = [1]\n",
+    )
+    .unwrap();
+    let out = bin().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("bad.toml:4:2: field `grid`"),
+        "{}",
+        stderr(&out)
+    );
+    // An output root under a file cannot be written.
+    let blocker = work.path().join("file");
+    std::fs::write(&blocker, b"x").unwrap();
+    let out = bin()
+        .args(["check", repo("jobs/niuniu.toml").to_str().unwrap(), "--out"])
+        .arg(blocker.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is not a folder"), "{}", stderr(&out));
+}
+
+/// A small deterministic generator (xorshift64*) for the mutation test.
+struct Mutator(u64);
+
+impl Mutator {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1) as u64) as usize
+    }
+
+    /// One random edit of a job file's text: delete, duplicate or replace a span, or put
+    /// a hostile value where a value was.
+    fn mutate(&mut self, text: &str) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        let at = self.below(chars.len());
+        let len = 1 + self.below(12);
+        let end = (at + len).min(chars.len());
+        let pieces = [
+            "",
+            "\n",
+            "[",
+            "]",
+            "=",
+            "\"",
+            "0",
+            "-1",
+            "1e309",
+            "99999999999999999999",
+            "nan",
+            "\"infinite\"",
+            "[grid]\n",
+            "[run]\n",
+            "threads = 100000\n",
+            "[[job]]\n",
+            "{",
+            "}",
+            ",",
+            "é",
+            "\u{0}",
+        ];
+        let mut out: String = chars[..at].iter().collect();
+        match self.below(4) {
+            0 => {}
+            1 => out.extend(chars[at..end].iter().chain(&chars[at..end])),
+            _ => out.push_str(pieces[self.below(pieces.len())]),
+        }
+        out.extend(&chars[end..]);
+        out
+    }
+}
+
+#[test]
+fn random_mutations_of_every_shipped_job_are_checked_without_a_panic() {
+    let work = tempfile::tempdir().unwrap();
+    let mut rng = Mutator(0x5eed_cafe);
+    let mut refused = 0;
+    let mut files: Vec<_> = std::fs::read_dir(repo("jobs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for job in files {
+        let text = std::fs::read_to_string(&job).unwrap();
+        for k in 0..24 {
+            let mutated = (0..1 + k % 3).fold(text.clone(), |t, _| rng.mutate(&t));
+            let path = work.path().join("mutated.toml");
+            std::fs::write(&path, &mutated).unwrap();
+            let out = bin()
+                .arg("check")
+                .arg(&path)
+                .args(["--out"])
+                .arg(work.path())
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            assert!(
+                code == Some(0) || code == Some(2),
+                "{} mutation {k}: exit {code:?}\n{}\n--- job file ---\n{mutated}",
+                job.display(),
+                stderr(&out)
+            );
+            assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+            refused += usize::from(code == Some(2));
+        }
+    }
+    // Most mutations break something; the test is worthless if none did.
+    assert!(refused > 100, "only {refused} mutations were refused");
+}

@@ -1,6 +1,7 @@
 //! The closed-form decision model shared by every game (the pipeline's
-//! `docs/rules/holdem.md`, with the tutorial articles' mistakes corrected). Amounts are chips; `pot` is the pot before our decision, including the
-//! opponent's bet; `equity` is our share of the pot at showdown (wins plus split ties).
+//! `docs/rules/holdem.md`, with the tutorial articles' mistakes corrected). Amounts are
+//! chips; `pot` is the pot before our decision, including the opponent's bet; `equity` is
+//! our share of the pot at showdown (wins plus split ties).
 
 /// EV of folding: nothing more is lost.
 pub const EV_FOLD: f64 = 0.0;
@@ -19,8 +20,9 @@ pub fn ev_raise(equity: f64, pot: f64, call: f64, raise_to: f64, fold: f64) -> f
     fold * pot + (1.0 - fold) * (equity * (pot + 2.0 * raise_to - call) - raise_to)
 }
 
-/// The raise EV of the tutorial article the Zhajinhua tables started from, `f·P + (1 − f)·(w·(P + R) − R)`, which forgets the chips the
-/// opponent adds when calling. Reported beside [`ev_raise`] only to show the gap.
+/// The raise EV of the tutorial article the Zhajinhua tables started from,
+/// `f·P + (1 − f)·(w·(P + R) − R)`, which forgets the chips the opponent adds when calling.
+/// Reported beside [`ev_raise`] only to show the gap.
 pub fn ev_raise_article(equity: f64, pot: f64, raise_to: f64, fold: f64) -> f64 {
     fold * pot + (1.0 - fold) * (equity * (pot + raise_to) - raise_to)
 }

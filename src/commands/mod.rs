@@ -4,6 +4,7 @@
 //! This layer is where a job kind becomes a job: it asks the games registry
 //! ([`crate::games::build`]) and hands the result to the engine, which knows no game.
 
+mod check;
 mod inspect;
 mod list;
 mod merge;
@@ -30,6 +31,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::merge(args),
+        Command::Check(args) => check::check(args),
         Command::List { jobs } => list::list(&jobs),
         Command::Inspect { file } => inspect::inspect(&file),
         Command::Query { game } => query::query(game),

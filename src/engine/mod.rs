@@ -73,8 +73,14 @@ pub trait Job: Send + Sync {
     /// Number of work units; fixed by the rules alone.
     fn unit_count(&self) -> usize;
 
+    /// What a run would do beyond its unit count, one line each (rule sets, Monte Carlo
+    /// targets, simulated rounds), for `pipeline check`.
+    fn describe(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Computes unit `index` (`< unit_count()`). Must be a pure function of the rules,
-    /// the tutorial and `index`.
+    /// the job seed and `index`.
     fn run_unit(&self, index: usize) -> Self::Unit;
 
     /// Builds all outputs from every unit result, in index order.
@@ -89,6 +95,7 @@ pub trait Job: Send + Sync {
 /// A [`Job`] with its unit type erased to bytes, so the engine can hold any kind.
 pub trait ErasedJob: Send + Sync {
     fn unit_count(&self) -> usize;
+    fn describe(&self) -> Vec<String>;
     fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>>;
     fn finish_bytes(
         &self,
@@ -101,6 +108,10 @@ pub trait ErasedJob: Send + Sync {
 impl<J: Job> ErasedJob for J {
     fn unit_count(&self) -> usize {
         Job::unit_count(self)
+    }
+
+    fn describe(&self) -> Vec<String> {
+        Job::describe(self)
     }
 
     fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>> {

@@ -98,6 +98,45 @@ impl StrategyJob {
 impl Job for StrategyJob {
     type Unit = Unit;
 
+    fn describe(&self) -> Vec<String> {
+        let ids: Vec<&str> = self.sets.iter().map(|s| s.id.as_str()).collect();
+        let shown = ids.iter().take(8).copied().collect::<Vec<_>>().join(", ");
+        let more = ids.len().saturating_sub(8);
+        let charts = if self.simulation.compare_article_strategy {
+            "its chart and the tutorial article's"
+        } else {
+            "its chart"
+        };
+        vec![
+            format!(
+                "{} rule set{}, each analysed exactly: {shown}{}",
+                ids.len(),
+                if ids.len() == 1 { "" } else { "s" },
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ),
+            match self.simulation.rounds {
+                0 => "no simulation".to_string(),
+                n => format!(
+                    "{n} simulated rounds per rule set of {charts} ({} in all), {}",
+                    n * self.sets.len() as u64
+                        * if self.simulation.compare_article_strategy {
+                            2
+                        } else {
+                            1
+                        },
+                    match self.simulation.penetration {
+                        Some(p) => format!("cut card at {:.0} %", 100.0 * p),
+                        None => "reshuffled every round".to_string(),
+                    }
+                ),
+            },
+        ]
+    }
+
     fn unit_count(&self) -> usize {
         self.plan.len()
     }

@@ -296,6 +296,17 @@ impl MultiwayJob {
 impl Job for MultiwayJob {
     type Unit = Unit;
 
+    fn describe(&self) -> Vec<String> {
+        vec![
+            "1 and 2 opponents exact over every board".to_string(),
+            format!(
+                "3 to {MAX_OPPONENTS} opponents by Monte Carlo (seed {}): every class until each \
+                 column's standard error is at most {:e}, at most {} deals per class",
+                self.seed, self.target, self.max_trials
+            ),
+        ]
+    }
+
     fn unit_count(&self) -> usize {
         self.exact_units() + CLASSES
     }

@@ -65,6 +65,19 @@ thread_local! {
 impl Job for TablesJob {
     type Unit = Unit;
 
+    fn describe(&self) -> Vec<String> {
+        let decks: Vec<String> = self.rules.headsup_decks.iter().map(u8::to_string).collect();
+        vec![format!(
+            "category counts for every deck; exact heads-up tables for {} ({} matchup classes)",
+            if decks.is_empty() {
+                "no deck".to_string()
+            } else {
+                format!("the {}-card deck(s)", decks.join(" and "))
+            },
+            self.matchups.iter().map(Vec::len).sum::<usize>()
+        )]
+    }
+
     fn unit_count(&self) -> usize {
         VARIANTS.len() + self.headsup_units().len()
     }

@@ -208,6 +208,24 @@ pub(super) struct Cell {
 impl Job for HandsJob {
     type Unit = Unit;
 
+    fn describe(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "every hand against 1 and {EXACT_OPPONENTS} opponents, exact"
+        )];
+        if self.max_opponents > EXACT_OPPONENTS {
+            lines.push(format!(
+                "{} to {} opponents by Monte Carlo (seed {}): every suit class until its standard \
+                 error is at most {:e}, at most {} trials per cell",
+                EXACT_OPPONENTS + 1,
+                self.max_opponents,
+                self.seed,
+                self.budget.target_std_error,
+                self.budget.max_trials
+            ));
+        }
+        lines
+    }
+
     fn unit_count(&self) -> usize {
         let sampled = usize::from(self.max_opponents.saturating_sub(EXACT_OPPONENTS));
         self.exact_units() + sampled * self.classes.len()

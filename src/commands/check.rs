@@ -1,0 +1,92 @@
+//! `pipeline check`: everything `run` would refuse, found without computing anything —
+//! the job file, its rules (every rule set of a grid), the run settings, a shard, and
+//! whether the output folders can be written — and a summary of what the run would do.
+//! Users run it before an overnight or cluster run.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::UsageError;
+use crate::cli::CheckArgs;
+use crate::job::JobSpec;
+
+pub fn check(args: CheckArgs) -> anyhow::Result<()> {
+    let spec = JobSpec::load(&args.job)?;
+    let job = crate::games::build(&spec)?;
+    let units = job.unit_count();
+    if let Some(shard) = args.shard {
+        if shard.count as usize > units {
+            return Err(UsageError::error(format!(
+                "--shard {}/{}: this job has {units} work units, so at most {units} shards",
+                shard.index, shard.count
+            )));
+        }
+    }
+    let tables = args.out.join("tables").join(&spec.name);
+    let report = args.out.join("reports").join(format!("{}.md", spec.name));
+    for dir in [tables.as_path(), args.out.join("reports").as_path()] {
+        writable(dir)?;
+    }
+    let threads = match args.threads.unwrap_or(spec.run.threads) {
+        0 => format!(
+            "every core ({})",
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        ),
+        n => n.to_string(),
+    };
+    println!("{}: ok", spec.path);
+    println!("  kind:     {}", spec.kind);
+    println!("  name:     {}", spec.name);
+    println!(
+        "  units:    {units}{}",
+        match args.shard {
+            Some(s) => format!(
+                " ({} in shard {}/{})",
+                (0..units)
+                    .filter(|u| *u as u32 % s.count == s.index)
+                    .count(),
+                s.index,
+                s.count
+            ),
+            None => String::new(),
+        }
+    );
+    println!("  threads:  {threads}");
+    for line in job.describe() {
+        println!("  work:     {line}");
+    }
+    println!("  tables:   {}", tables.display());
+    println!("  report:   {}", report.display());
+    Ok(())
+}
+
+/// Whether files can be created in `dir`, or in the nearest folder above it that exists
+/// (the run creates the rest): a probe file is created and removed there.
+fn writable(dir: &Path) -> anyhow::Result<()> {
+    let mut existing = dir.to_path_buf();
+    while !existing.exists() {
+        existing = match existing.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+    }
+    if !existing.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: {} is not a folder",
+            dir.display(),
+            existing.display()
+        );
+    }
+    let probe = existing.join(format!(".pipeline-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").with_context(|| {
+        format!(
+            "cannot write {}: {} is not writable",
+            dir.display(),
+            existing.display()
+        )
+    })?;
+    std::fs::remove_file(&probe)
+        .with_context(|| format!("cannot remove the probe file {}", probe.display()))?;
+    Ok(())
+}
