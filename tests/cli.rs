@@ -1320,3 +1320,40 @@ fn random_mutations_of_every_shipped_job_are_checked_without_a_panic() {
     // Most mutations break something; the test is worthless if none did.
     assert!(refused > 100, "only {refused} mutations were refused");
 }
+
+#[test]
+fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
+    use pipeline::engine::PartFile;
+    use pipeline::games::niuniu::opponents::Counts;
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/niuniu.toml");
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--shard",
+        "0/1",
+        "--quiet",
+    ]);
+    let path = work.path().join("tables/niuniu/parts/part-00000-of-00001.bin");
+    let mut part = PartFile::load(&path).unwrap();
+    // Unit 3 now decodes (a valid, resealed file) but holds no multisets at all.
+    part.units[3].1 = cardtables::format::encode(&Vec::<Counts>::new()).unwrap();
+    part.save(&path).unwrap();
+    let out = bin()
+        .arg("merge")
+        .arg(path.parent().unwrap())
+        .args(["--out"])
+        .arg(work.path().join("merged"))
+        .args(["--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("stored result of unit 3 is not one this job produces"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}

@@ -83,6 +83,15 @@ pub trait Job: Send + Sync {
     /// the job seed and `index`.
     fn run_unit(&self, index: usize) -> Self::Unit;
 
+    /// Checks that a stored unit result (read back from a checkpoint or a shard part,
+    /// which a checksum protects only from accidents) is one `run_unit(index)` could
+    /// produce: its kind, its lengths and the bounds `finish` relies on, so `finish` never
+    /// panics on a forged file. The default accepts everything.
+    fn check_unit(&self, index: usize, unit: &Self::Unit) -> Result<(), String> {
+        let _ = (index, unit);
+        Ok(())
+    }
+
     /// Builds all outputs from every unit result, in index order.
     fn finish(
         &self,
@@ -128,9 +137,13 @@ impl<J: Job> ErasedJob for J {
             .iter()
             .enumerate()
             .map(|(i, bytes)| {
-                cardtables::format::decode(bytes).map_err(|e| {
+                let unit: J::Unit = cardtables::format::decode(bytes).map_err(|e| {
                     anyhow::anyhow!("stored result of unit {i} does not decode ({e}): delete the checkpoint or part and rerun")
-                })
+                })?;
+                self.check_unit(i, &unit).map_err(|e| {
+                    anyhow::anyhow!("stored result of unit {i} is not one this job produces ({e}): delete the checkpoint or part and rerun")
+                })?;
+                Ok(unit)
             })
             .collect::<anyhow::Result<Vec<J::Unit>>>()?;
         self.finish(meta, units, progress)

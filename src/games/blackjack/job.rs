@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use cardtables::blackjack::{BlackjackPayload, RANKS};
+use cardtables::blackjack::{BlackjackPayload, CHART_ROWS, RANKS};
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{self, Analysis};
@@ -139,6 +139,32 @@ impl Job for StrategyJob {
 
     fn unit_count(&self) -> usize {
         self.plan.len()
+    }
+
+    fn check_unit(&self, index: usize, unit: &Unit) -> Result<(), String> {
+        match (self.plan.get(index), unit) {
+            (Some(Plan::Analyze(_)), Unit::Analysis(a)) => {
+                let starts = hands::starting_hands().count();
+                let shaped = a.upcards.len() == RANKS
+                    && a.chart.len() == CHART_ROWS * RANKS
+                    && a.upcards
+                        .iter()
+                        .all(|u| u.hands.len() == starts && u.deal_probability.len() == starts);
+                if shaped {
+                    Ok(())
+                } else {
+                    Err("an analysis of the wrong shape".into())
+                }
+            }
+            (Some(Plan::Simulate { rounds, .. }), Unit::Simulation(t)) => {
+                if t.rounds == *rounds {
+                    Ok(())
+                } else {
+                    Err(format!("{} rounds simulated, expected {rounds}", t.rounds))
+                }
+            }
+            _ => Err("the wrong kind of result for its index".into()),
+        }
     }
 
     fn run_unit(&self, index: usize) -> Unit {

@@ -51,6 +51,10 @@ impl Job for PreflopJob {
         self.boards.len().div_ceil(BOARDS_PER_UNIT)
     }
 
+    fn check_unit(&self, _: usize, unit: &ClassCounts) -> Result<(), String> {
+        check_class_counts(unit)
+    }
+
     fn run_unit(&self, index: usize) -> ClassCounts {
         let start = index * BOARDS_PER_UNIT;
         class_counts(&self.boards[start..(start + BOARDS_PER_UNIT).min(self.boards.len())])
@@ -125,6 +129,19 @@ impl Job for PreflopJob {
     }
 }
 
+/// A sweep's counts have one entry per class.
+fn check_class_counts(c: &ClassCounts) -> Result<(), String> {
+    if c.wins.len() == CLASSES && c.ties.len() == CLASSES {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} / {} class counts, expected {CLASSES}",
+            c.wins.len(),
+            c.ties.len()
+        ))
+    }
+}
+
 /// Matchup classes per work unit (a tenth of a second or so).
 const MATCHUPS_PER_UNIT: usize = 256;
 
@@ -149,6 +166,23 @@ impl Job for HeadsUpJob {
 
     fn unit_count(&self) -> usize {
         self.matchups.len().div_ceil(MATCHUPS_PER_UNIT)
+    }
+
+    fn check_unit(&self, index: usize, unit: &Vec<MatchupResult>) -> Result<(), String> {
+        let start = index * MATCHUPS_PER_UNIT;
+        let want = (start + MATCHUPS_PER_UNIT)
+            .min(self.matchups.len())
+            .saturating_sub(start);
+        if unit.len() != want {
+            return Err(format!("{} matchups, expected {want}", unit.len()));
+        }
+        match unit
+            .iter()
+            .find(|r| r.deals != BOARDS || r.wins + r.ties > r.deals)
+        {
+            Some(r) => Err(format!("impossible matchup counts {r:?}")),
+            None => Ok(()),
+        }
     }
 
     fn run_unit(&self, index: usize) -> Vec<MatchupResult> {
@@ -309,6 +343,37 @@ impl Job for MultiwayJob {
 
     fn unit_count(&self) -> usize {
         self.exact_units() + CLASSES
+    }
+
+    fn check_unit(&self, index: usize, unit: &Unit) -> Result<(), String> {
+        match unit {
+            Unit::Exact { one, two } if index < self.exact_units() => {
+                check_class_counts(one)?;
+                if [&two.wins, &two.split_two, &two.split_three]
+                    .iter()
+                    .any(|v| v.len() != CLASSES)
+                {
+                    return Err("two-opponent counts do not cover every class".into());
+                }
+                Ok(())
+            }
+            Unit::Sampled(samples) if index >= self.exact_units() => {
+                if samples.len() != SAMPLED_COUNTS {
+                    return Err(format!(
+                        "{} opponent counts sampled, expected {SAMPLED_COUNTS}",
+                        samples.len()
+                    ));
+                }
+                match samples
+                    .iter()
+                    .find(|s| s.wins.saturating_add(s.ties) > s.trials)
+                {
+                    Some(s) => Err(format!("impossible sample {s:?}")),
+                    None => Ok(()),
+                }
+            }
+            _ => Err("the wrong kind of result for its index".into()),
+        }
     }
 
     fn run_unit(&self, index: usize) -> Unit {

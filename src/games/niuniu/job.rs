@@ -104,6 +104,17 @@ impl Job for HandsJob {
         MULTISETS.div_ceil(MULTISETS_PER_UNIT)
     }
 
+    fn check_unit(&self, index: usize, unit: &Vec<Counts>) -> Result<(), String> {
+        let start = index * MULTISETS_PER_UNIT;
+        let want = (start + MULTISETS_PER_UNIT)
+            .min(MULTISETS)
+            .saturating_sub(start);
+        if unit.len() != want {
+            return Err(format!("{} multisets, expected {want}", unit.len()));
+        }
+        Ok(())
+    }
+
     fn run_unit(&self, index: usize) -> Vec<Counts> {
         let start = index * MULTISETS_PER_UNIT;
         let end = (start + MULTISETS_PER_UNIT).min(MULTISETS);

@@ -82,6 +82,33 @@ impl Job for TablesJob {
         VARIANTS.len() + self.headsup_units().len()
     }
 
+    fn check_unit(&self, index: usize, unit: &Unit) -> Result<(), String> {
+        match unit {
+            Unit::Categories(_) if index < VARIANTS.len() => Ok(()),
+            Unit::StartingHands(results) if index >= VARIANTS.len() => {
+                let units = self.headsup_units();
+                let (_, start, end) = units
+                    .get(index - VARIANTS.len())
+                    .ok_or("a unit beyond the plan")?;
+                if results.len() != end - start {
+                    return Err(format!(
+                        "{} matchups, expected {}",
+                        results.len(),
+                        end - start
+                    ));
+                }
+                match results
+                    .iter()
+                    .find(|r| r.wins.saturating_add(r.ties) > r.deals)
+                {
+                    Some(r) => Err(format!("impossible matchup counts {r:?}")),
+                    None => Ok(()),
+                }
+            }
+            _ => Err("the wrong kind of result for its index".into()),
+        }
+    }
+
     fn run_unit(&self, index: usize) -> Unit {
         if index < VARIANTS.len() {
             let (deck, ace_low) = VARIANTS[index];

@@ -231,6 +231,35 @@ impl Job for HandsJob {
         self.exact_units() + sampled * self.classes.len()
     }
 
+    fn check_unit(&self, index: usize, unit: &Unit) -> Result<(), String> {
+        match unit {
+            Unit::Exact(counts) if index < self.exact_units() => {
+                let start = index * CLASSES_PER_UNIT;
+                let want = (start + CLASSES_PER_UNIT).min(self.classes.len()) - start;
+                if counts.len() == want {
+                    Ok(())
+                } else {
+                    Err(format!("{} suit classes, expected {want}", counts.len()))
+                }
+            }
+            Unit::Sampled(s) if index >= self.exact_units() => {
+                let k = index - self.exact_units();
+                let opponents = EXACT_OPPONENTS as usize + 1 + k / self.classes.len();
+                if usize::from(s.opponents) != opponents {
+                    Err(format!("{} opponents, expected {opponents}", s.opponents))
+                } else if s.wins.saturating_add(s.ties) > s.trials {
+                    Err(format!(
+                        "{} wins and {} ties in {} trials",
+                        s.wins, s.ties, s.trials
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err("the wrong kind of result for its index".into()),
+        }
+    }
+
     fn run_unit(&self, index: usize) -> Unit {
         if index < self.exact_units() {
             let start = index * CLASSES_PER_UNIT;
