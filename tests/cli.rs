@@ -1336,7 +1336,9 @@ fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
         "0/1",
         "--quiet",
     ]);
-    let path = work.path().join("tables/niuniu/parts/part-00000-of-00001.bin");
+    let path = work
+        .path()
+        .join("tables/niuniu/parts/part-00000-of-00001.bin");
     let mut part = PartFile::load(&path).unwrap();
     // Unit 3 now decodes (a valid, resealed file) but holds no multisets at all.
     part.units[3].1 = cardtables::format::encode(&Vec::<Counts>::new()).unwrap();
