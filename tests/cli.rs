@@ -1359,3 +1359,43 @@ fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
     );
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+/// The regression corpus: every job file in `tests/bad_jobs/` names, on its first line
+/// (`# expect: ...`), a fragment of the one message `pipeline check` must give for it.
+#[test]
+fn every_bad_job_in_the_corpus_gets_its_message() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo("tests/bad_jobs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 19, "the corpus lost files: {}", files.len());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let expect = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect: "))
+            .unwrap_or_else(|| panic!("{} has no `# expect:` line", file.display()));
+        let out = bin().arg("check").arg(&file).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}: {}",
+            file.display(),
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains(expect),
+            "{}: expected {expect:?}, got {}",
+            file.display(),
+            stderr(&out)
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{} printed to stdout",
+            file.display()
+        );
+    }
+}
