@@ -87,7 +87,8 @@ impl Job for PreflopJob {
             "internal error: wins and ties do not cover every deal"
         );
         anyhow::ensure!(
-            (0..CLASSES).all(|c| wins[c] % u64::from(combos(c)) == 0 && ties[c] % u64::from(combos(c)) == 0),
+            (0..CLASSES).all(|c| wins[c].is_multiple_of(u64::from(combos(c)))
+                && ties[c].is_multiple_of(u64::from(combos(c)))),
             "internal error: a class's combos do not share its counts evenly"
         );
         let equity = |c: usize| (wins[c] as f64 + ties[c] as f64 / 2.0) / deals[c] as f64;

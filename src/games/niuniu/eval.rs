@@ -154,7 +154,7 @@ pub fn first_grouping(points: [u8; 5]) -> Option<[u8; 3]> {
     for i in 0..5 {
         for j in i + 1..5 {
             for k in j + 1..5 {
-                if (points[i] + points[j] + points[k]) % 10 == 0 {
+                if (points[i] + points[j] + points[k]).is_multiple_of(10) {
                     return Some([i as u8, j as u8, k as u8]);
                 }
             }
@@ -171,7 +171,7 @@ pub fn literal_bull(cards: &[Card; 5]) -> Vec<u8> {
         for j in i + 1..5 {
             for k in j + 1..5 {
                 let three = points(cards[i]) + points(cards[j]) + points(cards[k]);
-                if three % 10 == 0 {
+                if three.is_multiple_of(10) {
                     let rest: u8 = (0..5)
                         .filter(|&m| m != i && m != j && m != k)
                         .map(|m| points(cards[m]))
