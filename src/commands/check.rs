@@ -9,20 +9,14 @@ use anyhow::Context;
 
 use super::UsageError;
 use crate::cli::CheckArgs;
+use crate::engine::plan::{check_shard, units_of};
 use crate::job::JobSpec;
 
 pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     let spec = JobSpec::load(&args.job)?;
     let job = crate::games::build(&spec)?;
     let units = job.unit_count();
-    if let Some(shard) = args.shard {
-        if shard.count as usize > units {
-            return Err(UsageError::error(format!(
-                "--shard {}/{}: this job has {units} work units, so at most {units} shards",
-                shard.index, shard.count
-            )));
-        }
-    }
+    check_shard(args.shard, units).map_err(UsageError::error)?;
     let tables = args.out.join("tables").join(&spec.name);
     let report = args.out.join("reports").join(format!("{}.md", spec.name));
     for dir in [tables.as_path(), args.out.join("reports").as_path()] {
@@ -43,9 +37,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
         match args.shard {
             Some(s) => format!(
                 " ({} in shard {}/{})",
-                (0..units)
-                    .filter(|u| *u as u32 % s.count == s.index)
-                    .count(),
+                units_of(units, Some(s)).len(),
                 s.index,
                 s.count
             ),

@@ -111,6 +111,18 @@ impl Shard {
     }
 }
 
+/// Refuses a shard layout with more shards than the job has units (empty shards, and a
+/// `merge` that would wait for parts that can never hold anything).
+pub fn check_shard(shard: Option<Shard>, unit_count: usize) -> Result<(), String> {
+    match shard {
+        Some(s) if s.count as usize > unit_count => Err(format!(
+            "--shard {}/{}: this job has {unit_count} work units, so at most {unit_count} shards",
+            s.index, s.count
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The units a run computes: all of them, or one shard's.
 pub fn units_of(unit_count: usize, shard: Option<Shard>) -> Vec<usize> {
     (0..unit_count)

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use super::checkpoint::{part_stem, Checkpoint, PartFile};
 use super::execute::{compute_units, cpu_seconds, thread_pool};
 use super::lock::OutputLock;
-use super::plan::{lock_path, units_of, Parts, Shard};
+use super::plan::{check_shard, lock_path, units_of, Parts, Shard};
 use super::progress::Progress;
 use super::write::{finish_and_write, Tally};
 use super::ErasedJob;
@@ -55,15 +55,7 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     let cpu_start = cpu_seconds();
     let pool = thread_pool(config.threads, spec.run.threads)?;
     let unit_count = job.unit_count();
-    if let Some(shard) = config.shard {
-        if shard.count as usize > unit_count {
-            bail!(
-                "--shard {}/{}: this job has {unit_count} work units, so at most {unit_count} shards",
-                shard.index,
-                shard.count
-            );
-        }
-    }
+    check_shard(config.shard, unit_count).map_err(anyhow::Error::msg)?;
     let dir = config.out.join("tables").join(&spec.name);
     let shard_pair = config.shard.map(Shard::pair);
     let checkpoint_path = Checkpoint::path(&dir, shard_pair);
