@@ -92,4 +92,27 @@ impl MatchupResult {
     pub fn losses(&self) -> u64 {
         self.deals - self.wins - self.ties
     }
+
+    /// Whether the counts can be real: wins and ties together within the deals (so
+    /// [`losses`](Self::losses) cannot underflow). For results read back from a file.
+    pub fn is_consistent(&self) -> bool {
+        self.wins
+            .checked_add(self.ties)
+            .is_some_and(|n| n <= self.deals)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_counts_within_the_deals_are_consistent() {
+        let r = |wins, ties, deals| MatchupResult { wins, ties, deals };
+        assert!(r(1, 1, 5).is_consistent() && r(2, 3, 5).is_consistent());
+        assert!(!r(3, 3, 5).is_consistent());
+        // A forged file's counts must not overflow the check itself.
+        assert!(!r(u64::MAX, 1, 5).is_consistent());
+        assert_eq!(r(2, 3, 5).losses(), 0);
+    }
 }

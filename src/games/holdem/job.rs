@@ -179,7 +179,7 @@ impl Job for HeadsUpJob {
         }
         match unit
             .iter()
-            .find(|r| r.deals != BOARDS || r.wins + r.ties > r.deals)
+            .find(|r| r.deals != BOARDS || !r.is_consistent())
         {
             Some(r) => Err(format!("impossible matchup counts {r:?}")),
             None => Ok(()),
