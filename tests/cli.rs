@@ -1399,3 +1399,250 @@ fn every_bad_job_in_the_corpus_gets_its_message() {
         );
     }
 }
+
+/// The output set is switched as one: a run killed after any number of renames leaves a
+/// journal; until it is finished `query` refuses the half-switched tables and `check`
+/// says so, and the next run finishes the switch (to exactly the killed run's outputs)
+/// before it computes anything.
+#[test]
+fn a_switch_killed_after_any_rename_is_finished_by_the_next_run() {
+    let work = tempfile::tempdir().unwrap();
+    let old_job = work.path().join("old.toml");
+    let new_job = work.path().join("new.toml");
+    let text = std::fs::read_to_string(repo("jobs/zhajinhua.toml")).unwrap();
+    std::fs::write(&old_job, &text).unwrap();
+    // Another job hash: every Parquet file's metadata differs from the old set's.
+    std::fs::write(&new_job, format!("{text}\n# the new version\n")).unwrap();
+    let run = |job: &Path, out: &Path| {
+        let mut command = bin();
+        command
+            .args(["run", job.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .args(["--quiet", "--threads", "1"]);
+        command
+    };
+    let expected = work.path().join("expected");
+    assert!(run(&new_job, &expected).output().unwrap().status.success());
+    let manifest_of = |out: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(out.join("tables/zhajinhua/manifest.json")).unwrap())
+            .unwrap()
+    };
+    // Every file the switch moves: the manifest's files, the charts and the manifest.
+    let moves = manifest_of(&expected)["files"].as_array().unwrap().len()
+        + std::fs::read_dir(expected.join("reports/zhajinhua"))
+            .unwrap()
+            .count()
+        + 1;
+    assert_eq!(moves, 9);
+    let journal = "tables/zhajinhua/.switch.json";
+    for k in 0..=moves {
+        let out = work.path().join(format!("k{k}"));
+        assert!(run(&old_job, &out).output().unwrap().status.success());
+        let killed = run(&new_job, &out)
+            .env("PIPELINE_ABORT_AFTER_RENAMES", k.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            !killed.status.success(),
+            "the hook aborts after {k} renames"
+        );
+        assert!(out.join(journal).is_file(), "k = {k}");
+
+        let query = bin()
+            .args(["query", "zhajinhua", "Ks Kh Qd", "--table"])
+            .arg(out.join("tables/zhajinhua/zhajinhua.bin"))
+            .output()
+            .unwrap();
+        assert!(!query.status.success(), "k = {k}");
+        assert!(query.stdout.is_empty());
+        assert!(
+            stderr(&query).contains("not a complete output set"),
+            "{}",
+            stderr(&query)
+        );
+        let check = bin()
+            .args([
+                "check",
+                new_job.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&check.stdout);
+        assert!(said.contains("switching its outputs into place"), "{said}");
+
+        // The next run finishes the switch first; it is then killed at its first
+        // checkpoint, so what is on disk is the finished switch alone.
+        let next = run(&new_job, &out)
+            .env("PIPELINE_ABORT_AFTER_UNITS", "1")
+            .output()
+            .unwrap();
+        assert!(!next.status.success());
+        assert!(
+            stderr(&next).contains("finished switching the outputs of an interrupted run"),
+            "{}",
+            stderr(&next)
+        );
+        assert!(!out.join(journal).exists());
+        // What the killed next run left (its lock and checkpoint) is not the set's.
+        std::fs::remove_file(out.join("tables/zhajinhua/.checkpoint.bin")).unwrap();
+        std::fs::remove_file(out.join("tables/zhajinhua/.lock")).unwrap();
+        assert_same_outputs(&expected, &out);
+        let manifest = manifest_of(&out);
+        assert_eq!(manifest["job_sha256"], manifest_of(&expected)["job_sha256"]);
+        for record in manifest["files"].as_array().unwrap() {
+            let bytes = std::fs::read(out.join(record["path"].as_str().unwrap())).unwrap();
+            assert_eq!(record["bytes"], bytes.len() as u64, "k = {k}");
+        }
+        let leftovers: Vec<_> = std::fs::read_dir(out.join("tables/zhajinhua"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert!(leftovers.is_empty(), "k = {k}: {leftovers:?}");
+    }
+}
+
+/// A failure while the new outputs are written (here the charts' folder cannot be
+/// created) leaves the previous set exactly as it was, with no journal or temporary file.
+#[test]
+fn an_unwritable_report_leaves_the_previous_set_untouched() {
+    let out = tempfile::tempdir().unwrap();
+    let job = repo("jobs/zhajinhua.toml");
+    let run = || {
+        bin()
+            .args(["run", job.to_str().unwrap(), "--quiet", "--out"])
+            .arg(out.path())
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let charts = out.path().join("reports/zhajinhua");
+    std::fs::remove_dir_all(&charts).unwrap();
+    std::fs::write(&charts, b"not a folder").unwrap();
+    let before = files(out.path());
+    let manifest = std::fs::read(out.path().join("tables/zhajinhua/manifest.json")).unwrap();
+    let failed = run();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(
+        stderr(&failed).contains("cannot create output folder"),
+        "{}",
+        stderr(&failed)
+    );
+    assert_eq!(files(out.path()), before);
+    assert_eq!(
+        std::fs::read(out.path().join("tables/zhajinhua/manifest.json")).unwrap(),
+        manifest
+    );
+}
+
+/// Seeded random damage to the runtime tables real jobs wrote (one per game), fed
+/// through `inspect`, which decodes a table completely as an app would: truncations,
+/// appended bytes, damaged headers, and damaged payloads with the checksum repaired so
+/// the decoders themselves are attacked. Each must be inspected or refused cleanly
+/// (exit 1, a message naming the file, nothing on stdout), never a panic.
+#[test]
+fn random_damage_to_every_runtime_table_is_refused_cleanly_by_inspect() {
+    use cardtables::format::HEADER_LEN;
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path();
+    let showhand = out.join("showhand.toml");
+    let text = std::fs::read_to_string(repo("jobs/showhand.toml")).unwrap();
+    let quick: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("headsup_decks") {
+                "headsup_decks = [28]"
+            } else {
+                l
+            }
+        })
+        .collect();
+    std::fs::write(&showhand, quick.join("\n")).unwrap();
+    for job in [
+        repo("jobs/zhajinhua.toml"),
+        repo("jobs/holdem_preflop.toml"),
+        repo("jobs/blackjack_6d_s17.toml"),
+        showhand,
+    ] {
+        run_ok(&[
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ]);
+    }
+    let tables = [
+        out.join("tables/zhajinhua/zhajinhua.bin"),
+        out.join("tables/holdem_preflop/holdem.bin"),
+        out.join("tables/blackjack_6d_s17/blackjack.bin"),
+        out.join("tables/showhand/stud.bin"),
+        table_path(),
+    ];
+    let mut rng = Mutator(0x7ab1e5);
+    let mut refused = 0;
+    let mut accepted = 0;
+    for table in &tables {
+        let good = std::fs::read(table).unwrap();
+        let inspected = run_ok(&["inspect", table.to_str().unwrap()]);
+        assert!(String::from_utf8_lossy(&inspected.stdout).contains("checksum:    ok"));
+        for k in 0..30 {
+            let mut bytes = good.clone();
+            let payload = bytes.len() - HEADER_LEN;
+            let mut repair = true;
+            match k % 6 {
+                // Truncated anywhere.
+                0 => bytes.truncate(rng.below(bytes.len())),
+                // Bytes appended.
+                1 => bytes.extend(std::iter::repeat_n(0xA5, 1 + rng.below(64))),
+                // A header byte changed (magic, version, game, lengths, checksum).
+                2 => {
+                    let at = rng.below(HEADER_LEN);
+                    bytes[at] ^= 1 << rng.below(8);
+                    repair = false;
+                }
+                // A few payload bytes changed, early (length prefixes) or anywhere.
+                3 | 4 => {
+                    for _ in 0..1 + rng.below(4) {
+                        let span = if k % 6 == 3 { payload.min(64) } else { payload };
+                        let at = HEADER_LEN + rng.below(span);
+                        bytes[at] = rng.below(256) as u8;
+                    }
+                }
+                // A payload byte set to an extreme value.
+                _ => {
+                    let at = HEADER_LEN + rng.below(payload);
+                    bytes[at] = [0x00, 0xFF, 0x7F, 0x80][rng.below(4)];
+                }
+            }
+            if repair && bytes.len() >= HEADER_LEN {
+                let crc = crc32fast::hash(&bytes[HEADER_LEN..]);
+                bytes[32..36].copy_from_slice(&crc.to_le_bytes());
+            }
+            let damaged = out.join("damaged.bin");
+            std::fs::write(&damaged, &bytes).unwrap();
+            let result = bin().arg("inspect").arg(&damaged).output().unwrap();
+            let err = stderr(&result);
+            assert!(
+                !err.contains("panicked"),
+                "{} damage {k}: {err}",
+                table.display()
+            );
+            match result.status.code() {
+                Some(0) => accepted += 1,
+                Some(1) => {
+                    assert!(result.stdout.is_empty(), "{} damage {k}", table.display());
+                    assert!(err.contains("damaged.bin"), "{err}");
+                    refused += 1;
+                }
+                code => panic!("{} damage {k}: exit {code:?}\n{err}", table.display()),
+            }
+        }
+    }
+    // Some damage leaves a valid table (a changed probability); most must be refused.
+    assert!(
+        refused >= 100,
+        "only {refused} refused, {accepted} accepted"
+    );
+}

@@ -10,6 +10,7 @@ use anyhow::Context;
 use super::UsageError;
 use crate::cli::CheckArgs;
 use crate::engine::plan::{check_shard, units_of};
+use crate::engine::switch;
 use crate::job::JobSpec;
 
 pub fn check(args: CheckArgs) -> anyhow::Result<()> {
@@ -50,6 +51,12 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     }
     println!("  tables:   {}", tables.display());
     println!("  report:   {}", report.display());
+    if switch::pending(&tables) {
+        println!(
+            "  note:     a run died while switching its outputs into place ({} is left); the run finishes that switch first",
+            tables.join(switch::JOURNAL).display()
+        );
+    }
     Ok(())
 }
 

@@ -67,49 +67,127 @@ fn inspect_parquet(path: &Path) -> anyhow::Result<()> {
 }
 
 fn inspect_table(path: &Path) -> anyhow::Result<()> {
-    use cardtables::format::{self, Game, TableError};
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    use cardtables::format::{self, TableError};
+    // Bounded by the header's declared length: a hostile file costs a bounded read.
+    let bytes = format::read_file(path)
+        .with_context(|| format!("{} is not a valid table", path.display()))?;
+    let header = match format::read_header(&bytes) {
+        Ok((header, _)) => header,
+        Err(e @ TableError::ChecksumMismatch { .. }) => {
+            return Err(e).with_context(|| format!("{} is corrupt", path.display()))
+        }
+        Err(e) => {
+            return Err(e).with_context(|| format!("{} is not a valid table", path.display()))
+        }
+    };
+    // The whole payload is decoded and validated as the runtime would load it, before
+    // anything is printed: a table that an app could not open is refused here too.
+    let contents = contents(header.game, &bytes).with_context(|| {
+        format!(
+            "{} is not a valid {} table",
+            path.display(),
+            header.game.name()
+        )
+    })?;
     println!("file:        {}", path.display());
     println!("format:      cardtables table");
-    match format::read_header(&bytes) {
-        Ok((header, _)) => {
-            println!("version:     {}", header.format_version);
-            println!("game:        {}", header.game.name());
-            println!("rules hash:  {:016x}", header.rules_hash);
-            println!("payload:     {} bytes", header.payload_len);
-            println!("checksum:    ok (crc32 {:08x})", header.payload_crc32);
-            if header.game == Game::Zhajinhua {
-                let table = cardtables::Zhajinhua::from_bytes(&bytes)?;
-                println!("hands:       {}", cardtables::zhajinhua::HANDS);
-                println!("opponents:   1..={}", table.max_opponents());
-                println!("rules:");
-                for line in table.rules().lines() {
-                    println!("  {line}");
-                }
-            }
-            if header.game == Game::Niuniu {
-                let table = cardtables::Niuniu::from_bytes(&bytes)?;
-                println!("hands:       {}", cardtables::niuniu::HANDS);
-                println!(
-                    "categories:  {}",
-                    table
-                        .categories()
-                        .iter()
-                        .map(|c| format!("{} ×{}", c.name, c.multiplier))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                println!("rules:");
-                for line in table.rules().lines() {
-                    println!("  {line}");
-                }
-            }
-            Ok(())
-        }
-        Err(e @ TableError::ChecksumMismatch { .. }) => {
-            println!("checksum:    MISMATCH");
-            Err(e).with_context(|| format!("{} is corrupt", path.display()))
-        }
-        Err(e) => Err(e).with_context(|| format!("{} is not a valid table", path.display())),
+    println!("version:     {}", header.format_version);
+    println!("game:        {}", header.game.name());
+    println!("rules hash:  {:016x}", header.rules_hash);
+    println!("payload:     {} bytes", header.payload_len);
+    println!("checksum:    ok (crc32 {:08x})", header.payload_crc32);
+    for (label, value) in contents.facts {
+        println!("{:<13}{value}", format!("{label}:"));
     }
+    if let Some(rules) = contents.rules {
+        println!("rules:");
+        for line in rules.lines() {
+            println!("  {line}");
+        }
+    }
+    Ok(())
+}
+
+/// What a decoded table holds, for display.
+struct Contents {
+    facts: Vec<(&'static str, String)>,
+    rules: Option<String>,
+}
+
+/// Decodes a table of `game` completely and says what it holds.
+fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Contents> {
+    use cardtables::format::Game;
+    let (facts, rules) = match game {
+        Game::Niuniu => {
+            let table = cardtables::Niuniu::from_bytes(bytes)?;
+            let categories = table
+                .categories()
+                .iter()
+                .map(|c| format!("{} ×{}", c.name, c.multiplier))
+                .collect::<Vec<_>>()
+                .join(", ");
+            (
+                vec![
+                    ("hands", cardtables::niuniu::HANDS.to_string()),
+                    ("categories", categories),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
+        Game::Zhajinhua => {
+            let table = cardtables::Zhajinhua::from_bytes(bytes)?;
+            (
+                vec![
+                    ("hands", cardtables::zhajinhua::HANDS.to_string()),
+                    ("opponents", format!("1..={}", table.max_opponents())),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
+        Game::Holdem => {
+            let table = cardtables::Holdem::from_bytes(bytes)?;
+            (
+                vec![("opponents", format!("1..={}", table.max_opponents()))],
+                Some(table.rules().to_string()),
+            )
+        }
+        Game::HoldemHeadsUp => {
+            let table = cardtables::HoldemHeadsUp::from_bytes(bytes)?;
+            (
+                vec![("matchups", table.matchups().to_string())],
+                Some(table.rules().to_string()),
+            )
+        }
+        Game::Stud => {
+            let table = cardtables::Stud::from_bytes(bytes)?;
+            let decks = table.decks().iter().map(u8::to_string).collect::<Vec<_>>();
+            (
+                vec![("decks", decks.join(", "))],
+                Some(table.rules().to_string()),
+            )
+        }
+        Game::Blackjack => {
+            let table = cardtables::Blackjack::from_bytes(bytes)?;
+            const SHOWN: usize = 10;
+            let sets = table.rule_sets();
+            let mut ids = sets
+                .iter()
+                .take(SHOWN)
+                .map(|r| r.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            if sets.len() > SHOWN {
+                ids += &format!(" … ({} more)", sets.len() - SHOWN);
+            }
+            (
+                vec![("rule sets", sets.len().to_string()), ("ids", ids)],
+                None,
+            )
+        }
+        Game::Pipeline => (
+            vec![("holds", "a pipeline checkpoint or shard part".to_string())],
+            None,
+        ),
+    };
+    Ok(Contents { facts, rules })
 }

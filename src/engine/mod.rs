@@ -21,6 +21,7 @@ mod manifest;
 pub mod plan;
 mod progress;
 mod run;
+pub mod switch;
 mod write;
 
 use serde::{de::DeserializeOwned, Serialize};

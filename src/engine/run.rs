@@ -12,6 +12,7 @@ use super::execute::{compute_units, cpu_seconds, thread_pool};
 use super::lock::OutputLock;
 use super::plan::{check_shard, lock_path, units_of, Parts, Shard};
 use super::progress::Progress;
+use super::switch;
 use super::write::{finish_and_write, Tally};
 use super::ErasedJob;
 use crate::job::JobSpec;
@@ -67,7 +68,10 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
             remove_stale_temps(&dir, |target| target == format!(".checkpoint-{stem}.bin"))?;
             remove_stale_temps(&dir.join("parts"), |target| target == format!("{stem}.bin"))?;
         }
-        None => remove_stale_output_temps(&config.out, &spec.name)?,
+        None => {
+            finish_pending_switch(&config.out, &spec.name)?;
+            remove_stale_output_temps(&config.out, &spec.name)?;
+        }
     }
 
     let mut finished: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
@@ -162,7 +166,14 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
 fn remove_stale_temps(dir: &Path, owned: impl Fn(&str) -> bool) -> anyhow::Result<()> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(())
+        }
         Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
     };
     for entry in entries.flatten() {
@@ -176,6 +187,17 @@ fn remove_stale_temps(dir: &Path, owned: impl Fn(&str) -> bool) -> anyhow::Resul
             std::fs::remove_file(&path)
                 .with_context(|| format!("cannot remove stale {}", path.display()))?;
         }
+    }
+    Ok(())
+}
+
+/// Finishes the output switch a dead run left (see [`switch`]), before anything else
+/// touches the outputs; says so on stderr.
+fn finish_pending_switch(out: &Path, name: &str) -> anyhow::Result<()> {
+    if let Some(moved) = switch::finish_pending(out, name)? {
+        eprintln!(
+            "note: finished switching the outputs of an interrupted run of {name} ({moved} files moved into place)"
+        );
     }
     Ok(())
 }
@@ -215,6 +237,7 @@ pub fn merge(
         &config.out.join("tables").join(&spec.name),
         None,
     ))?;
+    finish_pending_switch(&config.out, &spec.name)?;
     remove_stale_output_temps(&config.out, &spec.name)?;
     if job.unit_count() != parts.unit_count as usize {
         bail!(

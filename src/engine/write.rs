@@ -9,10 +9,11 @@ use rayon::prelude::*;
 use super::execute::cpu_seconds;
 use super::manifest::{FileRecord, Manifest, Phases};
 use super::progress::Progress;
+use super::switch;
 use super::{BinaryOutput, ErasedJob, JobMeta, Outputs};
 use crate::job::JobSpec;
 use crate::sink::parquet::ParquetOutput;
-use crate::sink::{self, atomic_write_bytes};
+use crate::sink::{self, Staged};
 
 /// What the manifest says about how the outputs were made.
 pub struct Tally {
@@ -46,7 +47,8 @@ pub fn finish_and_write(
     Ok(files)
 }
 
-/// Writes every output atomically, then the manifest; returns the paths written.
+/// Stages every output and the manifest, then switches them into place as one set
+/// ([`switch`]); returns the paths written, the manifest last.
 fn write_outputs(
     root: &Path,
     spec: &JobSpec,
@@ -91,9 +93,8 @@ fn write_outputs(
                 .map(|t| (table_dir.join(&t.file), Write::Table(t))),
         )
         .collect();
-    // Everything is staged first; only when every file is written and synced are they
-    // renamed into place, so a failure (a full disk) leaves the previous outputs, or
-    // none, but never a mix.
+    // Everything is staged first; only when every file is written and synced does the
+    // switch begin, so a failure (a full disk) leaves the previous outputs untouched.
     let staged: Vec<anyhow::Result<(sink::Staged, u64)>> = jobs
         .par_iter()
         .map(|(path, write)| match write {
@@ -125,23 +126,16 @@ fn write_outputs(
         })?,
         None,
     ));
-    let mut records = Vec::new();
-    let mut paths = Vec::new();
-    for (file, rows) in staged {
-        let path = file.path().to_path_buf();
-        let is_chart = path.extension().is_some_and(|e| e == "svg");
-        let written = file.commit()?;
-        if !is_chart {
-            records.push(FileRecord {
-                path: rel(&path),
-                sha256: written.sha256,
-                bytes: written.bytes,
-                rows,
-            });
-        }
-        paths.push(path);
-    }
-
+    let records = staged
+        .iter()
+        .filter(|(file, _)| file.path().extension().is_none_or(|e| e != "svg"))
+        .map(|(file, rows)| FileRecord {
+            path: rel(file.path()),
+            sha256: file.written.sha256.clone(),
+            bytes: file.written.bytes,
+            rows: *rows,
+        })
+        .collect();
     let manifest = Manifest {
         job: spec.name.clone(),
         kind: spec.kind.clone(),
@@ -162,9 +156,12 @@ fn write_outputs(
         },
         files: records,
     };
-    let manifest_path = table_dir.join("manifest.json");
     let json = serde_json::to_string_pretty(&manifest)? + "\n";
-    atomic_write_bytes(&manifest_path, json.as_bytes())?;
-    paths.push(manifest_path);
+    let mut staged: Vec<Staged> = staged.into_iter().map(|(file, _)| file).collect();
+    staged.push(sink::stage(&table_dir.join("manifest.json"), |w| {
+        Ok(std::io::Write::write_all(w, json.as_bytes())?)
+    })?);
+    // Every file of the set is on disk under a temporary name: switch them as one.
+    let paths = switch::switch(root, &spec.name, staged)?;
     Ok(paths)
 }

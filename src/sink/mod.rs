@@ -95,6 +95,16 @@ impl Staged {
         &self.path
     }
 
+    /// The temporary file the content waits in.
+    pub fn temp_path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Keeps the temporary file (it is no longer deleted on drop): a journal now owns it.
+    pub fn keep(mut self) {
+        self.committed = true;
+    }
+
     /// Renames the file into place.
     pub fn commit(mut self) -> anyhow::Result<Written> {
         std::fs::rename(&self.tmp, &self.path)
@@ -148,6 +158,22 @@ where
             Err(e)
         }
     }
+}
+
+/// SHA-256 and length of the file at `path`.
+pub fn hash_file(path: &Path) -> anyhow::Result<Written> {
+    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut writer = HashingWriter::new(io::sink());
+    io::copy(&mut file, &mut writer).with_context(|| format!("cannot read {}", path.display()))?;
+    let (sha256, bytes, _) = writer.finish();
+    Ok(Written { sha256, bytes })
+}
+
+/// Flushes a folder's entries (the renames into it) to disk.
+pub fn sync_dir(dir: &Path) -> anyhow::Result<()> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("cannot sync folder {}", dir.display()))
 }
 
 /// Writes `path` atomically: `fill` writes into a temporary file in the same folder,

@@ -52,6 +52,13 @@ fn open_table<T>(
     open: impl FnOnce(&std::path::Path) -> Result<T, cardtables::TableError>,
 ) -> anyhow::Result<T> {
     use anyhow::Context;
+    if let Some(dir) = path.parent().filter(|d| crate::engine::switch::pending(d)) {
+        anyhow::bail!(
+            "{} is not a complete output set: a run died while switching its outputs into place ({} is left); the next `pipeline run jobs/{job}` or `pipeline merge` finishes the switch",
+            dir.display(),
+            dir.join(crate::engine::switch::JOURNAL).display()
+        );
+    }
     open(path).with_context(|| {
         format!(
             "cannot load {} (run `pipeline run jobs/{job}` first, or pass {flag})",
