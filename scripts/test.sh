@@ -13,6 +13,9 @@ cargo fmt --all -- --check
 step "module structure: no import cycle between files, the engine imports no game"
 python3 scripts/module_cycles.py
 
+step "declared minimum Rust version covers every locked dependency (scripts/msrv.py)"
+python3 scripts/msrv.py
+
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets --release -- -D warnings
 

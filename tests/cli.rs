@@ -1052,6 +1052,28 @@ fn holdem_preflop_job_and_query() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not a starting hand"));
+    // A class against two cards (either way round) is refused, not silently averaged,
+    // before any table is opened.
+    for (a, b) in [("AKs", "Qd Qc"), ("As Kd", "QQ")] {
+        let out = bin()
+            .args([
+                "query",
+                "holdem",
+                a,
+                b,
+                "--headsup-table",
+                "/nonexistent.bin",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{a} vs {b}");
+        assert!(
+            stderr(&out).contains("mix a class and two cards"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]
@@ -1093,9 +1115,18 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
     );
     let text = query(&["8 8", "T", "--rules", "list"]);
     assert_eq!(text.lines().count(), 4, "{text}");
+    // One card grammar: suits may be given (and are ignored), 10 is T, J/Q/K count ten.
+    let plain = query(&["8 8", "T", "--rules", "6d-s17-das"]);
+    assert_eq!(query(&["8s 8h", "Td", "--rules", "6d-s17-das"]), plain);
+    assert_eq!(query(&["8,8", "10", "--rules", "6d-s17-das"]), plain);
+    let jack = query(&["8 8", "J", "--rules", "6d-s17-das"]);
+    assert_eq!(jack.replace(" J ", " T "), plain);
     // Bad questions are usage errors (exit 2) that say what is allowed.
     for (args, says) in [
-        (vec!["8 X", "T"], "not a card rank"),
+        (vec!["8 X", "T"], "'X' at position 3 is not a rank"),
+        (vec!["8 8", "11"], "'1' at position 1 is not a rank"),
+        (vec!["A 1", "T"], "'1' at position 3 is not a rank"),
+        (vec!["8 8", "T 9"], "one rank for the upcard"),
         (
             vec!["8 8", "T", "--rules", "7d-s17-das"],
             "no rule set \"7d-s17-das\"",

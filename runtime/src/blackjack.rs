@@ -2,9 +2,17 @@
 //! exact EV of every action for every two-card hand against every dealer upcard, and the
 //! total-dependent basic strategy chart for hands of more cards.
 //!
-//! Ranks are indexed 0 = ace, 1..=8 = 2..9, 9 = ten-valued (T, J, Q, K). EVs are in units
-//! of the initial bet; when the rule set's dealer peeks for blackjack they are conditioned
-//! on the dealer not having one (the usual convention), otherwise they are not.
+//! Questions take ranks in the [`Card::rank`](crate::Card::rank) convention used across
+//! the crate (0 = 2 … 8 = T, 9 = J, 10 = Q, 11 = K, 12 = A); T, J, Q and K count ten and
+//! share one tabled value. Read them from text with [`parse_hand`] / [`parse_rank`] (the
+//! card grammar of [`parse_cards`](crate::parse_cards), suits optional and ignored).
+//! Inside the table, a hand's *value index* is 0 = ace, 1..=8 = 2..9, 9 = ten-valued
+//! ([`value_index`]); chart rows ([`Row`]) use it. EVs are in units of the initial bet;
+//! when the rule set's dealer peeks for blackjack they are conditioned on the dealer not
+//! having one (the usual convention), otherwise they are not.
+//!
+//! Every question is checked: a rule set, rank or row outside the table is an error,
+//! never the nearest cell.
 
 use serde::{Deserialize, Serialize};
 
@@ -147,10 +155,18 @@ pub struct BlackjackPayload {
 /// Why a blackjack question could not be answered.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BlackjackQueryError {
-    #[error("{0:?} is not a card rank: use A, 2-9, T (or 10, J, Q, K)")]
-    Rank(String),
+    #[error(transparent)]
+    Card(#[from] crate::CardError),
+    #[error("{0} is not a card rank (ranks are 0 = 2 … 12 = A)")]
+    RankOutOfRange(u8),
+    #[error("expected one rank for the upcard, got {0}")]
+    NotOneRank(usize),
     #[error("no rule set {asked:?} in this table: it has {known}")]
     RuleSet { asked: String, known: String },
+    #[error("rule set {index} is not in this table (it has {count})")]
+    RuleSetIndex { index: usize, count: usize },
+    #[error("{0:?} is not a row of the strategy chart (hard 4-21, soft 12-21, pairs)")]
+    NoSuchRow(Row),
     #[error("a hand has at least two cards (got {0})")]
     TooFewCards(usize),
     #[error("the hand is already bust ({0})")]
@@ -203,52 +219,66 @@ fn validate(p: &BlackjackPayload) -> Result<(), TableError> {
 
 format::table_file!(Blackjack, BlackjackPayload, Game::Blackjack);
 
-/// Reads rank text: `A`, `2`..`9`, `T` / `10`, `J`, `Q`, `K`.
-pub fn parse_rank(text: &str) -> Result<usize, BlackjackQueryError> {
-    match text.trim().to_ascii_uppercase().as_str() {
-        "A" | "1" | "11" => Ok(0),
-        "T" | "10" | "J" | "Q" | "K" => Ok(9),
-        d if d.len() == 1 && ("2"..="9").contains(&d) => Ok(usize::from(d.as_bytes()[0] - b'1')),
-        other => Err(BlackjackQueryError::Rank(other.to_string())),
+/// The tabled value of a rank in the [`Card::rank`](crate::Card::rank) convention:
+/// 0 = ace, 1..=8 = 2..9, 9 = ten-valued (T, J, Q, K).
+pub fn value_index(rank: u8) -> Result<usize, BlackjackQueryError> {
+    match rank {
+        0..=7 => Ok(usize::from(rank) + 1),
+        8..=11 => Ok(9),
+        12 => Ok(0),
+        _ => Err(BlackjackQueryError::RankOutOfRange(rank)),
     }
 }
 
-/// Reads a hand: ranks separated by spaces or commas (`"8 8"`, `"A,7"`), or written
-/// together (`"88"`, `"A7"`, `"T10"` is not allowed: use spaces with 10).
-pub fn parse_hand(text: &str) -> Result<Vec<usize>, BlackjackQueryError> {
-    let mut ranks = Vec::new();
-    for token in text.split(|c: char| c.is_whitespace() || c == ',') {
-        if token.is_empty() {
-            continue;
-        }
-        if token == "10" || token.len() == 1 {
-            ranks.push(parse_rank(token)?);
-        } else {
-            for c in token.chars() {
-                ranks.push(parse_rank(&c.to_string())?);
-            }
-        }
-        if ranks.len() > 21 {
-            return Err(BlackjackQueryError::Bust(22));
-        }
+/// Reads one rank (`A`, `2`..`9`, `T` / `10`, `J`, `Q`, `K`; a suit may follow and is
+/// ignored), in the [`Card::rank`](crate::Card::rank) convention.
+pub fn parse_rank(text: &str) -> Result<u8, BlackjackQueryError> {
+    match crate::card::parse_ranks(text)?.as_slice() {
+        [rank] => Ok(*rank),
+        ranks => Err(BlackjackQueryError::NotOneRank(ranks.len())),
+    }
+}
+
+/// Reads a hand in the card grammar with optional suits (`"8 8"`, `"8s 8h"`, `"A,7"`,
+/// `"A7"`, `"10 K"`), as [`Card::rank`](crate::Card::rank) ranks. `11` or `1` is not a
+/// rank: an ace is `A`.
+pub fn parse_hand(text: &str) -> Result<Vec<u8>, BlackjackQueryError> {
+    let ranks = crate::card::parse_ranks(text)?;
+    let (t, _) = total(&ranks)?;
+    if ranks.len() > 2 && t > 21 {
+        return Err(BlackjackQueryError::Bust(t));
     }
     Ok(ranks)
 }
 
-/// Position of a two-card hand (tens merged) among the 55 starting hands.
-pub fn starting_index(a: usize, b: usize) -> usize {
+/// Position of a two-card hand (value indices, tens merged) among the 55 starting hands.
+fn starting_index(a: usize, b: usize) -> usize {
     let (a, b) = if a <= b { (a, b) } else { (b, a) };
     a * RANKS - a * a.saturating_sub(1) / 2 + (b - a)
 }
 
-/// (best total, soft) of a hand of rank indices.
-pub fn total(ranks: &[usize]) -> (u8, bool) {
-    let hard: u32 = ranks.iter().map(|&r| r as u32 + 1).sum();
+/// (best total, soft) of a hand of [`Card::rank`](crate::Card::rank) ranks; totals above
+/// 255 read as 255.
+pub fn total(ranks: &[u8]) -> Result<(u8, bool), BlackjackQueryError> {
+    let mut hard: u32 = 0;
+    let mut ace = false;
+    for &rank in ranks {
+        let v = value_index(rank)?;
+        ace |= v == 0;
+        hard += v as u32 + 1;
+    }
     let hard = hard.min(255) as u8;
-    if ranks.contains(&0) && hard <= 11 {
+    Ok(if ace && hard <= 11 {
         (hard + 10, true)
     } else {
         (hard, false)
+    })
+}
+
+impl Row {
+    /// The pair row of two cards of this [`Card::rank`](crate::Card::rank) rank.
+    pub fn pair_of(rank: u8) -> Result<Row, BlackjackQueryError> {
+        Ok(Row::Pair(value_index(rank)?))
     }
 }
 
@@ -276,12 +306,22 @@ impl Blackjack {
             })
     }
 
+    fn set(&self, rule_set: usize) -> Result<&RuleSet, BlackjackQueryError> {
+        self.payload
+            .rule_sets
+            .get(rule_set)
+            .ok_or(BlackjackQueryError::RuleSetIndex {
+                index: rule_set,
+                count: self.payload.rule_sets.len(),
+            })
+    }
+
     /// The EV of `action` for a two-card hand, or `None` where the rules do not allow it.
     pub fn ev(
         &self,
         rule_set: usize,
-        hand: &[usize],
-        upcard: usize,
+        hand: &[u8],
+        upcard: u8,
         action: Action,
     ) -> Result<Option<f64>, BlackjackQueryError> {
         let evs = self.evs(rule_set, hand, upcard)?;
@@ -293,14 +333,16 @@ impl Blackjack {
     pub fn evs(
         &self,
         rule_set: usize,
-        hand: &[usize],
-        upcard: usize,
+        hand: &[u8],
+        upcard: u8,
     ) -> Result<[f64; ACTIONS], BlackjackQueryError> {
-        if hand.len() != 2 {
+        let set = self.set(rule_set)?;
+        let up = value_index(upcard)?;
+        let &[a, b] = hand else {
             return Err(BlackjackQueryError::NotTwoCards(hand.len()));
-        }
-        let set = &self.payload.rule_sets[rule_set.min(self.payload.rule_sets.len() - 1)];
-        let at = (starting_index(hand[0], hand[1]) * RANKS + upcard.min(RANKS - 1)) * ACTIONS;
+        };
+        let (a, b) = (value_index(a)?, value_index(b)?);
+        let at = (starting_index(a, b) * RANKS + up) * ACTIONS;
         let mut out = [0.0; ACTIONS];
         out.copy_from_slice(&set.evs[at..at + ACTIONS]);
         Ok(out)
@@ -311,10 +353,12 @@ impl Blackjack {
     pub fn best_action(
         &self,
         rule_set: usize,
-        hand: &[usize],
-        upcard: usize,
+        hand: &[u8],
+        upcard: u8,
     ) -> Result<Advice, BlackjackQueryError> {
-        let (t, soft) = total(hand);
+        self.set(rule_set)?;
+        value_index(upcard)?;
+        let (t, soft) = total(hand)?;
         if hand.len() < 2 {
             return Err(BlackjackQueryError::TooFewCards(hand.len()));
         }
@@ -340,7 +384,7 @@ impl Blackjack {
             });
         }
         let row = if soft { Row::Soft(t) } else { Row::Hard(t) };
-        let cell = self.cell(rule_set, row, upcard);
+        let cell = self.cell(rule_set, row, upcard)?;
         let action = cell
             .iter()
             .filter_map(|&c| Action::from_code(c))
@@ -349,19 +393,12 @@ impl Blackjack {
         Ok(Advice { action, ev: None })
     }
 
-    /// A chart cell (rows outside the chart read as "stand").
-    pub fn cell(&self, rule_set: usize, row: Row, upcard: usize) -> Cell {
-        let set = &self.payload.rule_sets[rule_set.min(self.payload.rule_sets.len() - 1)];
-        match row.index() {
-            Some(i) => set.chart[i * RANKS + upcard.min(RANKS - 1)],
-            None => [
-                Action::Stand as u8,
-                NO_ACTION,
-                NO_ACTION,
-                NO_ACTION,
-                NO_ACTION,
-            ],
-        }
+    /// The chart cell of `row` against `upcard` (a [`Card::rank`](crate::Card::rank)).
+    pub fn cell(&self, rule_set: usize, row: Row, upcard: u8) -> Result<Cell, BlackjackQueryError> {
+        let set = self.set(rule_set)?;
+        let up = value_index(upcard)?;
+        let i = row.index().ok_or(BlackjackQueryError::NoSuchRow(row))?;
+        Ok(set.chart[i * RANKS + up])
     }
 }
 
@@ -371,13 +408,30 @@ mod tests {
 
     #[test]
     fn ranks_and_hands_parse() {
-        assert_eq!(parse_hand("8 8").unwrap(), vec![7, 7]);
-        assert_eq!(parse_hand("A7").unwrap(), vec![0, 6]);
-        assert_eq!(parse_hand("10, k").unwrap(), vec![9, 9]);
+        assert_eq!(parse_hand("8 8").unwrap(), vec![6, 6]);
+        assert_eq!(parse_hand("8s 8h").unwrap(), vec![6, 6]);
+        assert_eq!(parse_hand("A7").unwrap(), vec![12, 5]);
+        assert_eq!(parse_hand("10, k").unwrap(), vec![8, 11]);
         assert!(parse_hand("8 X").is_err());
-        assert_eq!(total(&[0, 6]), (18, true));
-        assert_eq!(total(&[0, 6, 9]), (18, false));
-        assert_eq!(total(&[0, 0]), (12, true));
+        assert!(parse_hand("8 11").is_err(), "11 is not a rank");
+        assert!(parse_hand("T T T").is_err(), "bust");
+        assert_eq!(parse_rank("Td"), Ok(8));
+        assert_eq!(
+            parse_rank("T d"),
+            Err(BlackjackQueryError::Card(crate::CardError::BadRank {
+                found: 'd',
+                position: 3
+            }))
+        );
+        assert_eq!(parse_rank("9 9"), Err(BlackjackQueryError::NotOneRank(2)));
+        assert_eq!(total(&[12, 5]), Ok((18, true)));
+        assert_eq!(total(&[12, 5, 8]), Ok((18, false)));
+        assert_eq!(total(&[12, 12]), Ok((12, true)));
+        assert_eq!(total(&[13]), Err(BlackjackQueryError::RankOutOfRange(13)));
+        let values: Vec<usize> = (0..13).map(|r| value_index(r).unwrap()).collect();
+        assert_eq!(values, [1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 0]);
+        assert_eq!(Row::pair_of(12), Ok(Row::Pair(0)));
+        assert!(Row::pair_of(200).is_err());
     }
 
     #[test]

@@ -158,41 +158,74 @@ fn suit_of(c: char) -> Option<u8> {
 /// assert!(parse_cards("As As").is_err());
 /// ```
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
-    let chars: Vec<char> = text.chars().collect();
     let mut cards = Vec::new();
     let mut seen = CardSet::EMPTY;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_whitespace() || c == ',' {
-            i += 1;
-            continue;
-        }
-        let position = i + 1;
-        let (rank, rank_char, next) = if c == '1' && chars.get(i + 1) == Some(&'0') {
-            (8, 'T', i + 2)
-        } else {
-            match rank_of(c) {
-                Some(r) => (r, RANK_CHARS[r as usize], i + 1),
-                None => return Err(CardError::BadRank { found: c, position }),
-            }
-        };
-        let suit = chars
-            .get(next)
-            .and_then(|&s| suit_of(s))
-            .ok_or(CardError::BadSuit {
-                rank: rank_char,
-                position,
-            })?;
-        let card = Card(rank * 4 + suit);
+    for token in tokens(text) {
+        let (rank, suit) = token?;
+        let suit = suit.ok_or(CardError::BadSuit {
+            rank: RANK_CHARS[rank.rank as usize],
+            position: rank.position,
+        })?;
+        let card = Card(rank.rank * 4 + suit);
         if seen.contains(card) {
             return Err(CardError::Duplicate { card });
         }
         seen = seen.with(card);
         cards.push(card);
-        i = next + 1;
     }
     Ok(cards)
+}
+
+/// Reads ranks in the card grammar of [`parse_cards`] where suits do not matter (as in
+/// blackjack): each rank may carry a suit, which is ignored, and ranks may repeat.
+/// Returns ranks in the [`Card::rank`] convention (0 = 2 … 12 = A).
+///
+/// ```
+/// use cardtables::card::parse_ranks;
+/// assert_eq!(parse_ranks("8s 8h").unwrap(), parse_ranks("8 8").unwrap());
+/// assert_eq!(parse_ranks("A7").unwrap(), vec![12, 5]);
+/// assert_eq!(parse_ranks("10 K").unwrap(), vec![8, 11]);
+/// assert!(parse_ranks("11").is_err()); // not a rank: write A
+/// ```
+pub fn parse_ranks(text: &str) -> Result<Vec<u8>, CardError> {
+    tokens(text)
+        .map(|token| token.map(|(rank, _)| rank.rank))
+        .collect()
+}
+
+/// A rank read from text, and where.
+struct ReadRank {
+    rank: u8,
+    /// 1-based character position, for messages.
+    position: usize,
+}
+
+/// The card grammar: a rank (`23456789TJQKA` in any case, or `10`), then an optional
+/// suit, with spaces or commas between cards (or nothing).
+fn tokens(text: &str) -> impl Iterator<Item = Result<(ReadRank, Option<u8>), CardError>> + '_ {
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while chars.get(i).is_some_and(|&c| c.is_whitespace() || c == ',') {
+            i += 1;
+        }
+        let &c = chars.get(i)?;
+        let position = i + 1;
+        let (rank, next) = if c == '1' && chars.get(i + 1) == Some(&'0') {
+            (8, i + 2)
+        } else {
+            match rank_of(c) {
+                Some(r) => (r, i + 1),
+                None => {
+                    i = chars.len();
+                    return Some(Err(CardError::BadRank { found: c, position }));
+                }
+            }
+        };
+        let suit = chars.get(next).and_then(|&s| suit_of(s));
+        i = next + usize::from(suit.is_some());
+        Some(Ok((ReadRank { rank, position }, suit)))
+    })
 }
 
 /// Reads exactly `count` distinct cards (see [`parse_cards`]).

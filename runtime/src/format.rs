@@ -83,11 +83,10 @@ impl Game {
 /// Everything that can be wrong with a table file. Loading never panics.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("cannot read table file {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    /// The cause is part of the message (and not also a `source`, which would print it
+    /// twice in an error chain).
+    #[error("cannot read table file {path}: {cause}")]
+    Io { path: String, cause: std::io::Error },
     #[error("file is {len} bytes, shorter than the {HEADER_LEN}-byte table header: truncated or not a table")]
     TooShort { len: usize },
     #[error("bad magic bytes: not a cardtables table file")]
@@ -203,9 +202,9 @@ pub fn open_payload(bytes: &[u8], expected: Game) -> Result<(TableHeader, &[u8])
 /// allocation, never "read until memory runs out".
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, TableError> {
     use std::io::Read;
-    let io = |source| TableError::Io {
+    let io = |cause| TableError::Io {
         path: path.display().to_string(),
-        source,
+        cause,
     };
     let mut file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::with_capacity(HEADER_LEN);

@@ -46,6 +46,8 @@ pub enum HoldemQueryError {
     NotAHand(String),
     #[error("{asked} opponents is not covered: this table answers for 1 to {max}")]
     Opponents { asked: usize, max: usize },
+    #[error("class {0} does not exist: classes are 0 to 168")]
+    Class(usize),
 }
 
 /// A loaded, validated Hold'em table.
@@ -72,7 +74,10 @@ impl Holdem {
                 max,
             });
         }
-        let k = (opponents - 1) * CLASSES + class.min(CLASSES - 1);
+        if class >= CLASSES {
+            return Err(HoldemQueryError::Class(class));
+        }
+        let k = (opponents - 1) * CLASSES + class;
         let p = &self.payload;
         Ok(Preflop {
             class,

@@ -50,6 +50,8 @@ pub enum HeadsUpQueryError {
     SharedCard,
     #[error("this table has no entry for the matchup (is it complete?)")]
     Missing,
+    #[error("class {0} does not exist: classes are 0 to 168")]
+    Class(usize),
 }
 
 /// A loaded, validated heads-up table.
@@ -168,8 +170,13 @@ impl HoldemHeadsUp {
     }
 
     /// Equity of class `a` against class `b` (class indices as in [`crate::holdem`]).
-    pub fn classes(&self, a: usize, b: usize) -> f64 {
-        self.payload.class_equity[a.min(CLASSES - 1) * CLASSES + b.min(CLASSES - 1)]
+    pub fn classes(&self, a: usize, b: usize) -> Result<f64, HeadsUpQueryError> {
+        for class in [a, b] {
+            if class >= CLASSES {
+                return Err(HeadsUpQueryError::Class(class));
+            }
+        }
+        Ok(self.payload.class_equity[a * CLASSES + b])
     }
 }
 

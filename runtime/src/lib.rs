@@ -1,13 +1,77 @@
 //! `cardtables`: the small runtime that apps embed to answer card-game questions in O(1)
 //! from the exact tables that the `pipeline` binary computes.
 //!
-//! It holds the shared card encoding ([`Card`], [`CardSet`]), the dense colex index of a
-//! card set ([`colex`]), the versioned table file format ([`format`]), one loader per
-//! table — [`Niuniu`], [`Zhajinhua`], [`Holdem`] (preflop and multiway equities),
-//! [`HoldemHeadsUp`] (every heads-up matchup), [`Stud`] (five-card stud starting hands)
-//! and [`Blackjack`] (EVs and charts per rule set) — and the closed-form decision helpers
-//! ([`decision`]). It depends on serde, bincode and a checksum only, so it stays
+//! It holds the shared card encoding ([`Card`], [`CardSet`], the card grammar of
+//! [`parse_cards`]), the dense colex index of a card set ([`colex`]), the versioned table
+//! file format ([`format`]), one loader per table, and the closed-form decision helpers
+//! ([`decision`]). It depends on serde, bincode, a checksum and thiserror only, so it stays
 //! cheap to build into any application.
+//!
+//! Every loader checks the whole file (header, checksum, lengths, values) and every query
+//! checks its inputs: a bad file or a question outside the table is an error, never a
+//! panic or a neighbouring cell. Each call returns its own precise error type; all of
+//! them convert into [`Error`].
+//!
+//! The tables, each with the job that writes it (the examples are compiled, not run:
+//! they need the table files):
+//!
+//! - [`Niuniu`] (`tables/niuniu/niuniu.bin`, job kind `niuniu.hands`): category, strength
+//!   and head-to-head win probability of all 2,598,960 five-card hands.
+//!   ```no_run
+//!   let table = cardtables::Niuniu::open("tables/niuniu/niuniu.bin")?;
+//!   let hand = table.lookup(&cardtables::parse_cards("Ks Qh Jd Tc 9s")?)?;
+//!   println!("{} wins {:.4}", hand.category, hand.win_probability);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
+//! - [`Zhajinhua`] (`tables/zhajinhua/zhajinhua.bin`, `zhajinhua.hands`): category,
+//!   strength and win rates of all 22,100 three-card hands against 1..N opponents.
+//!   ```no_run
+//!   let table = cardtables::Zhajinhua::open("tables/zhajinhua/zhajinhua.bin")?;
+//!   let hand = table.win_rate(&cardtables::parse_cards("Ks Kh Qd")?, 2)?;
+//!   println!("{}: equity {:.4}", hand.category, hand.equity);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
+//! - [`Holdem`] (`tables/holdem_preflop/holdem.bin`, `holdem.preflop`; also
+//!   `holdem.multiway`): each of the 169 starting classes against 1..N random hands.
+//!   ```no_run
+//!   use cardtables::holdem::class_of_text;
+//!   let table = cardtables::Holdem::open("tables/holdem_preflop/holdem.bin")?;
+//!   let aks = table.preflop(class_of_text("AKs")?, 1)?;
+//!   println!("AKs: equity {:.4}", aks.equity);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
+//! - [`HoldemHeadsUp`] (`tables/holdem_headsup/holdem_headsup.bin`, `holdem.headsup`):
+//!   every heads-up matchup of two 2-card hands, exact.
+//!   ```no_run
+//!   let table = cardtables::HoldemHeadsUp::open("tables/holdem_headsup/holdem_headsup.bin")?;
+//!   let two = |t: &str| -> Result<[cardtables::Card; 2], cardtables::CardError> {
+//!       let c = cardtables::card::parse_exact(t, 2)?;
+//!       Ok([c[0], c[1]])
+//!   };
+//!   let r = table.cards(two("As Ks")?, two("Qd Qc")?)?;
+//!   println!("wins {} of {} boards", r.wins, r.boards);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
+//! - [`Stud`] (`tables/showhand/stud.bin`, `stud.showhand`): five-card stud starting
+//!   hands against each other, per deck size.
+//!   ```no_run
+//!   let table = cardtables::Stud::open("tables/showhand/stud.bin")?;
+//!   let (a, b) = (cardtables::parse_cards("As Ah")?, cardtables::parse_cards("Ks Qs")?);
+//!   let r = table.starting_hands(table.decks()[0], &a, &b)?;
+//!   println!("equity {:.4}", r.equity);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
+//! - [`Blackjack`] (`tables/blackjack/blackjack.bin`, `blackjack.strategy`): per rule set,
+//!   the exact EV of every action for every two-card hand against every upcard, and the
+//!   basic strategy chart.
+//!   ```no_run
+//!   use cardtables::blackjack::{parse_hand, parse_rank};
+//!   let table = cardtables::Blackjack::open("tables/blackjack/blackjack.bin")?;
+//!   let set = table.rule_set("6d-s17-das")?;
+//!   let advice = table.best_action(set, &parse_hand("8s 8h")?, parse_rank("T")?)?;
+//!   println!("{} {:?}", advice.action.name(), advice.ev);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 
 pub mod blackjack;
 pub mod card;
@@ -20,11 +84,33 @@ pub mod niuniu;
 pub mod stud;
 pub mod zhajinhua;
 
-pub use blackjack::Blackjack;
+pub use blackjack::{Blackjack, BlackjackQueryError};
 pub use card::{parse_cards, Card, CardError, CardSet};
 pub use format::{Game, TableError, TableHeader};
-pub use holdem::Holdem;
-pub use holdem_headsup::HoldemHeadsUp;
+pub use holdem::{Holdem, HoldemQueryError};
+pub use holdem_headsup::{HeadsUpQueryError, HoldemHeadsUp};
 pub use niuniu::Niuniu;
-pub use stud::Stud;
-pub use zhajinhua::Zhajinhua;
+pub use stud::{Stud, StudQueryError};
+pub use zhajinhua::{QueryError as ZhajinhuaQueryError, Zhajinhua};
+
+/// Every error this crate returns, by kind. Each call returns its own precise type (a
+/// table that will not load is a [`TableError`], bad card text a [`CardError`], a
+/// question a table cannot answer its game's query error); all of them convert into
+/// `Error` with `?`, so an app that uses several tables handles one type.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(transparent)]
+    Card(#[from] CardError),
+    #[error(transparent)]
+    Holdem(#[from] HoldemQueryError),
+    #[error(transparent)]
+    HeadsUp(#[from] HeadsUpQueryError),
+    #[error(transparent)]
+    Stud(#[from] StudQueryError),
+    #[error(transparent)]
+    Zhajinhua(#[from] ZhajinhuaQueryError),
+    #[error(transparent)]
+    Blackjack(#[from] BlackjackQueryError),
+}

@@ -47,15 +47,25 @@ pub struct ZhajinhuaPayload {
 /// What the table says about one hand against some number of opponents.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ZhajinhuaHand<'a> {
+    /// The hand's colex index among the 22,100 three-card hands (`hand_index` in the
+    /// Parquet tables), as [`hand_index`] computes it.
     pub index: u32,
+    /// Category name, e.g. `pair` or `straight_flush`.
     pub category: &'a str,
+    /// Rank among all hands under the table's rules: larger wins (see
+    /// [`Zhajinhua::compare`] for the 2-3-5 exception).
     pub strength: u16,
+    /// The number of opponents these figures are against.
     pub opponents: usize,
+    /// Probability of beating every opponent.
     pub win: f64,
+    /// Probability of tying for best (sharing the pot).
     pub tie: f64,
+    /// `1 − win − tie`.
     pub loss: f64,
     /// Share of the pot: wins plus split ties (ties count 0 under `caller_loses`).
     pub equity: f64,
+    /// Standard error of the figures: 0 where they are exact, else the Monte Carlo error.
     pub std_error: f64,
 }
 
@@ -85,19 +95,19 @@ impl Zhajinhua {
 
     /// Category name of three distinct cards.
     pub fn category(&self, cards: &[Card]) -> Result<&str, CardError> {
-        let i = hand_index(cards)?;
+        let i = hand_index(cards)? as usize;
         Ok(&self.payload.categories[usize::from(self.payload.category[i])])
     }
 
     /// Strength of three distinct cards (larger wins; see [`Zhajinhua::compare`] for the
     /// 2-3-5 exception).
     pub fn strength(&self, cards: &[Card]) -> Result<u16, CardError> {
-        Ok(self.payload.strength[hand_index(cards)?])
+        Ok(self.payload.strength[hand_index(cards)? as usize])
     }
 
     /// How hand `a` fares against disjoint hand `b` (Greater = `a` wins).
     pub fn compare(&self, a: &[Card], b: &[Card]) -> Result<Ordering, CardError> {
-        let (i, j) = (hand_index(a)?, hand_index(b)?);
+        let (i, j) = (hand_index(a)? as usize, hand_index(b)? as usize);
         let p = &self.payload;
         let trips = (p.categories.len() - 1) as u8;
         Ok(if p.beats_trips[i] && p.category[j] == trips {
@@ -115,7 +125,7 @@ impl Zhajinhua {
         cards: &[Card],
         opponents: usize,
     ) -> Result<ZhajinhuaHand<'_>, QueryError> {
-        let i = hand_index(cards)?;
+        let i = hand_index(cards)? as usize;
         let max = self.max_opponents();
         if opponents == 0 || opponents > max {
             return Err(QueryError::Opponents {
@@ -140,7 +150,7 @@ impl Zhajinhua {
 }
 
 /// Colex index of three distinct cards in any order.
-pub fn hand_index(cards: &[Card]) -> Result<usize, CardError> {
+pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
     if cards.len() != 3 {
         return Err(CardError::WrongCount {
             expected: 3,
@@ -154,7 +164,7 @@ pub fn hand_index(cards: &[Card]) -> Result<usize, CardError> {
         }
         seen = seen.with(card);
     }
-    Ok(colex::index_of(cards) as usize)
+    Ok(colex::index_of(cards))
 }
 
 fn validate(p: &ZhajinhuaPayload) -> Result<(), TableError> {

@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 
 use cardtables::blackjack::{parse_hand, parse_rank, total, Action, BlackjackQueryError};
+use cardtables::card::RANK_CHARS;
 
 use super::open_table;
 use crate::cli::BlackjackQuestion;
 use crate::commands::UsageError;
-use crate::games::blackjack::hands::rank_name;
 
 pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
     let usage = |e: BlackjackQueryError| UsageError::error(e.to_string());
@@ -35,9 +35,10 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
     };
     let cards = parse_hand(&q.hand).map_err(usage)?;
     let up = parse_rank(&q.upcard).map_err(usage)?;
-    let (t, soft) = total(&cards);
+    let (t, soft) = total(&cards).map_err(usage)?;
     let id = &table.rule_sets()[set].id;
-    let names: Vec<&str> = cards.iter().map(|&r| rank_name(r)).collect();
+    let name = |r: u8| RANK_CHARS[usize::from(r)].to_string();
+    let names: Vec<String> = cards.iter().map(|&r| name(r)).collect();
     let kind = if soft { "soft" } else { "hard" };
     let advice = table.best_action(set, &cards, up).map_err(usage)?;
     match table.evs(set, &cards, up) {
@@ -45,7 +46,7 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
             println!(
                 "{} ({kind} {t}) against {} under {id}:",
                 names.join(" "),
-                rank_name(up)
+                name(up)
             );
             if cards.len() == 2 && t == 21 {
                 println!("  a natural: paid at once (the stand line is its payout)");
@@ -69,7 +70,7 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
             println!(
                 "{} ({kind} {t}) against {} under {id}:",
                 names.join(" "),
-                rank_name(up)
+                name(up)
             );
             println!(
                 "best: {} (the basic strategy chart's action for {kind} {t}; exact EVs are tabled for two-card hands)",

@@ -28,18 +28,25 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
             ));
         }
         let other = class_of_text(versus).map_err(|e| usage(&e))?;
+        let cards = |text: &str| {
+            cardtables::card::parse_exact(text, 2)
+                .ok()
+                .map(|c| [c[0], c[1]])
+        };
+        let (mine, theirs) = (cards(&q.hand), cards(versus));
+        if mine.is_some() != theirs.is_some() {
+            return Err(UsageError::error(format!(
+                "{:?} and {versus:?} mix a class and two cards: name both hands as cards (As Kd vs Qd Qc) for the exact matchup, or both as classes (AKs vs QQ) for the average over their combinations",
+                q.hand
+            )));
+        }
         let table = open_table(
             &q.headsup_table,
             "holdem_headsup.toml",
             "--headsup-table",
             |p| cardtables::HoldemHeadsUp::open(p),
         )?;
-        let cards = |text: &str| {
-            cardtables::card::parse_exact(text, 2)
-                .ok()
-                .map(|c| [c[0], c[1]])
-        };
-        match (cards(&q.hand), cards(versus)) {
+        match (mine, theirs) {
             (Some(a), Some(b)) => {
                 let r = table.cards(a, b).map_err(|e| usage(&e))?;
                 println!(
@@ -49,7 +56,7 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
                 r.equity
             }
             _ => {
-                let e = table.classes(class, other);
+                let e = table.classes(class, other).map_err(|e| usage(&e))?;
                 println!(
                     "{} vs {}: equity {e:.4} (exact, averaged over the combos that share no card)",
                     class_name(class),
