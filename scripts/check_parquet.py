@@ -7,8 +7,12 @@ The job kind comes from the files' key-value metadata. For every kind: the schem
 row counts, that category totals agree between hands.parquet and categories.parquet, the
 exact head-to-head identities, and that the rules travel in the metadata. Exits non-zero
 on the first failure.
+
+Every Parquet file must also match its entry in docs/tables.md column for column (name
+and DuckDB type, in order), so the data contract there is the one the writers keep.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -55,10 +59,47 @@ def metadata_of(con, path: str) -> dict:
     }
 
 
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "tables.md"
+
+
+def documented_schemas() -> dict:
+    """{(kind, file): [(column, duckdb type), ...]} from docs/tables.md: each table is
+    introduced by a heading `### KIND: FILE` followed by a `| column | type | ... |` table."""
+    schemas, current = {}, None
+    for line in DOCS.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^### `([a-z_.]+)`: `([a-z_]+\.parquet)`", line)
+        if heading:
+            current = schemas.setdefault((heading.group(1), heading.group(2)), [])
+            continue
+        if line.startswith("#"):
+            current = None
+        cell = re.match(r"^\| `([a-z0-9_]+)` \| ([A-Z0-9]+(?:\([^)]*\))?) \| (.*)\|$", line)
+        if current is not None and cell:
+            optional = cell.group(3).startswith("Only when")
+            current.append((cell.group(1), cell.group(2), optional))
+    return schemas
+
+
+def check_documented(con, folder: Path, kind: str, schemas: dict) -> None:
+    for path in sorted(folder.glob("*.parquet")):
+        got = [
+            (row[0], row[1])
+            for row in con.execute(f"DESCRIBE SELECT * FROM read_parquet('{path}')").fetchall()
+        ]
+        want = schemas.get((kind, path.name))
+        if want is None:
+            fail(f"{path}: no `### `{kind}`: `{path.name}`` section in docs/tables.md")
+        names = {name for name, _ in got}
+        want = [(name, typ) for name, typ, optional in want if not optional or name in names]
+        if got != want:
+            fail(f"{path}: columns {got} differ from docs/tables.md {want}")
+
+
 def main() -> None:
     if len(sys.argv) < 3:
         fail("usage: check_parquet.py OUT_ROOT JOB_NAME [JOB_NAME ...]")
     con = duckdb.connect()
+    schemas = documented_schemas()
     for name in sys.argv[2:]:
         folder = Path(sys.argv[1]) / "tables" / name
         hands = str(folder / "hands.parquet")
@@ -66,6 +107,7 @@ def main() -> None:
             if not Path(hands).exists():
                 hands = str(folder / alternative)
         kind = metadata_of(con, hands).get("pipeline.kind")
+        check_documented(con, folder, kind, schemas)
         if kind == "niuniu.hands":
             check_niuniu(con, folder)
         elif kind in ("zhajinhua.hands", "zhajinhua.multiway"):
@@ -99,6 +141,19 @@ def check_blackjack(con, folder: Path) -> None:
     )
     if worst > 1e-12:
         fail(f"{hands}: deal probabilities per upcard miss 1 by {worst}")
+    # Upcards are numbers 2..11 with labels, and "16 against a ten" is one filter.
+    labels = con.execute(
+        f"SELECT DISTINCT upcard, upcard_label FROM '{hands}' ORDER BY upcard"
+    ).fetchall()
+    if labels != [(v, str(v)) for v in range(2, 10)] + [(10, "T"), (11, "A")]:
+        fail(f"{hands}: upcards {labels}")
+    (rows16,) = one(
+        con,
+        f"SELECT count(*) FROM '{hands}' WHERE hand_kind = 'hard' AND total = 16 AND upcard = 10 "
+        f"AND rule_set = (SELECT min(rule_set) FROM '{hands}')",
+    )
+    if rows16 != 2:  # two-card hard 16s, tens merged: T 6 and 9 7 (8 8 is a pair)
+        fail(f"{hands}: {rows16} two-card hard 16 rows against a ten, expected T 6 and 9 7")
     (bad,) = one(
         con,
         f"SELECT count(*) FROM '{hands}' WHERE deal_probability > 0 AND best_ev <> "
@@ -183,19 +238,19 @@ def check_holdem_headsup(con, folder: Path) -> None:
         con,
         f"SELECT count(*), count(*) FILTER (WHERE x.wins <> y.losses OR x.ties <> y.ties "
         f"OR abs(x.equity_a + y.equity_a - 1) > 1e-12) "
-        f"FROM '{headsup}' x JOIN '{headsup}' y ON x.hand_a = y.hand_b AND x.hand_b = y.hand_a",
+        f"FROM '{headsup}' x JOIN '{headsup}' y ON x.class_a = y.class_b AND x.class_b = y.class_a",
     )
     if cells != 169 * 169 or asym:
         fail(f"{headsup}: {cells} cells, {asym} not mirrored by their transpose")
-    (aa_kk,) = one(con, f"SELECT equity_a FROM '{headsup}' WHERE hand_a = 'AA' AND hand_b = 'KK'")
+    (aa_kk,) = one(con, f"SELECT equity_a FROM '{headsup}' WHERE class_a = 'AA' AND class_b = 'KK'")
     if abs(aa_kk - 0.8195) > 5e-5:
         fail(f"{headsup}: AA vs KK {aa_kk}, published 0.8195")
     preflop = folder.parent / "holdem_preflop" / "preflop.parquet"
     if preflop.exists():
         (mismatch,) = one(
             con,
-            f"SELECT count(*) FROM (SELECT hand_a, sum(wins) AS w, sum(ties) AS t "
-            f"FROM '{headsup}' GROUP BY hand_a) m JOIN '{preflop}' p ON p.class = m.hand_a "
+            f"SELECT count(*) FROM (SELECT class_a, sum(wins) AS w, sum(ties) AS t "
+            f"FROM '{headsup}' GROUP BY class_a) m JOIN '{preflop}' p ON p.class = m.class_a "
             f"WHERE m.w <> p.wins OR m.t <> p.ties",
         )
         if mismatch:
@@ -282,7 +337,7 @@ def check_zhajinhua(con, folder: Path) -> None:
     hands = str(folder / "hands.parquet")
     categories = str(folder / "categories.parquet")
     rows = con.execute(
-        f"SELECT opponents, count(*), count(DISTINCT hand), min(deals), max(deals) "
+        f"SELECT opponents, count(*), count(DISTINCT hand_index), min(deals), max(deals) "
         f"FROM '{hands}' WHERE method = 'exact' GROUP BY opponents ORDER BY opponents"
     ).fetchall()
     expected = [

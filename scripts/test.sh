@@ -66,9 +66,9 @@ expect() { # expect TEXT COMMAND...: the command's output must contain TEXT
   passed=$((passed + 1))
 }
 expect "wins 787966, ties 6732, losses 917606 of 1712304 boards" \
-  $bin query holdem "As Ks" "Qd Qc" --headsup-table "$out/tables/holdem_headsup/holdem_headsup.bin"
+  $bin query holdem "As Ks" "Qd Qc" --table "$out/tables/holdem_headsup/holdem_headsup.bin"
 expect "AKs vs QQ: equity 0.4605" \
-  $bin query holdem AKs QQ --headsup-table "$out/tables/holdem_headsup/holdem_headsup.bin"
+  $bin query holdem AKs QQ --table "$out/tables/holdem_headsup/holdem_headsup.bin"
 expect "(Monte Carlo, s.e." \
   $bin query holdem AKs --opponents 3 --table "$out/tables/holdem_multiway_quick/holdem.bin"
 expect "best: split (-0.4749)" \

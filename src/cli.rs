@@ -142,27 +142,39 @@ pub struct NiuniuQuestion {
     pub table: PathBuf,
 }
 
+/// The bet a question prices: the same flags, meanings and defaults in every `query`
+/// that prices one (holdem, stud, zhajinhua).
+#[derive(clap::Args, Debug, Clone)]
+pub struct Bet {
+    /// Pot before our decision, including the opponent's bet.
+    #[arg(long, default_value_t = 100.0, value_parser = positive_amount)]
+    pub pot: f64,
+    /// Amount to call.
+    #[arg(long, default_value_t = 20.0, value_parser = amount)]
+    pub call: f64,
+    /// Raise-to amount to price (repeatable; default: 2× and 3× the call, and call + pot).
+    #[arg(long = "raise", value_name = "RAISE", value_parser = amount)]
+    pub raises: Vec<f64>,
+    /// Probability that the opponent folds to a raise.
+    #[arg(long, default_value_t = 0.2, value_parser = probability)]
+    pub fold: f64,
+}
+
 /// A `pipeline query stud` question.
 #[derive(clap::Args, Debug)]
 pub struct StudQuestion {
     /// Your cards so far, e.g. "As Ks Qs Js".
-    #[arg(long)]
-    pub mine: String,
+    pub hand: String,
     /// The opponent's known cards, e.g. "2c 2d".
-    #[arg(long)]
-    pub theirs: String,
+    pub versus: String,
     /// Cards seen elsewhere (out of the deck).
     #[arg(long, default_value = "")]
     pub seen: String,
     /// Cards still to come to you (default: 5 minus your cards).
     #[arg(long)]
     pub to_come: Option<usize>,
-    /// Pot before the call.
-    #[arg(long, default_value_t = 100.0, value_parser = amount)]
-    pub pot: f64,
-    /// Amount to call.
-    #[arg(long, default_value_t = 20.0, value_parser = amount)]
-    pub call: f64,
+    #[command(flatten)]
+    pub bet: Bet,
     /// Extra chips won after hitting (implied odds).
     #[arg(long, default_value_t = 0.0, value_parser = amount)]
     pub implied: f64,
@@ -182,30 +194,19 @@ pub struct StudQuestion {
 pub struct HoldemQuestion {
     /// A class (AA, AKs, AKo) or two cards (As Kd).
     pub hand: String,
-    /// The opponent's hand, for the exact heads-up result (a class or two cards).
+    /// The opponent's hand, for the exact heads-up result (a class or two cards, the same
+    /// form as HAND).
     pub versus: Option<String>,
     /// Random opponents (without VERSUS).
     #[arg(long, default_value_t = 1)]
     pub opponents: usize,
-    /// Pot before our decision, including the opponent's bet.
-    #[arg(long, value_parser = positive_amount)]
-    pub pot: Option<f64>,
-    /// Amount to call.
-    #[arg(long, requires = "pot", value_parser = amount)]
-    pub call: Option<f64>,
-    /// Raise-to amount to price.
-    #[arg(long, requires = "call", value_parser = amount)]
-    pub raise: Option<f64>,
-    /// Probability that the opponent folds to the raise.
-    #[arg(long, default_value_t = 0.0, value_parser = probability)]
-    pub fold: f64,
-    /// The table to read for random opponents (default: tables/holdem_multiway/holdem.bin
-    /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
+    #[command(flatten)]
+    pub bet: Bet,
+    /// The table to read (default: tables/holdem_headsup/holdem_headsup.bin with VERSUS,
+    /// tables/holdem_multiway/holdem.bin for more than one opponent, else
+    /// tables/holdem_preflop/holdem.bin).
     #[arg(long)]
     pub table: Option<PathBuf>,
-    /// The heads-up table to read with VERSUS.
-    #[arg(long, default_value = "tables/holdem_headsup/holdem_headsup.bin")]
-    pub headsup_table: PathBuf,
 }
 
 /// A `pipeline query zhajinhua` question.
@@ -216,18 +217,8 @@ pub struct ZhajinhuaQuestion {
     /// Opponents still in the hand.
     #[arg(long, default_value_t = 1)]
     pub opponents: usize,
-    /// Pot before our decision, including the opponent's bet.
-    #[arg(long, default_value_t = 100.0, value_parser = positive_amount)]
-    pub pot: f64,
-    /// Amount to call.
-    #[arg(long, default_value_t = 10.0, value_parser = amount)]
-    pub call: f64,
-    /// Probability that the opponent folds to a raise.
-    #[arg(long, default_value_t = 0.2, value_parser = probability)]
-    pub fold: f64,
-    /// Raise-to amounts to price (repeatable; default 2×, 3× the call and call + pot).
-    #[arg(long = "raise", value_parser = amount)]
-    pub raises: Vec<f64>,
+    #[command(flatten)]
+    pub bet: Bet,
     /// Cost of asking for a comparison (比牌); default: the call.
     #[arg(long, value_parser = amount)]
     pub compare: Option<f64>,
@@ -296,6 +287,60 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// The README's command list names exactly the flags each subcommand has, and
+    /// every subcommand (the `## Commands` block is the user's reference).
+    #[test]
+    fn the_readme_command_list_matches_the_command_line() {
+        let readme = include_str!("../README.md");
+        let block = readme
+            .split("## Commands\n\n```sh\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("README has a ## Commands block");
+        // Continuation lines (indented) belong to the command above them.
+        let mut lines: Vec<String> = Vec::new();
+        for line in block.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            match lines.last_mut() {
+                Some(last) if line.starts_with(' ') => last.push_str(line),
+                _ => lines.push(line.to_string()),
+            }
+        }
+        let mut documented = std::collections::BTreeMap::new();
+        for line in &lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let path_len = if words.get(1) == Some(&"query") { 3 } else { 2 };
+            let path = words[1..path_len].join(" ");
+            let flags: std::collections::BTreeSet<String> = words
+                .iter()
+                .flat_map(|w| w.split(['[', ']', '|']))
+                .filter(|w| w.starts_with("--"))
+                .map(|w| w.trim_end_matches("...").to_string())
+                .collect();
+            documented.insert(path, flags);
+        }
+        let mut actual = std::collections::BTreeMap::new();
+        let mut visit = |prefix: &str, cmd: &clap::Command| {
+            let flags: std::collections::BTreeSet<String> = cmd
+                .get_arguments()
+                .filter_map(|a| a.get_long())
+                .filter(|l| *l != "help" && *l != "version")
+                .map(|l| format!("--{l}"))
+                .collect();
+            actual.insert(format!("{prefix}{}", cmd.get_name()), flags);
+        };
+        for sub in Cli::command().get_subcommands() {
+            if sub.get_name() == "query" {
+                for game in sub.get_subcommands() {
+                    visit("query ", game);
+                }
+            } else {
+                visit("", sub);
+            }
+        }
+        assert_eq!(documented, actual);
     }
 
     #[test]

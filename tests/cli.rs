@@ -897,19 +897,17 @@ fn stud_job_and_query() {
     let report = std::fs::read_to_string(work.path().join("reports/showhand.md")).unwrap();
     assert!(
         report.contains("**11 outs of 44**"),
-        "seed example as the seed runs it"
+        "the article's example as the article runs it"
     );
     assert!(
         report.contains("**11 outs of 45**"),
-        "seed example done right"
+        "the article's example done right"
     );
 
     let out = run_ok(&[
         "query",
         "stud",
-        "--mine",
         "As Ks Qs Js",
-        "--theirs",
         "2c 2d",
         "--seen",
         "2h",
@@ -924,30 +922,29 @@ fn stud_job_and_query() {
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("exact over 595980 deals"), "{text}");
-    assert!(text.contains("-> call"), "{text}");
+    // p = 0.4671 of a 120 + 80 implied pot for 40: EV(call) = 0.4671·200 − 0.5329·40.
+    assert!(
+        text.contains("+72.106") && text.contains("best: call 40"),
+        "{text}"
+    );
+    assert!(text.contains("needs equity 0.1667 to call"), "{text}");
     // A flush draw against a made hand: nine outs, and the formula equals enumeration.
-    let out = run_ok(&[
-        "query",
-        "stud",
-        "--mine",
-        "2s 5s 9s Js",
-        "--theirs",
-        "Ah Ad 7c 8d 3h",
-    ]);
+    let out = run_ok(&["query", "stud", "2s 5s 9s Js", "Ah Ad 7c 8d 3h"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("outs (9)"), "{text}");
     assert!(text.contains("win 0.2093"), "{text}");
     for (args, fragment) in [
-        (vec!["--mine", "As Ks", "--theirs", "As"], "appears twice"),
+        (vec!["As Ks", "As"], "appears twice"),
         (
-            vec!["--mine", "2s Ks", "--theirs", "Ah", "--deck", "32"],
+            vec!["2s Ks", "Ah", "--deck", "32"],
             "not in the 32-card deck",
         ),
+        (vec!["As Ks", "Ah", "--to-come", "2"], "five-card hand"),
+        (vec!["As Kx", "Ah"], "needs a suit"),
         (
-            vec!["--mine", "As Ks", "--theirs", "Ah", "--to-come", "2"],
-            "five-card hand",
+            vec!["As Ks", "Ah", "--raise", "5"],
+            "must be at least the call",
         ),
-        (vec!["--mine", "As Kx", "--theirs", "Ah"], "needs a suit"),
     ] {
         let out = bin().args(["query", "stud"]).args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
@@ -996,9 +993,7 @@ fn stud_headsup_table_is_symmetric_and_matches_the_engine() {
     let out = run_ok(&[
         "query",
         "stud",
-        "--mine",
         "As Ah",
-        "--theirs",
         "Ks Qs",
         "--deck",
         "28",
@@ -1056,14 +1051,7 @@ fn holdem_preflop_job_and_query() {
     // before any table is opened.
     for (a, b) in [("AKs", "Qd Qc"), ("As Kd", "QQ")] {
         let out = bin()
-            .args([
-                "query",
-                "holdem",
-                a,
-                b,
-                "--headsup-table",
-                "/nonexistent.bin",
-            ])
+            .args(["query", "holdem", a, b, "--table", "/nonexistent.bin"])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{a} vs {b}");
@@ -1676,4 +1664,28 @@ fn random_damage_to_every_runtime_table_is_refused_cleanly_by_inspect() {
         refused >= 100,
         "only {refused} refused, {accepted} accepted"
     );
+}
+
+/// `pipeline run` ends with the main results in a few lines on stderr (not with --quiet).
+#[test]
+fn a_run_ends_with_its_headline() {
+    let out = tempfile::tempdir().unwrap();
+    let job = repo("jobs/zhajinhua.toml");
+    let run = |quiet: bool| {
+        let mut command = bin();
+        command
+            .args(["run", job.to_str().unwrap(), "--out"])
+            .arg(out.path());
+        if quiet {
+            command.arg("--quiet");
+        }
+        command.output().unwrap()
+    };
+    let said = stderr(&run(false));
+    assert!(
+        said.contains("Ks Kh Qd: equity against 1 to 2 opponents 0.8970, 0.8046 (exact)"),
+        "{said}"
+    );
+    assert!(said.contains("豹子 trips 52 hands (0.002353)"), "{said}");
+    assert!(!stderr(&run(true)).contains("equity"));
 }

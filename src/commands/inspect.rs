@@ -36,7 +36,8 @@ fn inspect_parquet(path: &Path) -> anyhow::Result<()> {
         println!("created by:  {by}");
     }
     println!("columns:");
-    let arrow_schema = parquet::arrow::parquet_to_arrow_schema(meta.schema_descr(), None)?;
+    let arrow_schema =
+        parquet::arrow::parquet_to_arrow_schema(meta.schema_descr(), meta.key_value_metadata())?;
     for field in arrow_schema.fields() {
         println!(
             "  {:<22} {}{}",

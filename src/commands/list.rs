@@ -21,10 +21,19 @@ pub fn list(dir: &Path) -> anyhow::Result<()> {
             )
         })
         .collect();
-    let width = specs.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
+    let width = specs
+        .iter()
+        .map(|(f, _)| f.chars().count())
+        .max()
+        .unwrap_or(0);
+    let kind_width = specs
+        .iter()
+        .filter_map(|(_, s)| s.as_ref().ok().map(|s| s.kind.chars().count()))
+        .max()
+        .unwrap_or(0);
     for (file, spec) in specs {
         match spec {
-            Ok(s) => println!("{file:width$}  {:<16} {}", s.kind, s.description),
+            Ok(s) => println!("{file:width$}  {:kind_width$}  {}", s.kind, s.description),
             Err(e) => println!("{file:width$}  (invalid) {e}"),
         }
     }

@@ -55,6 +55,9 @@ fn print_summary(summary: &RunSummary, quiet: bool) {
             summary.cpu_seconds,
             summary.threads
         );
+        for line in &summary.headline {
+            eprintln!("  {line}");
+        }
     }
     for file in &summary.files {
         println!("{}", file.display());

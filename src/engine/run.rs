@@ -48,6 +48,8 @@ pub struct RunSummary {
     pub wall_seconds: f64,
     pub cpu_seconds: f64,
     pub threads: usize,
+    /// The main results in two or three lines (empty for a shard).
+    pub headline: Vec<String>,
 }
 
 /// Runs `job` (planned from `spec`), or one shard of it, and writes its outputs.
@@ -122,7 +124,7 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
         &progress,
     )?;
 
-    let files = if let Some(shard) = config.shard {
+    let (files, headline) = if let Some(shard) = config.shard {
         progress.phase("writing shard part");
         let part = PartFile {
             job_hash: spec.hash.clone(),
@@ -136,7 +138,7 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
         let path = dir.join("parts").join(part.file_name());
         part.save(&path)?;
         progress.finish();
-        vec![path]
+        (vec![path], Vec::new())
     } else {
         let units: Vec<Vec<u8>> = finished.into_values().collect();
         let tally = Tally {
@@ -158,6 +160,7 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
         wall_seconds: started.elapsed().as_secs_f64(),
         cpu_seconds: cpu_seconds() - cpu_start,
         threads: pool.current_num_threads(),
+        headline,
     })
 }
 
@@ -257,7 +260,8 @@ pub fn merge(
         units_seconds: 0.0,
     };
     let unit_count = parts.unit_count as usize;
-    let files = finish_and_write(&config.out, spec, job, parts.units, &pool, &progress, tally)?;
+    let (files, headline) =
+        finish_and_write(&config.out, spec, job, parts.units, &pool, &progress, tally)?;
     Ok(RunSummary {
         job: spec.name.clone(),
         files,
@@ -266,5 +270,6 @@ pub fn merge(
         wall_seconds: started.elapsed().as_secs_f64(),
         cpu_seconds: cpu_seconds() - cpu_start,
         threads: pool.current_num_threads(),
+        headline,
     })
 }

@@ -26,7 +26,7 @@ pub struct Tally {
 }
 
 /// Builds the outputs from every unit result (in unit order) and writes them under
-/// `root`; returns the paths written.
+/// `root`; returns the paths written and the report's headline.
 pub fn finish_and_write(
     root: &Path,
     spec: &JobSpec,
@@ -35,16 +35,17 @@ pub fn finish_and_write(
     pool: &rayon::ThreadPool,
     progress: &Progress,
     tally: Tally,
-) -> anyhow::Result<Vec<PathBuf>> {
+) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
     progress.phase("building tables");
     let build_start = Instant::now();
     let meta = JobMeta::of(spec);
     let outputs = pool.install(|| job.finish_bytes(&meta, units, progress))?;
     let build_seconds = build_start.elapsed().as_secs_f64();
     progress.phase("writing outputs");
+    let headline = outputs.report.headline.clone();
     let files = pool.install(|| write_outputs(root, spec, outputs, &tally, build_seconds))?;
     progress.finish();
-    Ok(files)
+    Ok((files, headline))
 }
 
 /// Stages every output and the manifest, then switches them into place as one set

@@ -13,6 +13,8 @@ use crate::job::JobMeta;
 pub struct Report {
     pub markdown: String,
     pub charts: Vec<(String, String)>,
+    /// Two or three lines of the main results, which `pipeline run` prints when it ends.
+    pub headline: Vec<String>,
 }
 
 /// The opening of every report: the title with the job's name, its description, and

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use cardtables::decision::{ev_call, ev_raise, required_equity, EV_FOLD};
+use cardtables::decision::{ev_call, required_equity};
 use cardtables::holdem::{class_of_text, HoldemQueryError};
 
-use super::{method_note, open_table, print_actions};
+use super::{bet_actions, method_note, open_table, print_actions, raises};
 use crate::cli::HoldemQuestion;
 use crate::commands::UsageError;
 use crate::games::holdem::classes::class_name;
@@ -14,13 +14,8 @@ use crate::games::holdem::classes::class_name;
 pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
-    if let (Some(call), Some(to)) = (q.call, q.raise) {
-        if to < call {
-            return Err(UsageError::error(format!(
-                "--raise {to} must be at least the call ({call})"
-            )));
-        }
-    }
+    let bet = &q.bet;
+    raises(bet)?;
     let w = if let Some(versus) = &q.versus {
         if q.opponents != 1 {
             return Err(UsageError::error(
@@ -40,12 +35,13 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
                 q.hand
             )));
         }
-        let table = open_table(
-            &q.headsup_table,
-            "holdem_headsup.toml",
-            "--headsup-table",
-            |p| cardtables::HoldemHeadsUp::open(p),
-        )?;
+        let path = q
+            .table
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("tables/holdem_headsup/holdem_headsup.bin"));
+        let table = open_table(&path, "holdem_headsup.toml", "--table", |p| {
+            cardtables::HoldemHeadsUp::open(p)
+        })?;
         match (mine, theirs) {
             (Some(a), Some(b)) => {
                 let r = table.cards(a, b).map_err(|e| usage(&e))?;
@@ -96,19 +92,10 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
         );
         r.equity
     };
-    if let (Some(pot), Some(call)) = (q.pot, q.call) {
-        let mut actions = vec![
-            ("fold".to_string(), EV_FOLD),
-            (format!("call {call}"), ev_call(w, pot, call)),
-        ];
-        if let Some(to) = q.raise {
-            actions.push((
-                format!("raise to {to} (fold {:.0}%)", 100.0 * q.fold),
-                ev_raise(w, pot, call, to, q.fold),
-            ));
-        }
-        println!("needs equity {:.4} to call", required_equity(pot, call));
-        print_actions(&actions);
-    }
+    println!(
+        "needs equity {:.4} to call",
+        required_equity(bet.pot, bet.call)
+    );
+    print_actions(&bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);
     Ok(())
 }

@@ -44,6 +44,44 @@ fn print_actions(actions: &[(String, f64)]) {
     }
 }
 
+/// The raise-to amounts a question prices: those given, else 2× and 3× the call and
+/// call + pot; each must be at least the call.
+fn raises(bet: &crate::cli::Bet) -> anyhow::Result<Vec<f64>> {
+    let raises = if bet.raises.is_empty() {
+        vec![
+            2.0 * bet.call.max(1.0),
+            3.0 * bet.call.max(1.0),
+            bet.call + bet.pot,
+        ]
+    } else {
+        bet.raises.clone()
+    };
+    if let Some(r) = raises.iter().find(|r| **r < bet.call) {
+        return Err(crate::commands::UsageError::error(format!(
+            "--raise {r} must be at least the call ({})",
+            bet.call
+        )));
+    }
+    Ok(raises)
+}
+
+/// The fold, call and raise actions every priced question lists, for a hand with equity
+/// `w` (a call's EV given by `call_ev`, which stud extends with implied odds).
+fn bet_actions(bet: &crate::cli::Bet, w: f64, call_ev: f64) -> anyhow::Result<Vec<(String, f64)>> {
+    use cardtables::decision::{ev_raise, EV_FOLD};
+    let mut actions = vec![
+        ("fold".to_string(), EV_FOLD),
+        (format!("call {}", bet.call), call_ev),
+    ];
+    for r in raises(bet)? {
+        actions.push((
+            format!("raise to {r} (fold {:.0}%)", 100.0 * bet.fold),
+            ev_raise(w, bet.pot, bet.call, r, bet.fold),
+        ));
+    }
+    Ok(actions)
+}
+
 /// Opens a runtime table, saying which job writes it when it cannot be loaded.
 fn open_table<T>(
     path: &std::path::Path,

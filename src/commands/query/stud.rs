@@ -3,6 +3,7 @@
 use anyhow::Context;
 use cardtables::decision::{break_even_outs, ev_call_implied, hit_probability, required_equity};
 
+use super::{bet_actions, print_actions, raises};
 use crate::cli::StudQuestion;
 use crate::commands::UsageError;
 use crate::games::stud::outs::{analyse, Situation};
@@ -18,8 +19,8 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
         cardtables::parse_cards(text).with_context(|| format!("cannot read {what} {text:?}"))
     };
     let situation = Situation {
-        mine: read("--mine", &q.mine)?,
-        theirs: read("--theirs", &q.theirs)?,
+        mine: read("your hand", &q.hand)?,
+        theirs: read("the opponent's cards", &q.versus)?,
         seen: read("--seen", &q.seen)?,
         rules,
     };
@@ -31,6 +32,8 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
             )));
         }
     }
+    let bet = &q.bet;
+    raises(bet)?;
     let a = analyse(&situation).map_err(|e| UsageError::error(e.to_string()))?;
     let show = |cards: &[cardtables::Card]| {
         cards
@@ -72,19 +75,27 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
         );
     }
     let p = a.equity();
-    let ev = ev_call_implied(p, q.pot, q.call, q.implied);
     println!(
-        "pot {} · call {} · implied {}: needs {:.4}; EV(call) = {:+.2} -> {}",
-        q.pot,
-        q.call,
+        "pot {} · call {} · implied {}: needs equity {:.4} to call",
+        bet.pot,
+        bet.call,
         q.implied,
         // Implied winnings count as pot the call can win.
-        required_equity(q.pot + q.implied, q.call),
-        ev,
-        if ev > 0.0 { "call" } else { "fold" }
+        required_equity(bet.pot + q.implied, bet.call),
     );
+    print_actions(&bet_actions(
+        bet,
+        p,
+        ev_call_implied(p, bet.pot, bet.call, q.implied),
+    )?);
     if a.my_draws > 0 {
-        match break_even_outs(q.pot, q.call, q.implied, a.unseen as u32, a.my_draws as u32) {
+        match break_even_outs(
+            bet.pot,
+            bet.call,
+            q.implied,
+            a.unseen as u32,
+            a.my_draws as u32,
+        ) {
             Some(o) => println!("break-even outs for these odds: {o}"),
             None => println!("break-even outs for these odds: none (no number of outs pays)"),
         }

@@ -2,27 +2,18 @@
 
 use anyhow::Context;
 use cardtables::decision::{
-    ev_call, ev_compare, ev_raise, ev_raise_article, half_kelly, kelly, required_equity, EV_FOLD,
+    ev_call, ev_compare, ev_raise_article, half_kelly, kelly, required_equity,
 };
 
-use super::{method_note, open_table, print_actions};
+use super::{bet_actions, method_note, open_table, print_actions, raises};
 use crate::cli::ZhajinhuaQuestion;
 use crate::commands::UsageError;
 
 pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     // Amounts and the fold rate are range-checked by clap; what is left relates them.
-    let raises = if q.raises.is_empty() {
-        vec![2.0 * q.call.max(1.0), 3.0 * q.call.max(1.0), q.call + q.pot]
-    } else {
-        q.raises.clone()
-    };
-    if let Some(r) = raises.iter().find(|r| **r < q.call) {
-        return Err(UsageError::error(format!(
-            "--raise {r} must be at least the call ({})",
-            q.call
-        )));
-    }
-    let cost = q.compare.unwrap_or(q.call);
+    let bet = &q.bet;
+    let raises = raises(bet)?;
+    let cost = q.compare.unwrap_or(bet.call);
     let cards = cardtables::card::parse_exact(&q.hand, 3)
         .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
     let table = open_table(&q.table, "zhajinhua.toml", "--table", |p| {
@@ -55,33 +46,24 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     println!("equity:      {w:.6}");
     println!(
         "pot {} · call {} · needs equity {:.4} to call",
-        q.pot,
-        q.call,
-        required_equity(q.pot, q.call)
+        bet.pot,
+        bet.call,
+        required_equity(bet.pot, bet.call)
     );
-    let mut actions: Vec<(String, f64)> = vec![
-        ("fold".to_string(), EV_FOLD),
-        (format!("call {}", q.call), ev_call(w, q.pot, q.call)),
-    ];
-    for &r in &raises {
-        actions.push((
-            format!("raise to {r} (fold {:.0}%)", 100.0 * q.fold),
-            ev_raise(w, q.pot, q.call, r, q.fold),
-        ));
-    }
+    let mut actions = bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?;
     actions.push((
         format!("compare, cost {cost} (heads-up win {:.4})", heads_up.win),
-        ev_compare(heads_up.equity, q.pot, cost),
+        ev_compare(heads_up.equity, bet.pot, cost),
     ));
     print_actions(&actions);
     for &r in &raises {
         println!(
             "  (the article's raise formula for {r} would say {:+.3}: it forgets the opponent's call)",
-            ev_raise_article(w, q.pot, r, q.fold)
+            ev_raise_article(w, bet.pot, r, bet.fold)
         );
     }
-    if q.call > 0.0 {
-        let odds = q.pot / q.call;
+    if bet.call > 0.0 {
+        let odds = bet.pot / bet.call;
         println!(
             "Kelly fraction for this call at odds {odds:.2}:1: {:.4} (half-Kelly {:.4})",
             kelly(odds, w),

@@ -103,9 +103,9 @@ pub fn build(
          `d9`/`d10` doubling, `spN` split hands, `rsa`, `hsa`, `enhc` (no hole card).\n",
     );
     if let Some(article) = r.article {
-        md.push_str("\n## The seed article's strategy\n\n");
+        md.push_str("\n## The tutorial article's strategy\n\n");
         md.push_str(
-            "The seed's simplified chart (splits only aces and eights, doubles soft 18 and \
+            "The tutorial article's simplified chart (splits only aces and eights, doubles soft 18 and \
              hard 9–11 by its own table), played through the same simulator under the same \
              rules:\n\n",
         );
@@ -127,8 +127,8 @@ pub fn build(
             &[
                 "rule set",
                 "our basic strategy (exact)",
-                "seed strategy (simulated)",
-                "cost of the seed's chart",
+                "article strategy (simulated)",
+                "cost of the article's chart",
             ],
             &rows,
         ));
@@ -194,9 +194,31 @@ pub fn build(
             (file, chart_svg(&title, &chart))
         })
         .collect();
+    const SHOWN: usize = 3;
+    let mut headline: Vec<String> = r
+        .sets
+        .iter()
+        .zip(r.analyses)
+        .take(SHOWN)
+        .map(|(s, a)| {
+            format!(
+                "{}: house edge {:.4} % (optimal play), basic strategy EV {}",
+                s.id,
+                -100.0 * a.optimal_ev,
+                percent(a.chart_ev)
+            )
+        })
+        .collect();
+    if r.sets.len() > SHOWN {
+        headline.push(format!(
+            "… and {} more rule sets in summary.parquet",
+            r.sets.len() - SHOWN
+        ));
+    }
     Ok(Report {
         markdown: md,
         charts,
+        headline,
     })
 }
 

@@ -69,6 +69,28 @@ fn optional_floats(v: Vec<f64>) -> ArrayRef {
     ))
 }
 
+/// The dealer's upcard as two columns: `upcard`, its value 2..=11 (11 = ace), which sorts
+/// and filters as numbers, and `upcard_label` (`2`..`9`, `T`, `A`).
+fn upcard_columns(ups: &[usize]) -> [(&'static str, ArrayRef); 2] {
+    let value = |u: usize| {
+        if u == hands::ACE {
+            11
+        } else {
+            hands::points(u)
+        }
+    };
+    [
+        (
+            "upcard",
+            Arc::new(UInt8Array::from_iter_values(ups.iter().map(|&u| value(u)))),
+        ),
+        (
+            "upcard_label",
+            strings(ups.iter().map(|&u| rank_name(u).to_string())),
+        ),
+    ]
+}
+
 /// The rule columns every per-rule-set table repeats.
 fn rule_columns(rows: &[&BlackjackRules]) -> Vec<(&'static str, ArrayRef)> {
     let text = |f: &dyn Fn(&BlackjackRules) -> String| strings(rows.iter().map(|r| f(r)));
@@ -80,10 +102,10 @@ fn rule_columns(rows: &[&BlackjackRules]) -> Vec<(&'static str, ArrayRef)> {
     vec![
         (
             "decks",
-            text(&|r| match r.decks {
-                Decks::Finite(n) => n.to_string(),
-                Decks::Infinite(_) => "infinite".into(),
-            }),
+            Arc::new(UInt8Array::from_iter(rows.iter().map(|r| match r.decks {
+                Decks::Finite(n) => Some(n),
+                Decks::Infinite(_) => None,
+            }))),
         ),
         ("dealer_hits_soft_17", flag(&|r| r.dealer_hits_soft_17)),
         (
@@ -135,7 +157,7 @@ impl Results<'_> {
                         continue;
                     }
                     set.push(s.id.clone());
-                    up.push(rank_name(u).to_string());
+                    up.push(u);
                     conditioned.push(cond);
                     for (col, v) in p.iter_mut().zip(outcomes) {
                         col.push(v);
@@ -144,14 +166,12 @@ impl Results<'_> {
             }
         }
         let names = ["p17", "p18", "p19", "p20", "p21", "bust", "blackjack"];
-        let mut columns: Vec<(&'static str, ArrayRef)> = vec![
-            ("rule_set", strings(set)),
-            ("upcard", strings(up)),
-            (
-                "conditioned_on_no_blackjack",
-                Arc::new(BooleanArray::from(conditioned)),
-            ),
-        ];
+        let mut columns: Vec<(&'static str, ArrayRef)> = vec![("rule_set", strings(set))];
+        columns.extend(upcard_columns(&up));
+        columns.extend([(
+            "conditioned_on_no_blackjack",
+            Arc::new(BooleanArray::from(conditioned)) as ArrayRef,
+        )]);
         for (name, col) in names.into_iter().zip(p) {
             columns.push((name, floats(col)));
         }
@@ -168,27 +188,32 @@ impl Results<'_> {
         let mut rules: Vec<&BlackjackRules> = vec![];
         let (mut set, mut hand, mut cards, mut up, mut best_action, mut conditioned) =
             (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut kind, mut total) = (vec![], vec![]);
         let mut ev: Vec<Vec<f64>> = vec![vec![]; ACTIONS];
         let (mut best_ev, mut deal) = (vec![], vec![]);
         for (s, a) in self.sets.iter().zip(self.analyses) {
             for (i, (x, y)) in hands::starting_hands().enumerate() {
                 let h = g.hand(g.pair(x, y));
-                let label = if x == y {
-                    format!("pair {}", rank_name(x))
+                let (k, label) = if x == y {
+                    ("pair", format!("pair {}", rank_name(x)))
                 } else if (x, y) == (hands::ACE, hands::TEN) {
-                    "blackjack".to_string()
+                    ("blackjack", "blackjack".to_string())
                 } else if h.soft {
-                    format!("soft {}", h.total)
+                    ("soft", format!("soft {}", h.total))
                 } else {
-                    format!("hard {}", h.total)
+                    ("hard", format!("hard {}", h.total))
                 };
+                // High card first, as people write hands (A above T).
+                let (hi, lo) = if x == hands::ACE { (x, y) } else { (y, x) };
                 for &u in &UPCARD_ORDER {
                     let evs = &a.upcards[u].hands[i];
                     rules.push(&s.rules);
                     set.push(s.id.clone());
                     hand.push(label.clone());
-                    cards.push(format!("{} {}", rank_name(x), rank_name(y)));
-                    up.push(rank_name(u).to_string());
+                    kind.push(k.to_string());
+                    total.push(h.total);
+                    cards.push(format!("{} {}", rank_name(hi), rank_name(lo)));
+                    up.push(u);
                     for (col, &v) in ev.iter_mut().zip(evs) {
                         col.push(v);
                     }
@@ -202,9 +227,11 @@ impl Results<'_> {
         }
         let mut columns = vec![("rule_set", strings(set))];
         columns.extend(rule_columns(&rules));
-        columns.push(("hand", strings(hand)));
+        columns.push(("hand_label", strings(hand)));
+        columns.push(("hand_kind", strings(kind)));
+        columns.push(("total", Arc::new(UInt8Array::from(total))));
         columns.push(("cards", strings(cards)));
-        columns.push(("upcard", strings(up)));
+        columns.extend(upcard_columns(&up));
         for (name, col) in [
             "ev_stand",
             "ev_hit",
@@ -244,11 +271,13 @@ impl Results<'_> {
                     let (k, v) = match r {
                         Row::Hard(t) => ("hard", t),
                         Row::Soft(t) => ("soft", t),
-                        Row::Pair(p) => ("pair", hands::points(p)),
+                        // The pair's total, as in hands.parquet (A-A is soft 12).
+                        Row::Pair(p) if p == hands::ACE => ("pair", 12),
+                        Row::Pair(p) => ("pair", 2 * hands::points(p)),
                     };
                     kind.push(k.to_string());
                     value.push(v);
-                    up.push(rank_name(u).to_string());
+                    up.push(u);
                     code.push(cell_code(cell));
                     first.push(
                         Action::from_code(cell[0])
@@ -261,15 +290,18 @@ impl Results<'_> {
         }
         Ok(ParquetOutput {
             file: "strategy.parquet".into(),
-            batches: vec![batch(vec![
-                ("rule_set", strings(set)),
-                ("row", strings(row)),
-                ("row_kind", strings(kind)),
-                ("row_value", Arc::new(UInt8Array::from(value))),
-                ("upcard", strings(up)),
-                ("action", strings(code)),
-                ("first_choice", strings(first)),
-            ])?],
+            batches: vec![batch(
+                [
+                    ("rule_set", strings(set)),
+                    ("hand_label", strings(row)),
+                    ("hand_kind", strings(kind)),
+                    ("total", Arc::new(UInt8Array::from(value)) as ArrayRef),
+                ]
+                .into_iter()
+                .chain(upcard_columns(&up))
+                .chain([("action", strings(code)), ("first_choice", strings(first))])
+                .collect(),
+            )?],
             plain_columns: vec![],
         })
     }
@@ -321,7 +353,7 @@ impl Results<'_> {
         if let Some(article) = self.article {
             columns.extend([
                 (
-                    "seed_strategy_simulated_ev",
+                    "article_strategy_simulated_ev",
                     optional_floats(
                         article
                             .iter()
@@ -330,7 +362,7 @@ impl Results<'_> {
                     ),
                 ),
                 (
-                    "seed_strategy_std_error",
+                    "article_strategy_std_error",
                     optional_floats(
                         article
                             .iter()

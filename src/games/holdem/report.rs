@@ -59,9 +59,17 @@ impl PreflopJob {
         let chart = rank_grid_svg("Equity against one random hand", cell, 0.3, 0.85, |v| {
             format!("{v:.3}")
         });
+        let headline = vec![
+            format!(
+                "strongest against one random hand: {} (exact)",
+                list(&order[..3])
+            ),
+            format!("weakest: {}", list(&order[CLASSES - 3..])),
+        ];
         Ok(Report {
             markdown: md,
             charts: vec![("equity.svg".into(), chart)],
+            headline,
         })
     }
 }
@@ -168,9 +176,24 @@ impl HeadsUpJob {
                 ),
             ));
         }
+        let headline = vec![
+            format!(
+                "class against class (exact): {}",
+                rows.iter()
+                    .take(3)
+                    .map(|r| format!("{} vs {} {}", r[0], r[1], r[2]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "most lopsided matchup: {}",
+                by(&|r| (r.equity() - 0.5).abs())
+            ),
+        ];
         Report {
             markdown: md,
             charts,
+            headline,
         }
     }
 }
@@ -209,9 +232,23 @@ impl MultiwayJob {
         md.push_str("## Equity by number of opponents\n\n");
         md.push_str(&markdown_table(&header, &table));
         md.push_str("\nEvery class and opponent count is in `multiway.parquet`.\n");
+        let aa = super::classes::parse_class("AA").map(|c| {
+            (1..=MAX_OPPONENTS)
+                .map(|n| format!("{:.3}", equity(c, n)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        let headline = vec![
+            format!(
+                "AA against 1 to {MAX_OPPONENTS} random opponents: {}",
+                aa.unwrap_or_default()
+            ),
+            format!("1 and 2 opponents exact; 3 and more Monte Carlo, largest standard error {worst:.1e}"),
+        ];
         Report {
             markdown: md,
             charts: vec![],
+            headline,
         }
     }
 }

@@ -55,7 +55,7 @@ pub(super) fn combos_batch(
             let (x, y) = (Card::from_id(b).expect("id"), Card::from_id(a).expect("id"));
             let c = class_of(x, y);
             let n = u64::from(combos(c));
-            combo.push(format!("{x}{y}"));
+            combo.push(crate::cards::text(&[x, y]));
             class.push(class_name(c));
             cw.push(wins[c] / n);
             ct.push(ties[c] / n);
@@ -63,7 +63,7 @@ pub(super) fn combos_batch(
         }
     }
     Columns::new()
-        .str("combo", combo)
+        .str("cards", combo)
         .str("class", class)
         .u64("wins", cw)
         .u64("ties", ct)
@@ -77,17 +77,14 @@ pub(super) fn matchups_batch(
     matchups: &[Matchup],
     results: &[MatchupResult],
 ) -> anyhow::Result<RecordBatch> {
-    let text = |i: u16| {
-        let [x, y] = two_cards(i);
-        format!("{y}{x}")
-    };
+    let text = |i: u16| crate::cards::text(&two_cards(i));
     let class = |i: u16| {
         let [x, y] = two_cards(i);
         class_of(x, y)
     };
     Columns::new()
-        .str("hand_a", matchups.iter().map(|m| text(m.a)))
-        .str("hand_b", matchups.iter().map(|m| text(m.b)))
+        .str("cards_a", matchups.iter().map(|m| text(m.a)))
+        .str("cards_b", matchups.iter().map(|m| text(m.b)))
         .str("class_a", matchups.iter().map(|m| class_name(class(m.a))))
         .str("class_b", matchups.iter().map(|m| class_name(class(m.b))))
         .u32("matchups", matchups.iter().map(|m| u32::from(m.weight)))
@@ -110,8 +107,8 @@ pub(super) fn class_cells() -> Vec<(usize, usize)> {
 pub(super) fn headsup_batch(matrix: &ClassMatrix) -> anyhow::Result<RecordBatch> {
     let cells = class_cells();
     Columns::new()
-        .str("hand_a", cells.iter().map(|&(a, _)| class_name(a)))
-        .str("hand_b", cells.iter().map(|&(_, b)| class_name(b)))
+        .str("class_a", cells.iter().map(|&(a, _)| class_name(a)))
+        .str("class_b", cells.iter().map(|&(_, b)| class_name(b)))
         .u64("wins", matrix.wins.iter().copied())
         .u64("ties", matrix.ties.iter().copied())
         .u64(

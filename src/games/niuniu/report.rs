@@ -117,8 +117,27 @@ pub(super) fn build(
         "probability",
         true,
     )?;
+    let chance = |code: usize| stats[code].hands as f64 / HANDS as f64;
+    let (top, bottom) = (
+        ranking.codes_by_rank[ranking.codes_by_rank.len() - 1],
+        ranking.codes_by_rank[0],
+    );
+    let headline = vec![
+        format!(
+            "{} {:.6}, {} {:.6} of all 2,598,960 hands (exact)",
+            code_name(top),
+            chance(usize::from(top)),
+            code_name(bottom),
+            chance(usize::from(bottom))
+        ),
+        format!(
+            "banker's expected result against one random player: {:+.6} bets per player bet",
+            total_banker as f64 / pairs
+        ),
+    ];
     Ok(Report {
         markdown: md,
         charts: vec![("categories.svg".to_string(), chart)],
+        headline,
     })
 }

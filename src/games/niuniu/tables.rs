@@ -137,11 +137,8 @@ pub(super) fn chunk(
 
         hand_index.push((start + offset) as u32);
         buf.clear();
+        crate::cards::push_text(&mut buf, &cards);
         for (i, card) in cards.iter().enumerate() {
-            if i > 0 {
-                buf.push(' ');
-            }
-            push_card(&mut buf, *card);
             c[i].push(card.id());
         }
         text.append_value(&buf);
@@ -151,12 +148,7 @@ pub(super) fn chunk(
         match first_grouping(pts) {
             Some(g) => {
                 buf.clear();
-                for (i, &p) in g.iter().enumerate() {
-                    if i > 0 {
-                        buf.push(' ');
-                    }
-                    push_card(&mut buf, cards[usize::from(p)]);
-                }
+                crate::cards::push_text(&mut buf, &g.map(|p| cards[usize::from(p)]));
                 grouping.append_value(&buf);
             }
             None => grouping.append_null(),
@@ -258,9 +250,4 @@ pub(super) fn categories_batch(
                 .map(|c| mean(stat(c).banker as f64, stat(c).hands)),
         )
         .batch()
-}
-fn push_card(buf: &mut String, card: Card) {
-    use cardtables::card::{RANK_CHARS, SUIT_CHARS};
-    buf.push(RANK_CHARS[usize::from(card.rank())]);
-    buf.push(SUIT_CHARS[usize::from(card.suit())]);
 }

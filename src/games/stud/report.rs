@@ -121,18 +121,18 @@ impl TablesJob {
             rules: StudRules::default(),
         })?;
         let pr = |o: u32, u: u32| f64::from(o) / f64::from(u);
-        let mut md = String::from("## The seed's worked example\n\n");
+        let mut md = String::from("## The tutorial article's worked example\n\n");
         md.push_str(&format!(
-            "The seed's example holds A♠ K♠ with Q♠ J♠ 2♥ against 2♣ 2♦ — a Hold'em flop, not \
+            "The tutorial article's example holds A♠ K♠ with Q♠ J♠ 2♥ against 2♣ 2♦ — a Hold'em flop, not \
              five-card stud. Its known-cards array has one slot more than it fills, and the \
              empty slot is card 0, 2♠: a card silently taken out of the deck. It then feeds \
              six cards to its five-card evaluator.\n\n\
-             - As the seed runs it (2♠ missing): **{seed_outs} outs of {seed_unseen}** unseen \
+             - As the article runs it (2♠ missing): **{seed_outs} outs of {seed_unseen}** unseen \
              cards, P(hit on the turn) = {:.4}.\n\
              - Done right (best five of six cards, 2♠ in the deck): **{right_outs} outs of \
-             {right_unseen}**, P = {:.4}. {} The seed's probability is off by {:+.4}.\n\
-             - As a five-card stud hand (`pipeline query stud --mine \"As Ks Qs Js\" --theirs \
-             \"2c 2d\" --seen \"2h\"`): our fifth card against the opponent's three unknown \
+             {right_unseen}**, P = {:.4}. {} The article's probability is off by {:+.4}.\n\
+             - As a five-card stud hand (`pipeline query stud \"As Ks Qs Js\" \"2c 2d\" \
+             --seen \"2h\"`): our fifth card against the opponent's three unknown \
              cards, enumerated jointly over {} deals: P(win) = {:.4}, P(tie) = {:.4}, with {} \
              cards that make us the favourite.\n\n",
             pr(seed_outs, seed_unseen),
@@ -140,7 +140,7 @@ impl TablesJob {
             if right_outs == seed_outs {
                 format!(
                     "The outs agree (2♠ is no out: it gives the opponent four of a kind), but \
-                     the seed counts {} unseen card{} too few.",
+                     the article counts {} unseen card{} too few.",
                     right_unseen - seed_unseen,
                     if right_unseen - seed_unseen == 1 {
                         ""
@@ -150,7 +150,7 @@ impl TablesJob {
                 )
             } else {
                 format!(
-                    "The seed miscounts the outs by {} and the unseen cards by {}.",
+                    "The article miscounts the outs by {} and the unseen cards by {}.",
                     right_outs.abs_diff(seed_outs),
                     right_unseen - seed_unseen
                 )
@@ -263,9 +263,18 @@ impl TablesJob {
              cards and cards to come.\n\n",
         );
         md.push_str(&self.article_example()?);
+        let (one, two) = (hit_probability(9, 45, 1), hit_probability(9, 46, 2));
+        let headline = vec![
+            format!(
+                "9 outs: hit on the next card {one:.4}, on one of the next two {two:.4} (exact; the rule of 2 and 4 says {:.2} and {:.2})",
+                rule_of_2_and_4(9, 1),
+                rule_of_2_and_4(9, 2)
+            ),
+        ];
         Ok(Report {
             markdown: md,
             charts: vec![("hit_probability.svg".into(), chart)],
+            headline,
         })
     }
 }

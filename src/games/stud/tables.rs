@@ -169,7 +169,7 @@ pub(super) fn headsup_batch(
     matchups: &[Vec<Matchup>],
     results: &[Vec<MatchupResult>],
 ) -> anyhow::Result<RecordBatch> {
-    let text = |i: u16| two_cards(i).map(|c| c.to_string()).join(" ");
+    let text = |i: u16| crate::cards::text(&two_cards(i));
     let (mut deck, mut a, mut b, mut weight) = (vec![], vec![], vec![], vec![]);
     let (mut wins, mut ties, mut losses, mut deals, mut equity) =
         (vec![], vec![], vec![], vec![], vec![]);
@@ -188,8 +188,8 @@ pub(super) fn headsup_batch(
     }
     Columns::new()
         .u8("deck", deck)
-        .str("hand_a", a)
-        .str("hand_b", b)
+        .str("cards_a", a)
+        .str("cards_b", b)
         .u32("matchups", weight)
         .u64("wins", wins)
         .u64("ties", ties)

@@ -95,7 +95,7 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
         .f64("ev_call", r.iter().map(|r| r.evs[1].1))
         .f64("ev_raise", r.iter().map(|r| r.evs[2].1))
         .f64(
-            "ev_raise_seed_formula",
+            "ev_raise_article_formula",
             r.iter()
                 .map(|r| ev_raise_article(r.equity, r.pot, r.raise_to, r.fold)),
         )

@@ -335,7 +335,7 @@ impl Job for HandsJob {
                 ParquetOutput {
                     file: "hands.parquet".into(),
                     batches: vec![self.hands_batch(&counts, &samples)?],
-                    plain_columns: vec!["hand", "cards"],
+                    plain_columns: vec!["hand_index", "cards"],
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),

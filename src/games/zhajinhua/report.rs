@@ -84,18 +84,18 @@ impl HandsJob {
              before our decision including the opponent's bet, C = call, w = equity, R = raise-to, \
              f = fold rate):\n\n\
              - EV(fold) = 0; EV(call) = w·(P + C) − C; required equity = C / (P + C)\n\
-             - EV(raise to R) = f·P + (1 − f)·(w·(P + 2R − C) − R); the seed's \
+             - EV(raise to R) = f·P + (1 − f)·(w·(P + 2R − C) − R); the article's \
              f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C and is in \
-             `ev_raise_seed_formula` only to show the gap\n\
+             `ev_raise_article_formula` only to show the gap\n\
              - EV(compare at cost K) = w·(P + K) − K, with K = C on the grid\n\
              - Kelly fraction of the call at odds b = P / C: f* = (b·w − (1 − w)) / b, and \
              half-Kelly\n\
-             - styles (seed §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
+             - styles (the article's §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
              of the pot, steady on EV > 0 but prices raises with a fold rate of at most 0.1; \
              `*_action` is the best action each style accepts, else fold.\n\n",
         );
         md.push_str(&format!(
-            "### Raise size\n\nThe seed suggests tabulating EV against the raise size to find \
+            "### Raise size\n\nThe tutorial article suggests tabulating EV against the raise size to find \
              its peak. With a constant fold rate EV is linear in R, so there is a peak only if \
              folds grow with the raise. We use f(R) = {max} · (R − C) / (R − C + P), which \
              rises from 0 towards {max}, for pot {pot} and call {call}, heads-up:\n\n",
@@ -124,7 +124,7 @@ impl HandsJob {
                 }
             };
             findings.push(format!(
-                "- `{text}` (equity {w:.3}): the corrected EV {}; the seed's formula {}.",
+                "- `{text}` (equity {w:.3}): the corrected EV {}; the article's formula {}.",
                 shape(at),
                 shape(article_at)
             ));
@@ -141,7 +141,7 @@ impl HandsJob {
                 curve.iter().map(|p| (p.0, p.2)).collect(),
             ));
             series.push((
-                format!("{text}, seed's formula"),
+                format!("{text}, article's formula"),
                 curve.iter().map(|p| (p.0, p.3)).collect(),
             ));
         }
@@ -151,15 +151,15 @@ impl HandsJob {
                 "equity vs 1",
                 "best raise-to",
                 "EV there",
-                "seed formula's best",
-                "seed EV there",
+                "article formula's best",
+                "article EV there",
             ],
             &rows,
         ));
         md.push_str(&format!(
             "\n![EV against raise size]({}/raise_curve.svg)\n\n{}\n\n\
              With equity above 1/2 every chip a caller adds is worth more to us than it costs, \
-             so only fold equity against the cost of being called can make a peak. The seed's \
+             so only fold equity against the cost of being called can make a peak. The article's \
              formula undercounts what a called raise wins (it leaves out the caller's R − C), \
              which pushes its best raise down. The curves are in `raise_curve.parquet`.\n",
             meta.name,
@@ -305,12 +305,46 @@ impl HandsJob {
         );
         let (decision_md, raise_chart) = self.decision_report(meta, counts)?;
         md.push_str(&decision_md);
+        let top = CATEGORIES.len() - 1;
+        let headline = vec![
+            format!(
+                "{} {} {} hands ({:.6}), {} {} {} hands ({:.6}) of 22,100 (exact)",
+                CATEGORIES_ZH[top],
+                CATEGORIES[top],
+                category_counts[top],
+                f64::from(category_counts[top]) / HANDS as f64,
+                CATEGORIES_ZH[0],
+                CATEGORIES[0],
+                category_counts[0],
+                f64::from(category_counts[0]) / HANDS as f64,
+            ),
+            format!(
+                "Ks Kh Qd: equity against 1 to {} opponents {} ({})",
+                self.max_opponents,
+                {
+                    let cards: [Card; 3] = cardtables::parse_cards("Ks Kh Qd")?
+                        .try_into()
+                        .map_err(|_| anyhow::anyhow!("three cards"))?;
+                    let i = index_of(&cards);
+                    (1..=self.max_opponents)
+                        .map(|n| format!("{:.4}", self.cell(i, n, counts, samples).estimate.equity))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+                if self.max_opponents > EXACT_OPPONENTS {
+                    "1 and 2 exact, more by Monte Carlo"
+                } else {
+                    "exact"
+                }
+            ),
+        ];
         Ok(Report {
             markdown: md,
             charts: vec![
                 ("win_by_percentile.svg".into(), chart),
                 ("raise_curve.svg".into(), raise_chart),
             ],
+            headline,
         })
     }
 }

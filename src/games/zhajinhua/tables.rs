@@ -31,6 +31,7 @@ impl HandsJob {
         let rows = HANDS * usize::from(self.max_opponents);
         let mut hand = Vec::with_capacity(rows);
         let mut cards = Vec::with_capacity(rows);
+        let mut pattern = Vec::with_capacity(rows);
         let mut c = [(); 3].map(|_| Vec::with_capacity(rows));
         let mut category = Vec::with_capacity(rows);
         let mut strength = Vec::with_capacity(rows);
@@ -42,14 +43,9 @@ impl HandsJob {
             for (i, info) in self.eval.hands.iter().enumerate() {
                 let cell = self.cell(i, n, counts, samples);
                 let o = cell.estimate;
-                hand.push(i as u16);
-                cards.push(
-                    info.cards
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                );
+                hand.push(i as u32);
+                cards.push(crate::cards::text(&info.cards));
+                pattern.push(rank_pattern(&info.cards));
                 for (k, card) in info.cards.iter().enumerate() {
                     c[k].push(card.id());
                 }
@@ -71,8 +67,9 @@ impl HandsJob {
         let methods = Arc::new(StringArray::from_iter_values(["exact", "monte_carlo"]));
         let [c1, c2, c3] = c;
         Columns::new()
-            .u16("hand", hand)
+            .u32("hand_index", hand)
             .str("cards", cards)
+            .str("rank_pattern", pattern)
             .u8("c1", c1)
             .u8("c2", c2)
             .u8("c3", c3)
@@ -104,7 +101,11 @@ impl HandsJob {
         Columns::new()
             .str("a23", vec![a23; n])
             .bool("special_235", vec![rules.special_235; n])
-            .str("category", CATEGORIES)
+            .dict(
+                "category",
+                0..n as u8,
+                &(Arc::new(StringArray::from_iter_values(CATEGORIES)) as _),
+            )
             .str("category_zh", CATEGORIES_ZH)
             .u8("category_rank", 0..n as u8)
             .u32("count", counts)
@@ -131,14 +132,58 @@ impl HandsJob {
         }
         let n = hand.len();
         Columns::new()
-            .str("hand", hand)
+            .str("cards", hand)
             .f64("equity", equity)
             .f64("pot", vec![CURVE_POT; n])
             .f64("call", vec![CURVE_CALL; n])
             .f64("raise_to", raise_to)
             .f64("fold_rate", fold)
             .f64("ev_raise", ev)
-            .f64("ev_raise_seed_formula", article)
+            .f64("ev_raise_article_formula", article)
             .batch()
+    }
+}
+
+/// The hand up to suits: ranks high to low, with `s` when all three share a suit (as
+/// Hold'em writes classes), e.g. `KKQ`, `AKQs`, `AKQ`. Hands with the same pattern are
+/// suit copies of each other and have the same figures.
+fn rank_pattern(cards: &[cardtables::Card; 3]) -> String {
+    use cardtables::card::RANK_CHARS;
+    let mut ranks = cards.map(|c| c.rank());
+    ranks.sort_unstable_by(|a, b| b.cmp(a));
+    let mut text: String = ranks.iter().map(|&r| RANK_CHARS[usize::from(r)]).collect();
+    if cards.iter().all(|c| c.suit() == cards[0].suit()) {
+        text.push('s');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_pattern;
+
+    #[test]
+    fn rank_patterns_group_suit_copies() {
+        let pattern = |t: &str| {
+            let cards: [cardtables::Card; 3] =
+                cardtables::parse_cards(t).unwrap().try_into().unwrap();
+            rank_pattern(&cards)
+        };
+        assert_eq!(pattern("Qd Ks Kh"), "KKQ");
+        assert_eq!(pattern("Ah Kh Qh"), "AKQs");
+        assert_eq!(pattern("Ah Kh Qd"), "AKQ");
+        assert_eq!(pattern("2c 3c 5c"), "532s");
+        // The 22,100 hands fall into 741 patterns:
+        // C(13,3) suited and offsuit rank sets, 13·12 pairs, 13 trips.
+        let mut seen = std::collections::BTreeSet::new();
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    let cards = [a, b, c].map(|id| cardtables::Card::from_id(id).unwrap());
+                    seen.insert(rank_pattern(&cards));
+                }
+            }
+        }
+        assert_eq!(seen.len(), 2 * 286 + 13 * 12 + 13);
     }
 }
