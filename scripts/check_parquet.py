@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pyarrow.parquet as pq
 
 HANDS = 2_598_960
 OPPONENTS = 1_533_939
@@ -89,10 +90,27 @@ def check_documented(con, folder: Path, kind: str, schemas: dict) -> None:
         want = schemas.get((kind, path.name))
         if want is None:
             fail(f"{path}: no `### `{kind}`: `{path.name}`` section in docs/tables.md")
+        check_float_statistics(path)
         names = {name for name, _ in got}
         want = [(name, typ) for name, typ, optional in want if not optional or name in names]
         if got != want:
             fail(f"{path}: columns {got} differ from docs/tables.md {want}")
+
+
+def check_float_statistics(path: Path) -> None:
+    """pyarrow must see min/max statistics on every floating-point column chunk that holds
+    a value, so pyarrow-based engines can skip row groups on EV or probability filters."""
+    meta = pq.ParquetFile(path).metadata
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for c in range(group.num_columns):
+            column = group.column(c)
+            if column.physical_type not in ("FLOAT", "DOUBLE"):
+                continue
+            stats = column.statistics
+            all_null = stats is not None and stats.null_count == column.num_values
+            if not all_null and (stats is None or not stats.has_min_max):
+                fail(f"{path}: pyarrow sees no min/max for {column.path_in_schema} in row group {g}")
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ cargo test --workspace --release 2>&1 | tee "$log"
 read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$log")
 
 step "python environment for the Parquet readers (.venv)"
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb" 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb, pyarrow" 2>/dev/null; then
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
 fi
