@@ -132,6 +132,67 @@ impl Niuniu {
     }
 }
 
+/// What the cards of a Niuniu hand make, computed from the cards alone (the rules do not
+/// enter, so no table is needed): the fields of `hands.parquet` that are not stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Points {
+    /// Sum of the points (A = 1, 2..9 face value, 10/J/Q/K = 10).
+    pub point_total: u8,
+    /// The bull number, `point_total mod 10` (0 = 牛牛), when three cards make a multiple
+    /// of 10; `None` otherwise (无牛).
+    pub bull: Option<u8>,
+    /// The first three cards, in increasing card id, whose points make a multiple of 10.
+    pub grouping: Option<[Card; 3]>,
+    /// The tie-break card: highest by K > Q > … > A, then ♠ > ♥ > ♣ > ♦.
+    pub high_card: Card,
+}
+
+/// Points of a card: A = 1, 2..9 face value, 10/J/Q/K = 10.
+pub fn card_points(card: Card) -> u8 {
+    // Niuniu ranks the ace low: A = 0, 2 = 1, …, K = 12.
+    let niu_rank = (card.rank() + 1) % 13;
+    (niu_rank + 1).min(10)
+}
+
+/// The points, bull number, grouping and tie-break card of five distinct cards in any
+/// order.
+///
+/// ```
+/// use cardtables::{niuniu, parse_cards};
+/// let p = niuniu::points(&parse_cards("Ks Qh 5d 3c 2s").unwrap()).unwrap();
+/// assert_eq!((p.point_total, p.bull), (30, Some(0))); // 5 + 3 + 2 = 10, K + Q = 20: 牛牛
+/// ```
+pub fn points(cards: &[Card]) -> Result<Points, CardError> {
+    hand_index(cards)?; // five distinct cards
+    let mut sorted = [cards[0]; 5];
+    sorted.copy_from_slice(cards);
+    sorted.sort_unstable();
+    let pts = sorted.map(card_points);
+    let point_total: u8 = pts.iter().sum();
+    let mut grouping = None;
+    'search: for i in 0..5 {
+        for j in i + 1..5 {
+            for k in j + 1..5 {
+                if (pts[i] + pts[j] + pts[k]) % 10 == 0 {
+                    grouping = Some([sorted[i], sorted[j], sorted[k]]);
+                    break 'search;
+                }
+            }
+        }
+    }
+    let tie_order = |c: &Card| ((c.rank() + 1) % 13) * 4 + c.suit();
+    let high_card = *sorted
+        .iter()
+        .max_by_key(|c| tie_order(c))
+        .unwrap_or(&sorted[4]);
+    Ok(Points {
+        point_total,
+        bull: grouping.map(|_| point_total % 10),
+        grouping,
+        high_card,
+    })
+}
+
 /// Colex index of five distinct cards in any order.
 pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
     if cards.len() != 5 {

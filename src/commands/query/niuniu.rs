@@ -12,13 +12,30 @@ pub fn query(q: &NiuniuQuestion) -> anyhow::Result<()> {
         cardtables::Niuniu::open(p)
     })?;
     let answer = table.lookup(&cards)?;
-    let shown: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
-    println!("hand:            {}", shown.join(" "));
+    let points = cardtables::niuniu::points(&cards)?;
+    println!("hand:            {}", crate::cards::text(&cards));
     println!("hand index:      {}", answer.index);
     println!(
         "category:        {} (rank {})",
         answer.category, answer.category_rank
     );
+    println!(
+        "points:          {}{}",
+        points.point_total,
+        match (points.bull, points.grouping) {
+            (Some(bull), Some(group)) => format!(
+                ", bull {} (the group {} makes a multiple of 10)",
+                if bull == 0 {
+                    "牛牛".to_string()
+                } else {
+                    bull.to_string()
+                },
+                crate::cards::text(&group)
+            ),
+            _ => ", no bull (no three cards make a multiple of 10)".to_string(),
+        }
+    );
+    println!("tie-break card:  {}", points.high_card);
     println!("multiplier:      {}", answer.multiplier);
     println!("strength:        {}", answer.strength);
     println!(
