@@ -13,14 +13,9 @@
 //!   so that it compares directly with the other columns.
 //! - Play is composition-dependent: a hit is followed by the best stand-or-hit decision
 //!   for the exact cards held.
-//! - Splits: every post-split hand is played with the decisions of an unsplit hand of the
-//!   same cards (doubling only with DAS, aces one card each unless `hit_split_aces`),
-//!   resplitting whenever allowed up to `max_split_hands`. Without resplitting the split
-//!   EV is exact (twice one hand dealt from the shoe less the upcard and both pair cards:
-//!   the two hands are exchangeable). With resplitting, the chance of each number of hands
-//!   is exact and each hand is played from the shoe less the upcard, the first cards of
-//!   the hands so far and its own cards; the other hands' later cards are not removed (as
-//!   in standard analysers; the effect is of order 1e-5 of a bet).
+//! - Splits resplit whenever allowed, up to `max_split_hands`; their EV is exact for the
+//!   rules' post-split strategy (CDZ-, CDP1 or CDP), every card dealt to every hand
+//!   removed from the shoe in the order it is dealt (the `split` module has the method).
 
 use cardtables::blackjack::{Action, Cell, Row, ACTIONS, CHART_ROWS, NO_ACTION, RANKS};
 use serde::{Deserialize, Serialize};
@@ -29,7 +24,16 @@ use super::dealer::{
     infinite_probability, DealerTable, Outcomes, Shoe, OUTCOME_BLACKJACK, OUTCOME_BUST,
 };
 use super::hands::{self, Hand, Hands, ACE, TEN};
-use super::rules::{BlackjackRules, Double, Surrender};
+use super::rules::{BlackjackRules, PostSplit, Surrender};
+use super::split::{may_double, optimal_first, Mode, Play, Splitter, Strategy};
+
+/// Number of post-split strategies ([`PostSplit::ALL`]).
+pub const MODES: usize = PostSplit::ALL.len();
+
+/// Where a post-split strategy sits in [`PostSplit::ALL`].
+pub fn mode_index(mode: PostSplit) -> usize {
+    PostSplit::ALL.iter().position(|&m| m == mode).unwrap_or(0)
+}
 
 /// EVs of the five actions (NaN where the rules do not allow one), in
 /// [`Action`] order.
@@ -44,12 +48,18 @@ pub struct UpcardAnalysis {
     pub dealer: Outcomes,
     /// The same given no dealer blackjack.
     pub dealer_no_blackjack: Outcomes,
-    /// Per starting hand (see [`hands::starting_hands`]).
+    /// Per starting hand (see [`hands::starting_hands`]); the split EV is the one of the
+    /// rules' post-split strategy.
     pub hands: Vec<ActionEvs>,
+    /// Per starting hand: the split EV under each post-split strategy, in
+    /// [`PostSplit::ALL`] order (NaN where the hand cannot be split).
+    pub split_by_mode: Vec<[f64; MODES]>,
     /// Per starting hand: probability of being dealt it with this upcard showing.
     pub deal_probability: Vec<f64>,
     /// EV of a round with this upcard under optimal composition-dependent play.
     pub optimal_ev: f64,
+    /// The same with splits played under each post-split strategy ([`PostSplit::ALL`]).
+    pub optimal_ev_by_mode: [f64; MODES],
     /// The same playing the basic strategy chart.
     pub chart_ev: f64,
 }
@@ -60,6 +70,8 @@ pub struct Analysis {
     pub upcards: Vec<UpcardAnalysis>,
     /// EV of a round (naturals and dealer blackjacks included), optimal play.
     pub optimal_ev: f64,
+    /// The same with splits played under each post-split strategy ([`PostSplit::ALL`]).
+    pub optimal_ev_by_mode: [f64; MODES],
     /// EV of a round playing the chart.
     pub chart_ev: f64,
     /// The basic strategy chart, `[row · 10 + upcard]` (see [`Row::index`]).
@@ -83,7 +95,7 @@ pub fn best(evs: &ActionEvs) -> (Action, f64) {
 
 /// Cards left before the player's hand leaves the shoe.
 #[derive(Clone, Copy, Debug)]
-enum Base {
+pub(super) enum Base {
     Finite { counts: [u32; RANKS], total: u32 },
     Infinite,
 }
@@ -99,7 +111,7 @@ impl Base {
         }
     }
 
-    fn without(self, rank: usize, n: u32) -> Base {
+    pub(super) fn without(self, rank: usize, n: u32) -> Base {
         match self {
             Base::Finite { mut counts, total } => {
                 let n = n.min(counts[rank]);
@@ -114,7 +126,7 @@ impl Base {
     }
 
     /// Probability that the next card is `rank` once `hand` has been dealt from here.
-    fn draw(&self, hand: &Hand, rank: usize) -> f64 {
+    pub(super) fn draw(&self, hand: &Hand, rank: usize) -> f64 {
         match self {
             Base::Finite { counts, total } => {
                 let left = counts[rank].saturating_sub(u32::from(hand.counts[rank]));
@@ -129,7 +141,7 @@ impl Base {
         }
     }
 
-    fn feasible(&self, hand: &Hand) -> bool {
+    pub(super) fn feasible(&self, hand: &Hand) -> bool {
         match self {
             Base::Finite { counts, .. } => counts
                 .iter()
@@ -152,14 +164,14 @@ impl Base {
         }
     }
 
-    fn count(&self, rank: usize) -> f64 {
+    pub(super) fn count(&self, rank: usize) -> f64 {
         match self {
             Base::Finite { counts, .. } => f64::from(counts[rank]),
             Base::Infinite => infinite_probability(rank),
         }
     }
 
-    fn total(&self) -> f64 {
+    pub(super) fn total(&self) -> f64 {
         match self {
             Base::Finite { total, .. } => f64::from(*total),
             Base::Infinite => 1.0,
@@ -168,9 +180,9 @@ impl Base {
 }
 
 /// Stand EVs against one upcard from one base shoe, computed on demand and kept.
-struct Context {
-    upcard: usize,
-    base: Base,
+pub(super) struct Context {
+    pub(super) upcard: usize,
+    pub(super) base: Base,
     peek: bool,
     dealer: &'static DealerTable,
     stand: Vec<f64>,
@@ -179,7 +191,7 @@ struct Context {
 }
 
 impl Context {
-    fn new(rules: &BlackjackRules, upcard: usize, base: Base) -> Context {
+    pub(super) fn new(rules: &BlackjackRules, upcard: usize, base: Base) -> Context {
         Context {
             upcard,
             base,
@@ -197,7 +209,7 @@ impl Context {
     /// shoe as it is and a dealer blackjack simply contributes nothing. Dividing by the
     /// chance of no blackjack given the first two cards gives the conditioned EV; every
     /// comparison between actions on one hand is unaffected by that common factor.
-    fn stand(&mut self, h: u32) -> f64 {
+    pub(super) fn stand(&mut self, h: u32) -> f64 {
         let v = self.stand[h as usize];
         if !v.is_nan() {
             return v;
@@ -230,7 +242,7 @@ impl Context {
 
     /// Value of busting after drawing `rank` to hand `h`: −1, or with a peek
     /// −P(no dealer blackjack), since a dealer blackjack would have ended the round first.
-    fn bust(&self, h: u32, rank: usize) -> f64 {
+    pub(super) fn bust(&self, h: u32, rank: usize) -> f64 {
         if !self.peek {
             return -1.0;
         }
@@ -270,13 +282,13 @@ impl Context {
     }
 
     /// EV of doubling `h`: one card, then stand, at twice the stake.
-    fn double(&mut self, h: u32) -> f64 {
+    pub(super) fn double(&mut self, h: u32) -> f64 {
         2.0 * self.next_card(h, |ctx, c| ctx.stand(c))
     }
 
     /// EV of hitting `h`, then hitting again while `hits` says so. `memo` holds values of
     /// hands already played under `hits` from this base (NaN = not yet).
-    fn hit(&mut self, h: u32, hits: &[bool], memo: &mut [f64]) -> f64 {
+    pub(super) fn hit(&mut self, h: u32, hits: &[bool], memo: &mut [f64]) -> f64 {
         self.next_card(h, |ctx, c| ctx.play(c, hits, memo))
     }
 
@@ -295,185 +307,23 @@ impl Context {
     }
 }
 
-/// Which first two cards the rules let the player double.
-fn may_double(rules: &BlackjackRules, hand: &Hand) -> bool {
-    match rules.double {
-        Double::AnyTwo => true,
-        Double::NineToEleven => !hand.soft && (9..=11).contains(&hand.total),
-        Double::TenOrEleven => !hand.soft && (10..=11).contains(&hand.total),
-    }
-}
-
-/// Decisions for the hands of a split: the first decision on each two-card hand (by its
-/// second card), whether a pair drawn is split again, and hit-or-stand after that.
-struct SplitPlay<'a> {
-    first: [Action; RANKS],
-    resplit: bool,
-    hits: &'a [bool],
-}
-
-/// Shoes with more pair cards removed, for the hands of a split.
-struct SplitLevels {
-    pair: usize,
-    /// `levels[h]`: the base less `h − 1` further pair cards, for hands played while `h`
-    /// hands exist (index 0 and 1 unused).
-    levels: Vec<Option<Context>>,
-}
-
-impl SplitLevels {
-    fn new(pair: usize) -> SplitLevels {
-        SplitLevels {
-            pair,
-            levels: Vec::new(),
-        }
-    }
-
-    fn level(&mut self, rules: &BlackjackRules, main: &Context, h: usize) -> &mut Context {
-        // An infinite shoe is the same at every level.
-        let j = if matches!(main.base, Base::Infinite) {
-            2
-        } else {
-            h
-        };
-        if self.levels.len() <= j {
-            self.levels.resize_with(j + 1, || None);
-        }
-        self.levels[j].get_or_insert_with(|| {
-            Context::new(
-                rules,
-                main.upcard,
-                main.base.without(self.pair, (j - 1) as u32),
-            )
-        })
-    }
-}
-
-/// EV of splitting the pair, summed over all hands it makes (units of the initial bet).
-///
-/// The hands' second cards are drawn in turn; a pair card drawn while fewer than
-/// `max_split_hands` hands exist (and the rules allow it) starts a new hand instead. The
-/// chance of that is exact: the draws are without replacement from the shoe less the
-/// upcard and the pair, tracked as (pair cards drawn, other cards drawn), and given that
-/// pattern the other cards are equally likely to be any non-pair card. A hand whose
-/// second card is `x` is worth the EV of {pair, x} played on from the shoe less the
-/// upcard, the first cards of the hands dealt so far and `x` (the other hands' further
-/// cards are not removed). With two hands at most this is exactly twice the EV of one
-/// hand dealt from the shoe less the upcard and both pair cards.
-fn split_ev(
-    rules: &BlackjackRules,
-    main: &Context,
-    levels: &mut SplitLevels,
-    play: &SplitPlay,
-    memo: &mut [f64],
-) -> f64 {
-    let g = Hands::get();
-    let p = levels.pair;
-    let max_hands = usize::from(rules.max_split_hands);
-    let infinite = matches!(main.base, Base::Infinite);
-    let (n_pair, n_all) = (main.base.count(p), main.base.total());
-    let n_other = n_all - n_pair;
-    // values[h][x]: EV of the post-split hand {p, x} with h hands' first cards dealt.
-    let mut values: Vec<Option<[f64; RANKS]>> = Vec::new();
-    let mut value_at = |h: usize| -> [f64; RANKS] {
-        if values.len() <= h {
-            values.resize(h + 1, None);
-        }
-        if let Some(v) = values[h] {
-            return v;
-        }
-        let ctx = levels.level(rules, main, h);
-        memo.fill(f64::NAN);
-        let mut v = [0.0; RANKS];
-        for (x, slot) in v.iter_mut().enumerate() {
-            let hand = g.pair(p, x);
-            if !ctx.base.feasible(g.hand(hand)) {
-                continue;
-            }
-            *slot = match play.first[x] {
-                Action::Stand => ctx.stand(hand),
-                Action::Hit => ctx.hit(hand, play.hits, memo),
-                Action::Double => ctx.double(hand),
-                other => unreachable!("{other:?} is not a post-split first decision"),
-            };
-        }
-        values[h] = Some(v);
-        v
-    };
-    // Chance that the next second-card draw is a pair card, with `pairs` pair cards and
-    // `others` other cards already drawn (both initial pair cards included in `pairs`).
-    let pair_chance = |pairs: usize, others: usize| -> f64 {
-        if infinite {
-            infinite_probability(p)
-        } else {
-            let left = n_all - (pairs + others) as f64;
-            if left <= 0.0 {
-                0.0
-            } else {
-                ((n_pair - pairs as f64) / left).max(0.0)
-            }
-        }
-    };
-    // Share of the non-pair draws that are rank x.
-    let other_share: [f64; RANKS] = std::array::from_fn(|x| {
-        if x == p {
-            0.0
-        } else if infinite {
-            infinite_probability(x) / (1.0 - infinite_probability(p))
-        } else {
-            main.base.count(x) / n_other
-        }
-    });
-    struct Chain<'a> {
-        max_hands: usize,
-        resplit: bool,
-        p: usize,
-        other_share: [f64; RANKS],
-        pair_chance: &'a dyn Fn(usize, usize) -> f64,
-        value_at: &'a mut dyn FnMut(usize) -> [f64; RANKS],
-    }
-    impl Chain<'_> {
-        /// Expected total EV of `waiting` hands still to draw a second card, with `hands`
-        /// hands in all and (`pairs`, `others`) cards drawn.
-        fn ev(&mut self, waiting: usize, hands: usize, pairs: usize, others: usize) -> f64 {
-            if waiting == 0 {
-                return 0.0;
-            }
-            let q = (self.pair_chance)(pairs, others);
-            let v = (self.value_at)(hands);
-            let mut ev = 0.0;
-            if q < 1.0 {
-                let other: f64 = (0..RANKS).map(|x| self.other_share[x] * v[x]).sum();
-                ev += (1.0 - q) * (other + self.ev(waiting - 1, hands, pairs, others + 1));
-            }
-            if q > 0.0 {
-                ev += q * if self.resplit && hands < self.max_hands {
-                    self.ev(waiting + 1, hands + 1, pairs + 1, others)
-                } else {
-                    v[self.p] + self.ev(waiting - 1, hands, pairs + 1, others)
-                };
-            }
-            ev
-        }
-    }
-    let resplit = play.resplit && (p != ACE || rules.resplit_aces);
-    Chain {
-        max_hands,
-        resplit,
-        p,
-        other_share,
-        pair_chance: &pair_chance,
-        value_at: &mut value_at,
-    }
-    .ev(2, 2, 2, 0)
-}
-
-/// Analyses one rule set.
+/// Analyses one rule set, valuing splits under the rules' post-split strategy only (the
+/// other strategies' split EVs and round EVs are NaN).
 pub fn analyze(rules: &BlackjackRules) -> Analysis {
+    analyze_modes(rules, false)
+}
+
+/// Analyses one rule set, valuing splits under every post-split strategy.
+pub fn analyze_every_mode(rules: &BlackjackRules) -> Analysis {
+    analyze_modes(rules, true)
+}
+
+fn analyze_modes(rules: &BlackjackRules, every_mode: bool) -> Analysis {
     let base = Base::of(rules);
     let mut chart = vec![[NO_ACTION; ACTIONS]; CHART_ROWS * RANKS];
     let upcards: Vec<UpcardAnalysis> = (0..RANKS)
         .map(|u| {
-            let (a, column) = analyze_upcard(rules, base, u);
+            let (a, column) = analyze_upcard(rules, base, u, every_mode);
             for (row, cell) in column.into_iter().enumerate() {
                 chart[row * RANKS + u] = cell;
             }
@@ -481,13 +331,35 @@ pub fn analyze(rules: &BlackjackRules) -> Analysis {
         })
         .collect();
     let optimal_ev = upcards.iter().map(|u| u.probability * u.optimal_ev).sum();
+    let optimal_ev_by_mode = std::array::from_fn(|m| {
+        upcards
+            .iter()
+            .map(|u| u.probability * u.optimal_ev_by_mode[m])
+            .sum()
+    });
     let chart_ev = upcards.iter().map(|u| u.probability * u.chart_ev).sum();
     Analysis {
         upcards,
         optimal_ev,
+        optimal_ev_by_mode,
         chart_ev,
         chart,
     }
+}
+
+/// The analysis of one upcard dealt from a shoe of any composition (`full`: cards per
+/// rank before the upcard), for tests on small shoes.
+#[cfg(test)]
+pub(super) fn analyze_upcard_from(
+    rules: &BlackjackRules,
+    full: [u32; RANKS],
+    u: usize,
+) -> UpcardAnalysis {
+    let base = Base::Finite {
+        counts: full,
+        total: full.iter().sum(),
+    };
+    analyze_upcard(rules, base, u, true).0
 }
 
 /// The dealer's chance of blackjack given the upcard and the player's two cards.
@@ -507,24 +379,26 @@ fn dealer_blackjack(base: Base, upcard: usize, a: usize, b: usize) -> f64 {
 }
 
 /// The optimal stand-or-hit play of every hand against one upcard.
-struct StandOrHit {
+pub(super) struct StandOrHit {
     /// Value of hitting once, then playing optimally.
-    hit_ev: Vec<f64>,
+    pub(super) hit_ev: Vec<f64>,
     /// Whether optimal play hits the hand.
-    hits: Vec<bool>,
+    pub(super) hits: Vec<bool>,
 }
 
-/// Solves stand-or-hit for every hand, children first: a hand's hit value needs the best
-/// play of every hand one card larger.
-fn stand_or_hit(main: &mut Context, base: Base) -> StandOrHit {
+/// Solves stand-or-hit for every hand dealt from `ctx`'s shoe (only those holding rank
+/// `only`, when given: the hands of a split), children first: a hand's hit value needs
+/// the best play of every hand one card larger.
+pub(super) fn stand_or_hit(ctx: &mut Context, only: Option<usize>) -> StandOrHit {
     let g = Hands::get();
     let n = g.len();
+    let base = ctx.base;
     let mut best_play = vec![0.0f64; n];
     let mut hit_ev = vec![f64::NAN; n];
     let mut hits = vec![false; n];
     for h in (0..n as u32).rev() {
         let hand = g.hand(h);
-        if !base.feasible(hand) {
+        if !base.feasible(hand) || only.is_some_and(|r| hand.counts[r] == 0) {
             continue;
         }
         let mut hit = 0.0;
@@ -533,7 +407,7 @@ fn stand_or_hit(main: &mut Context, base: Base) -> StandOrHit {
             if p > 0.0 {
                 let c = g.child(h, r);
                 hit += p * if c == hands::BUSTED {
-                    main.bust(h, r)
+                    ctx.bust(h, r)
                 } else {
                     best_play[c as usize]
                 };
@@ -551,7 +425,7 @@ fn stand_or_hit(main: &mut Context, base: Base) -> StandOrHit {
             hits[h as usize] = true;
             continue;
         }
-        let stand = main.stand(h);
+        let stand = ctx.stand(h);
         let hit_better = hand.total < 21 && hit > stand;
         hits[h as usize] = hit_better;
         best_play[h as usize] = if hit_better { hit } else { stand };
@@ -630,16 +504,19 @@ impl Starts {
     }
 }
 
-/// The five actions' EVs of every starting hand with composition-dependent play.
+/// The five actions' EVs of every starting hand with composition-dependent play, and the
+/// split EVs under every post-split strategy (`every_mode`) or the rules' one only.
+#[allow(clippy::too_many_arguments)]
 fn action_evs(
     rules: &BlackjackRules,
     main: &mut Context,
     base: Base,
     starts: &Starts,
     play: &StandOrHit,
-    levels: &mut [SplitLevels],
+    splitters: &mut [Splitter],
     memo: &mut [f64],
-) -> Vec<ActionEvs> {
+    every_mode: bool,
+) -> (Vec<ActionEvs>, Vec<[f64; MODES]>) {
     let g = Hands::get();
     let q = &starts.q;
     let surrender_allowed = rules.surrender != Surrender::None;
@@ -652,6 +529,7 @@ fn action_evs(
         }
     };
     let mut evs: Vec<ActionEvs> = Vec::with_capacity(starts.pairs.len());
+    let mut split_modes = vec![[f64::NAN; MODES]; starts.pairs.len()];
     for (i, &(a, b)) in starts.pairs.iter().enumerate() {
         let h = g.pair(a, b);
         let hand = *g.hand(h);
@@ -683,26 +561,22 @@ fn action_evs(
             e[Action::Surrender as usize] = surrender_ev(i);
         }
         if a == b && splits {
-            let first = post_split_first(rules, a, |x| {
-                let h = g.pair(a, x);
-                let mut c = [f64::NAN; ACTIONS];
-                c[Action::Stand as usize] = main.stand(h);
-                c[Action::Hit as usize] = play.hit_ev[h as usize];
-                if rules.double_after_split && may_double(rules, g.hand(h)) {
-                    c[Action::Double as usize] = main.double(h);
-                }
-                preference(&c)
-            });
-            let split = SplitPlay {
-                first,
-                resplit: true,
-                hits: &play.hits,
+            let unsplit = Play {
+                first: optimal_first(rules, a, main, play),
+                hits: play.hits.clone(),
             };
-            e[Action::Split as usize] = scale * split_ev(rules, main, &mut levels[a], &split, memo);
+            for (slot, mode) in split_modes[i].iter_mut().zip(PostSplit::ALL) {
+                if !every_mode && mode != rules.post_split_strategy {
+                    continue;
+                }
+                let raw = splitters[a].ev(rules, main, Mode::Optimal(mode, &unsplit), true, memo);
+                *slot = scale * raw;
+            }
+            e[Action::Split as usize] = split_modes[i][mode_index(rules.post_split_strategy)];
         }
         evs.push(e);
     }
-    evs
+    (evs, split_modes)
 }
 
 /// Each starting hand's value when it is played by the chart `column` (total-dependent),
@@ -714,7 +588,7 @@ fn chart_values(
     starts: &Starts,
     evs: &[ActionEvs],
     column: &[Cell],
-    levels: &mut [SplitLevels],
+    splitters: &mut [Splitter],
     memo: &mut [f64],
 ) -> Vec<f64> {
     let g = Hands::get();
@@ -772,12 +646,12 @@ fn chart_values(
                     Action::Double => rules.double_after_split && may_double(rules, &hand),
                     Action::Surrender => false,
                 }) == Action::Split;
-                let play = SplitPlay {
+                let play = Play {
                     first,
-                    resplit,
-                    hits: &chart_hits,
+                    hits: chart_hits.clone(),
                 };
-                starts.scale(rules, i) * split_ev(rules, main, &mut levels[a], &play, memo)
+                let mode = Mode::Fixed(Strategy::Chart, &play);
+                starts.scale(rules, i) * splitters[a].ev(rules, main, mode, resplit, memo)
             }
         };
     }
@@ -786,7 +660,12 @@ fn chart_values(
 
 /// Everything about one upcard: the dealer's outcomes, the optimal play's EVs and the
 /// chart column built from them, and the EV of the round played each way.
-fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalysis, Vec<Cell>) {
+fn analyze_upcard(
+    rules: &BlackjackRules,
+    full: Base,
+    u: usize,
+    every_mode: bool,
+) -> (UpcardAnalysis, Vec<Cell>) {
     let base = full.without(u, 1);
     let probability = full.count(u) / full.total();
     let mut main = Context::new(rules, u, base);
@@ -800,20 +679,30 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
     let dealer = main.dealer.outcomes(&dealer_shoe, u);
     let dealer_no_blackjack = main.dealer.outcomes_without_blackjack(&dealer_shoe, u);
 
-    let play = stand_or_hit(&mut main, base);
+    let play = stand_or_hit(&mut main, None);
     let starts = Starts::new(base, u);
     let mut memo = vec![f64::NAN; Hands::get().len()];
-    let mut levels: Vec<SplitLevels> = (0..RANKS).map(SplitLevels::new).collect();
-    let evs = action_evs(
+    let mut splitters: Vec<Splitter> = (0..RANKS).map(|p| Splitter::new(p, &main)).collect();
+    let (evs, split_by_mode) = action_evs(
         rules,
         &mut main,
         base,
         &starts,
         &play,
-        &mut levels,
+        &mut splitters,
         &mut memo,
+        every_mode,
     );
     let optimal_ev = starts.round_ev(rules, &|i| best(&evs[i]).1);
+    let optimal_ev_by_mode = std::array::from_fn(|m| {
+        starts.round_ev(rules, &|i| {
+            let mut e = evs[i];
+            if !split_by_mode[i][m].is_nan() {
+                e[Action::Split as usize] = split_by_mode[i][m];
+            }
+            best(&e).1
+        })
+    });
 
     let column = chart_column(
         rules,
@@ -828,7 +717,7 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
         &starts,
         &evs,
         &column,
-        &mut levels,
+        &mut splitters,
         &mut memo,
     );
     let chart_ev = starts.round_ev(rules, &|i| values[i]);
@@ -839,8 +728,10 @@ fn analyze_upcard(rules: &BlackjackRules, full: Base, u: usize) -> (UpcardAnalys
             dealer,
             dealer_no_blackjack,
             hands: evs,
+            split_by_mode,
             deal_probability: starts.deal_probability,
             optimal_ev,
+            optimal_ev_by_mode,
             chart_ev,
         },
         column,

@@ -91,7 +91,7 @@ impl StrategyJob {
     }
 
     fn analysis(&self, set: usize) -> &Analysis {
-        self.analyses[set].get_or_init(|| analysis::analyze(&self.sets[set].rules))
+        self.analyses[set].get_or_init(|| analysis::analyze_every_mode(&self.sets[set].rules))
     }
 }
 
@@ -263,7 +263,7 @@ impl Job for StrategyJob {
 mod tests {
     use super::*;
     use crate::games::blackjack::rules::{
-        rule_set_id, BlackjackRules, Decks, Double, Surrender, RULE_FIELDS,
+        rule_set_id, BlackjackRules, Decks, Double, PostSplit, Surrender, RULE_FIELDS,
     };
 
     fn spec(text: &str) -> JobSpec {
@@ -317,9 +317,10 @@ mod tests {
             resplit_aces: true,
             hit_split_aces: true,
             surrender: Surrender::Early,
+            post_split_strategy: PostSplit::Cdp1,
             ..BlackjackRules::default()
         };
-        assert_eq!(rule_set_id(&r), "2d-h17-nodas-es-6to5-d10-sp3-rsa-hsa");
+        assert_eq!(rule_set_id(&r), "2d-h17-nodas-es-6to5-d10-sp3-rsa-hsa-cdp1");
     }
 
     #[test]

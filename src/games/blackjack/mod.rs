@@ -16,6 +16,7 @@ pub mod job;
 mod report;
 pub mod rules;
 pub mod sim;
+mod split;
 mod tables;
 
 #[cfg(test)]

@@ -65,6 +65,12 @@ impl Analyzer {
             c[upcard] -= 1;
             c
         });
+        Analyzer::with_shoe(rules, upcard, shoe)
+    }
+
+    /// An analyzer whose player draws from `shoe` (already less the upcard; `None`: an
+    /// infinite shoe) instead of the rules' full shoe.
+    pub fn with_shoe(rules: BlackjackRules, upcard: usize, shoe: Option<[u32; 10]>) -> Analyzer {
         Analyzer {
             rules,
             upcard,

@@ -3,7 +3,7 @@
 
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
-use super::hands::rank_name;
+use super::hands::{rank_name, starting_index, ACE, TEN};
 use super::rules::SimulationSettings;
 use super::tables::{row_label, Results, UPCARD_ORDER};
 use crate::engine::JobMeta;
@@ -34,12 +34,12 @@ pub fn build(
         "**How the numbers are made.** Exact combinatorial analysis with card removal (the \
          upcard and the player's cards leave the shoe; an infinite shoe draws each rank with \
          fixed probability). *Optimal* is composition-dependent play: every decision uses \
-         the exact cards held. Split hands are played like unsplit hands of the same cards, \
-         resplitting whenever allowed: without resplitting the split EV is exact (the two \
-         hands are exchangeable); with resplits the chance of each number of hands is exact \
-         and each hand is valued from the shoe less the upcard, the first cards of the hands \
-         so far and its own cards (the usual convention: the other hands' later cards are not \
-         removed, an effect of order 1e-5 of a bet). Per-hand EVs are conditioned on no \
+         the exact cards held. Splits resplit whenever allowed, and their EVs are exact, \
+         resplits included: every card dealt to every hand leaves the shoe in the order it \
+         is dealt. Split hands are played by the rule set's post-split strategy: CDZ- (as an \
+         unsplit hand of the same cards; the default), CDP1 (optimal for the shoe less both \
+         pair cards) or CDP (optimal for the shoe less every pair card seen so far); the \
+         section on split play compares the three. Per-hand EVs are conditioned on no \
          dealer blackjack when the dealer peeks. The *basic strategy* chart is total-dependent: \
          each cell takes the action with the best EV averaged over the two-card hands of \
          that row, weighted by how often they are dealt; its EV is exact too. EVs are per \
@@ -97,10 +97,12 @@ pub fn build(
             z.len()
         ));
     }
+    md.push_str(&split_play(r));
     md.push_str(
         "\nRule set names: decks (`inf` = infinite), `s17`/`h17`, `das`/`nodas`, then what \
          differs from the defaults: `ls`/`es` surrender, `6to5` or `1to1` blackjack pay, \
-         `d9`/`d10` doubling, `spN` split hands, `rsa`, `hsa`, `enhc` (no hole card).\n",
+         `d9`/`d10` doubling, `spN` split hands, `rsa`, `hsa`, `enhc` (no hole card), \
+         `cdp1`/`cdp` post-split strategy.\n",
     );
     if let Some(article) = r.article {
         md.push_str("\n## The tutorial article's strategy\n\n");
@@ -220,6 +222,75 @@ pub fn build(
         charts,
         headline,
     })
+}
+
+/// The house edge under each post-split strategy, and the split EVs of a few pairs of the
+/// first rule set under each.
+fn split_play(r: &Results) -> String {
+    let mut md = String::from(
+        "\n## Split play: CDZ-, CDP1 and CDP\n\nThe house edge (optimal play) with split hands \
+         played each way, exact; the rule set's own strategy is the one in the table above. \
+         CDZ- plays a split hand as an unsplit hand of the same cards; CDP1 plays every split \
+         hand optimally for the shoe less both pair cards; CDP optimally for the shoe less \
+         every pair card dealt before the hand's decisions. None looks at the other hands' \
+         non-pair cards.\n\n",
+    );
+    let rows: Vec<Vec<String>> = r
+        .sets
+        .iter()
+        .zip(r.analyses)
+        .map(|(s, a)| {
+            let e = a.optimal_ev_by_mode;
+            vec![
+                format!("`{}`", s.id),
+                format!("{:.7} %", -100.0 * e[0]),
+                format!("{:.7} %", -100.0 * e[1]),
+                format!("{:.7} %", -100.0 * e[2]),
+                format!("{:.2e}", e[2] - e[0]),
+            ]
+        })
+        .collect();
+    md.push_str(&markdown_table(
+        &[
+            "rule set",
+            "house edge, CDZ-",
+            "CDP1",
+            "CDP",
+            "CDP − CDZ- (EV, bets)",
+        ],
+        &rows,
+    ));
+    if let (Some(s), Some(a)) = (r.sets.first(), r.analyses.first()) {
+        md.push_str(&format!(
+            "\nSplit EVs of `{}` (all hands of the split, per unit initial bet, given no dealer \
+             blackjack when the dealer peeks), where resplitting matters most:\n\n",
+            s.id
+        ));
+        let mut rows = Vec::new();
+        // Rank indices: 0 = A, 1..=8 = 2..9, 9 = T.
+        for (pair, up) in [
+            (TEN, 4),
+            (TEN, 5),
+            (7, TEN),
+            (7, ACE),
+            (8, 5),
+            (1, 5),
+            (ACE, 5),
+        ] {
+            let m = a.upcards[up].split_by_mode[starting_index(pair, pair)];
+            if m[0].is_nan() {
+                continue;
+            }
+            rows.push(vec![
+                format!("{0}-{0} v {1}", rank_name(pair), rank_name(up)),
+                format!("{:+.9}", m[0]),
+                format!("{:+.9}", m[1]),
+                format!("{:+.9}", m[2]),
+            ]);
+        }
+        md.push_str(&markdown_table(&["pair", "CDZ-", "CDP1", "CDP"], &rows));
+    }
+    md
 }
 
 fn colour(action: Action) -> &'static str {

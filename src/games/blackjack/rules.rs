@@ -75,6 +75,46 @@ pub enum Surrender {
     Early,
 }
 
+/// How the hands of a split are played after their second card (every mode resplits
+/// whenever the rules allow; the split EV is exact for the mode in force).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PostSplit {
+    /// CDZ-: each hand is played as an unsplit hand of the same cards would be (the
+    /// composition-dependent play for the shoe less the upcard and the hand's own cards).
+    Cdz,
+    /// CDP1: one strategy for every split hand, optimal for the shoe less the upcard, both
+    /// pair cards of the split and the hand's own cards.
+    Cdp1,
+    /// CDP: each hand is played optimally for the shoe less the upcard, every pair card
+    /// dealt before its decisions (the dealing order of `docs/rules/blackjack.md`) and
+    /// its own cards.
+    Cdp,
+}
+
+impl PostSplit {
+    /// Every mode, in the order tables and reports list them.
+    pub const ALL: [PostSplit; 3] = [PostSplit::Cdz, PostSplit::Cdp1, PostSplit::Cdp];
+
+    /// The job-file word (`cdz`, `cdp1`, `cdp`).
+    pub fn word(self) -> &'static str {
+        match self {
+            PostSplit::Cdz => "cdz",
+            PostSplit::Cdp1 => "cdp1",
+            PostSplit::Cdp => "cdp",
+        }
+    }
+
+    /// The name analysts use (`CDZ-`, `CDP1`, `CDP`).
+    pub fn label(self) -> &'static str {
+        match self {
+            PostSplit::Cdz => "CDZ-",
+            PostSplit::Cdp1 => "CDP1",
+            PostSplit::Cdp => "CDP",
+        }
+    }
+}
+
 /// A blackjack rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -89,6 +129,7 @@ pub struct BlackjackRules {
     pub hit_split_aces: bool,
     pub surrender: Surrender,
     pub dealer_peeks: bool,
+    pub post_split_strategy: PostSplit,
 }
 
 impl Default for BlackjackRules {
@@ -104,6 +145,7 @@ impl Default for BlackjackRules {
             hit_split_aces: false,
             surrender: Surrender::None,
             dealer_peeks: true,
+            post_split_strategy: PostSplit::Cdz,
         }
     }
 }
@@ -178,7 +220,7 @@ impl BlackjackRules {
 /// Most rule sets one job may expand to.
 const MAX_RULE_SETS: usize = 1_000;
 /// Rule fields in the order a grid varies them (the first varies slowest).
-pub const RULE_FIELDS: [&str; 10] = [
+pub const RULE_FIELDS: [&str; 11] = [
     "decks",
     "dealer_hits_soft_17",
     "blackjack_pays",
@@ -189,6 +231,7 @@ pub const RULE_FIELDS: [&str; 10] = [
     "hit_split_aces",
     "surrender",
     "dealer_peeks",
+    "post_split_strategy",
 ];
 
 /// The `[simulation]` table of a `blackjack.strategy` job.
@@ -290,6 +333,10 @@ pub fn rule_set_id(r: &BlackjackRules) -> String {
     }
     if !r.dealer_peeks {
         id.push_str("-enhc");
+    }
+    if r.post_split_strategy != d.post_split_strategy {
+        id.push('-');
+        id.push_str(r.post_split_strategy.word());
     }
     id
 }
@@ -470,6 +517,18 @@ mod tests {
         assert_eq!(parse("decks = 2").unwrap().shoe().unwrap()[9], 32);
         assert!(parse("decks = \"many\"").is_err());
         assert!(parse("double = \"any\"").is_err());
+        assert_eq!(
+            parse("post_split_strategy = \"cdp1\"")
+                .unwrap()
+                .post_split_strategy,
+            PostSplit::Cdp1
+        );
+        assert_eq!(
+            parse("").unwrap().post_split_strategy,
+            PostSplit::Cdz,
+            "CDZ- is the default"
+        );
+        assert!(parse("post_split_strategy = \"cdz-\"").is_err());
     }
 
     #[test]

@@ -43,6 +43,14 @@ pub struct Results<'a> {
     pub article: Option<&'a [Tally]>,
 }
 
+/// `hands.parquet`'s split EV under each post-split strategy, in `PostSplit::ALL` order.
+const SPLIT_COLUMNS: [&str; analysis::MODES] = ["ev_split_cdz", "ev_split_cdp1", "ev_split_cdp"];
+
+/// `summary.parquet`'s house edge under each post-split strategy, in `PostSplit::ALL`
+/// order.
+const HOUSE_EDGE_COLUMNS: [&str; analysis::MODES] =
+    ["house_edge_cdz", "house_edge_cdp1", "house_edge_cdp"];
+
 /// Upcards in the order charts print them: 2..9, T, A.
 pub const UPCARD_ORDER: [usize; RANKS] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
 
@@ -138,6 +146,10 @@ fn rule_columns(rows: &[&BlackjackRules]) -> Vec<(&'static str, ArrayRef)> {
             }),
         ),
         ("dealer_peeks", flag(&|r| r.dealer_peeks)),
+        (
+            "post_split_strategy",
+            text(&|r| r.post_split_strategy.word().into()),
+        ),
     ]
 }
 
@@ -190,6 +202,7 @@ impl Results<'_> {
             (vec![], vec![], vec![], vec![], vec![], vec![]);
         let (mut kind, mut total) = (vec![], vec![]);
         let mut ev: Vec<Vec<f64>> = vec![vec![]; ACTIONS];
+        let mut split_by_mode: Vec<Vec<f64>> = vec![vec![]; analysis::MODES];
         let (mut best_ev, mut deal) = (vec![], vec![]);
         for (s, a) in self.sets.iter().zip(self.analyses) {
             for (i, (x, y)) in hands::starting_hands().enumerate() {
@@ -215,6 +228,9 @@ impl Results<'_> {
                     cards.push(format!("{} {}", rank_name(hi), rank_name(lo)));
                     up.push(u);
                     for (col, &v) in ev.iter_mut().zip(evs) {
+                        col.push(v);
+                    }
+                    for (col, &v) in split_by_mode.iter_mut().zip(&a.upcards[u].split_by_mode[i]) {
                         col.push(v);
                     }
                     let (action, v) = analysis::best(evs);
@@ -244,6 +260,9 @@ impl Results<'_> {
         {
             columns.push((name, optional_floats(col)));
         }
+        for (name, col) in SPLIT_COLUMNS.into_iter().zip(split_by_mode) {
+            columns.push((name, optional_floats(col)));
+        }
         columns.push(("best_action", strings(best_action)));
         columns.push(("best_ev", optional_floats(best_ev)));
         columns.push(("deal_probability", floats(deal)));
@@ -254,7 +273,16 @@ impl Results<'_> {
         Ok(ParquetOutput {
             file: "hands.parquet".into(),
             batches: vec![batch(columns)?],
-            plain_columns: vec!["ev_stand", "ev_hit", "ev_double", "ev_split", "best_ev"],
+            plain_columns: vec![
+                "ev_stand",
+                "ev_hit",
+                "ev_double",
+                "ev_split",
+                "ev_split_cdz",
+                "ev_split_cdp1",
+                "ev_split_cdp",
+                "best_ev",
+            ],
         })
     }
 
@@ -325,6 +353,19 @@ impl Results<'_> {
                 "basic_strategy_ev",
                 floats(self.analyses.iter().map(|a| a.chart_ev).collect()),
             ),
+        ]);
+        for (m, name) in HOUSE_EDGE_COLUMNS.into_iter().enumerate() {
+            columns.push((
+                name,
+                floats(
+                    self.analyses
+                        .iter()
+                        .map(|a| -a.optimal_ev_by_mode[m])
+                        .collect(),
+                ),
+            ));
+        }
+        columns.extend([
             (
                 "simulated_ev",
                 optional_floats(

@@ -1,11 +1,13 @@
 //! Checks of the exact analysis against slow reference computations, hand-worked cases,
 //! relations between rule sets, and the seeded simulator.
 
-use super::analysis::{analyze, best, Analysis};
+use std::collections::HashMap;
+
+use super::analysis::{analyze, analyze_every_mode, analyze_upcard_from, best, Analysis};
 use super::dealer::{self, Shoe, OUTCOME_BLACKJACK, OUTCOME_BUST};
 use super::hands::{starting_hands, starting_index, ACE, TEN};
 use super::reference::{Analyzer, RefHand};
-use super::rules::{BlackjackRules, Decks, InfiniteWord, Surrender};
+use super::rules::{BlackjackRules, Decks, InfiniteWord, PostSplit, Surrender};
 use super::sim::{article_chart, Player, Shuffle, Tally};
 use crate::engine::stream;
 use cardtables::blackjack::Action;
@@ -447,4 +449,429 @@ fn simulation_is_reproducible_from_its_stream() {
         run(),
         Player::new(&r, &a.chart).simulate(20_000, Shuffle::Penetration(0.75), &mut stream(9, 4))
     );
+}
+
+/// The end of a split: the shoe left and each hand's (total, stake), sorted.
+type Leaf = ([u32; 10], Vec<(u8, u8)>);
+
+/// A split played out card by card in the casino's order, every branch enumerated: the
+/// slow, direct definition of the split EV that the analysis's pattern sum must equal.
+/// Decisions come from reference analyzers whose shoe is the one the post-split strategy
+/// plays for.
+struct SplitOracle {
+    rules: BlackjackRules,
+    up: usize,
+    pair: usize,
+    mode: PostSplit,
+    /// The shoe less the upcard, both pair cards still in it.
+    shoe: [u32; 10],
+    analyzers: HashMap<u32, Analyzer>,
+    leaves: HashMap<Leaf, f64>,
+}
+
+#[derive(Clone, Copy)]
+struct OracleHand {
+    cards: RefHand,
+    /// 1, or 2 once doubled.
+    stake: u8,
+    second: bool,
+    done: bool,
+    /// Pair cards out when the hand's decisions are made (its own included).
+    level: u32,
+}
+
+impl SplitOracle {
+    /// The analyzer of the shoe this hand's strategy plays for: less the upcard (CDZ-),
+    /// less one more pair card (CDP1), less every pair card seen but the hand's (CDP).
+    fn analyzer(&mut self, level: u32) -> &mut Analyzer {
+        let out = match self.mode {
+            PostSplit::Cdz => 0,
+            PostSplit::Cdp1 => 1,
+            PostSplit::Cdp => level - 1,
+        };
+        let (rules, up, pair, shoe) = (self.rules, self.up, self.pair, self.shoe);
+        self.analyzers.entry(out).or_insert_with(|| {
+            let mut s = shoe;
+            s[pair] -= out;
+            Analyzer::with_shoe(rules, up, Some(s))
+        })
+    }
+
+    fn first(&mut self, hand: OracleHand) -> Action {
+        if self.pair == ACE && !self.rules.hit_split_aces {
+            return Action::Stand;
+        }
+        let das = self.rules.double_after_split;
+        let a = self.analyzer(hand.level);
+        let mut evs = [f64::NAN; 5];
+        evs[Action::Stand as usize] = a.stand(&hand.cards);
+        evs[Action::Hit as usize] = a.hit(&hand.cards);
+        if das {
+            evs[Action::Double as usize] = a.double(&hand.cards);
+        }
+        best(&evs).0
+    }
+
+    fn hits(&mut self, hand: OracleHand) -> bool {
+        let a = self.analyzer(hand.level);
+        hand.cards.total().0 < 21 && a.hit(&hand.cards) > a.stand(&hand.cards)
+    }
+
+    /// Σ over the dealer's outcomes of every hand's result, weighted by no dealer
+    /// blackjack (the dealer peeks).
+    fn leaf(&mut self, shoe: [u32; 10], hands: &[OracleHand]) -> f64 {
+        let mut key: Vec<(u8, u8)> = hands
+            .iter()
+            .map(|h| (h.cards.total().0.min(22), h.stake))
+            .collect();
+        key.sort_unstable();
+        if let Some(&v) = self.leaves.get(&(shoe, key.clone())) {
+            return v;
+        }
+        let d = dealer::outcomes(Shoe::Finite(shoe), self.up, self.rules.dealer_hits_soft_17);
+        let v = key
+            .iter()
+            .map(|&(total, stake)| {
+                let r = if total > 21 {
+                    -(1.0 - d[OUTCOME_BLACKJACK])
+                } else {
+                    stand_against(total, &d) + d[OUTCOME_BLACKJACK]
+                };
+                f64::from(stake) * r
+            })
+            .sum();
+        self.leaves.insert((shoe, key), v);
+        v
+    }
+
+    /// Expected total from here: hand `cur` acts next, `pairs` pair cards have been drawn
+    /// as second cards.
+    fn play(
+        &mut self,
+        shoe: [u32; 10],
+        hands: &mut Vec<OracleHand>,
+        cur: usize,
+        pairs: u32,
+    ) -> f64 {
+        if cur == hands.len() {
+            return self.leaf(shoe, hands);
+        }
+        let hand = hands[cur];
+        if hand.done {
+            return self.play(shoe, hands, cur + 1, pairs);
+        }
+        let n: u32 = shoe.iter().sum();
+        assert!(n > 0, "the test shoe ran out");
+        let may_resplit = hands.len() < usize::from(self.rules.max_split_hands)
+            && (self.pair != ACE || self.rules.resplit_aces);
+        let action = if !hand.second {
+            None
+        } else if hand.cards.counts.iter().sum::<u8>() == 2 {
+            Some(self.first(hand))
+        } else if self.hits(hand) {
+            Some(Action::Hit)
+        } else {
+            Some(Action::Stand)
+        };
+        if action == Some(Action::Stand) {
+            hands[cur].done = true;
+            let v = self.play(shoe, hands, cur + 1, pairs);
+            hands[cur] = hand;
+            return v;
+        }
+        let mut ev = 0.0;
+        for r in (0..10).filter(|&r| shoe[r] > 0) {
+            let p = f64::from(shoe[r]) / f64::from(n);
+            let mut left = shoe;
+            left[r] -= 1;
+            let v = if !hand.second && r == self.pair && may_resplit {
+                hands.push(OracleHand {
+                    cards: RefHand::of(&[self.pair]),
+                    stake: 1,
+                    second: false,
+                    done: false,
+                    level: 0,
+                });
+                let v = self.play(left, hands, cur, pairs + 1);
+                hands.pop();
+                v
+            } else {
+                let h = &mut hands[cur];
+                h.cards.counts[r] += 1;
+                if !hand.second {
+                    h.second = true;
+                    h.level = 2 + pairs;
+                } else if action == Some(Action::Double) {
+                    h.stake = 2;
+                    h.done = true;
+                }
+                if h.cards.total().0 >= 21 && h.second && hand.second {
+                    h.done = true;
+                }
+                let more = u32::from(!hand.second && r == self.pair);
+                let v = self.play(left, hands, cur, pairs + more);
+                hands[cur] = hand;
+                v
+            };
+            ev += p * v;
+        }
+        ev
+    }
+
+    /// The split EV conditioned on no dealer blackjack.
+    fn split_ev(&mut self) -> f64 {
+        let mut left = self.shoe;
+        left[self.pair] -= 2;
+        let mut hands = vec![
+            OracleHand {
+                cards: RefHand::of(&[self.pair]),
+                stake: 1,
+                second: false,
+                done: false,
+                level: 0,
+            };
+            2
+        ];
+        self.play(left, &mut hands, 0, 0) / (1.0 - blackjack_chance(&left, self.up))
+    }
+}
+
+#[test]
+fn resplit_evs_equal_a_direct_recursion_over_every_deal() {
+    // Small shoes, where removing one card moves every probability, and the full split:
+    // resplits to 3 and 4 hands, DAS, resplit and hit split aces, each post-split mode.
+    let cases: [(&str, [u32; 10], usize, usize, BlackjackRules); 4] = [
+        (
+            "8-8 v T",
+            [2, 1, 1, 1, 1, 1, 1, 6, 1, 8],
+            7,
+            TEN,
+            BlackjackRules::default(),
+        ),
+        (
+            "T-T v 6",
+            [1, 1, 1, 2, 2, 3, 1, 1, 1, 9],
+            TEN,
+            5,
+            BlackjackRules::default(),
+        ),
+        (
+            "2-2 v 4, three hands, no DAS",
+            [1, 4, 1, 1, 1, 1, 1, 2, 2, 6],
+            1,
+            3,
+            BlackjackRules {
+                max_split_hands: 3,
+                double_after_split: false,
+                ..BlackjackRules::default()
+            },
+        ),
+        (
+            "A-A v 7, resplit and hit aces, H17",
+            [5, 1, 0, 1, 0, 1, 2, 1, 1, 6],
+            ACE,
+            6,
+            BlackjackRules {
+                resplit_aces: true,
+                hit_split_aces: true,
+                dealer_hits_soft_17: true,
+                ..BlackjackRules::default()
+            },
+        ),
+    ];
+    for (name, full, pair, up, rules) in cases {
+        let a = analyze_upcard_from(&rules, full, up);
+        let mut shoe = full;
+        shoe[up] -= 1;
+        for (m, mode) in PostSplit::ALL.into_iter().enumerate() {
+            let mut oracle = SplitOracle {
+                rules,
+                up,
+                pair,
+                mode,
+                shoe,
+                analyzers: HashMap::new(),
+                leaves: HashMap::new(),
+            };
+            let want = oracle.split_ev();
+            let got = a.split_by_mode[starting_index(pair, pair)][m];
+            assert!(
+                (got - want).abs() < 1e-12,
+                "{name} {}: {got} vs {want}",
+                mode.label()
+            );
+        }
+    }
+}
+
+#[test]
+fn post_split_modes_agree_where_they_must() {
+    // An infinite shoe: no card changes any other, so every mode plays alike.
+    let a = analyze_every_mode(&infinite());
+    // Without resplits, CDP1 plays each hand optimally for the shoe it is dealt from
+    // (less both pair cards) and CDP also sees a pair card dealt to the first hand: each
+    // is at least as good as the one before.
+    let two = analyze_every_mode(&BlackjackRules {
+        max_split_hands: 2,
+        ..rules(1)
+    });
+    // With resplits in six decks the modes differ, but by little.
+    let six = analyze_every_mode(&rules(6));
+    for up in 0..10 {
+        for p in 0..10 {
+            let i = starting_index(p, p);
+            let m = a.upcards[up].split_by_mode[i];
+            assert!(
+                (m[0] - m[1]).abs() < 1e-15 && (m[0] - m[2]).abs() < 1e-15,
+                "{p} v {up}: {m:?}"
+            );
+            let m = two.upcards[up].split_by_mode[i];
+            assert!(
+                m[2] >= m[1] - 1e-15 && m[1] >= m[0] - 1e-15,
+                "{p} v {up}: {m:?}"
+            );
+            let m = six.upcards[up].split_by_mode[i];
+            assert!((m[0] - m[2]).abs() < 2e-3, "{p} v {up}: {m:?}");
+            assert_eq!(
+                six.upcards[up].hands[i][Action::Split as usize],
+                m[0],
+                "the default rules split under CDZ-"
+            );
+        }
+    }
+}
+
+/// One split dealt card by card from a shuffled shoe in the casino's order: the hole card
+/// first, then the hands' cards, resplitting, then the dealer. `None` when the dealer has
+/// blackjack (the split EV is conditioned on none).
+fn simulate_split(oracle: &mut SplitOracle, rng: &mut rand_pcg::Pcg64) -> Option<f64> {
+    use rand::RngExt;
+    let draw = |shoe: &mut [u32; 10], rng: &mut rand_pcg::Pcg64| -> usize {
+        let n: u32 = shoe.iter().sum();
+        let mut k = rng.random_range(0..n);
+        for (r, c) in shoe.iter_mut().enumerate() {
+            if k < *c {
+                *c -= 1;
+                return r;
+            }
+            k -= *c;
+        }
+        unreachable!("k < n")
+    };
+    let (up, pair, rules) = (oracle.up, oracle.pair, oracle.rules);
+    let mut shoe = oracle.shoe;
+    shoe[pair] -= 2;
+    let hole = draw(&mut shoe, rng);
+    if (up, hole) == (ACE, TEN) || (up, hole) == (TEN, ACE) {
+        return None;
+    }
+    let new_hand = OracleHand {
+        cards: RefHand::of(&[pair]),
+        stake: 1,
+        second: false,
+        done: false,
+        level: 0,
+    };
+    let mut hands = vec![new_hand; 2];
+    let mut cur = 0;
+    let mut pairs = 0;
+    while cur < hands.len() {
+        let r = draw(&mut shoe, rng);
+        let may_resplit =
+            hands.len() < usize::from(rules.max_split_hands) && (pair != ACE || rules.resplit_aces);
+        if r == pair && may_resplit {
+            hands.push(new_hand);
+            pairs += 1;
+            continue;
+        }
+        hands[cur].cards.counts[r] += 1;
+        hands[cur].level = 2 + pairs;
+        pairs += u32::from(r == pair);
+        let mut action = oracle.first(hands[cur]);
+        loop {
+            match action {
+                Action::Double => {
+                    let r = draw(&mut shoe, rng);
+                    hands[cur].cards.counts[r] += 1;
+                    hands[cur].stake = 2;
+                    break;
+                }
+                Action::Hit => {
+                    let r = draw(&mut shoe, rng);
+                    hands[cur].cards.counts[r] += 1;
+                    if hands[cur].cards.total().0 >= 21 || !oracle.hits(hands[cur]) {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+            action = Action::Hit;
+        }
+        cur += 1;
+    }
+    let mut dealer = RefHand::of(&[up, hole]);
+    loop {
+        let (t, soft) = dealer.total();
+        if t > 17 || (t == 17 && !(soft && rules.dealer_hits_soft_17)) {
+            break;
+        }
+        dealer.counts[draw(&mut shoe, rng)] += 1;
+    }
+    let d = dealer.total().0;
+    Some(
+        hands
+            .iter()
+            .map(|h| {
+                let t = h.cards.total().0;
+                let s = f64::from(h.stake);
+                if t > 21 {
+                    -s
+                } else if d > 21 || t > d {
+                    s
+                } else if t < d {
+                    -s
+                } else {
+                    0.0
+                }
+            })
+            .sum(),
+    )
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
+fn resplits_dealt_from_a_shuffled_shoe_agree_with_the_exact_split_ev() {
+    // One deck, split to four hands, CDZ- play: where resplits change the shoe most.
+    let r = rules(1);
+    let a = analyze(&r);
+    for (k, (pair, up)) in [(TEN, 5usize), (7, TEN), (1, 4)].into_iter().enumerate() {
+        let mut shoe = r.shoe().unwrap_or_default();
+        shoe[up] -= 1;
+        let mut oracle = SplitOracle {
+            rules: r,
+            up,
+            pair,
+            mode: PostSplit::Cdz,
+            shoe,
+            analyzers: HashMap::new(),
+            leaves: HashMap::new(),
+        };
+        let mut rng = stream(77, k as u64);
+        let mut t = Tally::default();
+        while t.rounds < 2_000_000 {
+            if let Some(v) = simulate_split(&mut oracle, &mut rng) {
+                t.rounds += 1;
+                t.sum += v;
+                t.sum_squares += v * v;
+            }
+        }
+        let exact = ev(&a, pair, pair, up, Action::Split);
+        let z = (t.mean() - exact) / t.std_error();
+        assert!(
+            z.abs() < 4.0,
+            "{pair}-{pair} v {up}: simulated {} ± {} vs exact {exact}",
+            t.mean(),
+            t.std_error()
+        );
+    }
 }

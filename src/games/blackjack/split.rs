@@ -1,0 +1,470 @@
+//! The exact EV of splitting a pair, resplits included, for a stated post-split strategy.
+//!
+//! # The deal
+//! The pair is split into two hands, each holding one pair card. Hands take their second
+//! card in turn, first hand first (the casino order): a pair card drawn while fewer than
+//! `max_split_hands` hands exist, where the rules allow resplitting that pair, starts a
+//! new hand and the hand draws again; any other card (or a pair card once no resplit is
+//! allowed) completes the hand's first two cards, and the hand is played to the end before
+//! the next hand takes its second card. The dealer then plays out. The EV is the sum of
+//! the results of all hands, in units of the initial bet, as E[result · 1(no dealer
+//! blackjack)] when the dealer peeks (the caller divides by the chance of no blackjack).
+//!
+//! # The method
+//! Call each second-card draw `P` (a pair card) or `N` (another card). The sequence of
+//! `P`/`N` draws, the *pattern*, fixes how many hands there are and which hand holds which
+//! draw; nothing else does. Three facts make the EV a short sum:
+//! 1. **Order does not matter.** Cards are dealt from a well-shuffled shoe, so the chance
+//!    of any sequence of cards depends only on the multiset dealt. When several players
+//!    take blocks of cards, each stopping by a rule that looks only at its own block (a
+//!    hand's hits, the dealer's draws), the joint law of the blocks is the same whatever
+//!    order they take them in. Given the pattern, every post-split hand plays by a rule
+//!    that looks only at its own cards (and at the pattern, for CDP), so one hand's result
+//!    can be computed as if it were dealt first, then the dealer, then everything else.
+//! 2. **An unseen card changes nothing.** A card taken from the shoe and never looked at
+//!    leaves the law of the cards after it unchanged.
+//! 3. **`N` is "not `P`".** For the other hands' `N` draws, write 1(N) = 1 − 1(P) and
+//!    expand: each term asks some draws to be pair cards and leaves the rest unseen (fact
+//!    2), so it is the chance ρ(n) that `n` given cards are all pair cards times a hand
+//!    valued from the shoe less `n` pair cards.
+//!
+//! So one hand whose pattern has `K` other `P` draws and `J` other `N` draws is worth
+//! Σₜ (−1)ᵗ C(J, t) ρ(K + t) U(K + t), where U(n) is the hand (its second card an `N` or a
+//! `P`, with that card's chance) played out from the shoe less the upcard, both pair cards
+//! and `n` more pair cards. The split EV is that sum over every pattern and every hand in
+//! it. It is exact: no card dealt to any hand is left in the shoe by convention. An
+//! infinite shoe has ρ(n) = πⁿ and the sum collapses to the familiar independent formula.
+//! Without resplitting the two hands are exchangeable and the sum is twice one hand dealt
+//! from the shoe less both pair cards.
+//!
+//! # Post-split strategies
+//! A hand's play is the first decision on its two cards (stand, hit, or double when DAS
+//! allows; split aces stand unless `hit_split_aces`) and then hit-or-stand by its cards:
+//! - CDZ-: the play of an unsplit hand of the same cards (shoe less the upcard and the
+//!   hand's cards);
+//! - CDP1: the play that is optimal from the shoe less the upcard, both pair cards and the
+//!   hand's cards, for every split hand;
+//! - CDP: the play that is optimal from the shoe less the upcard, every pair card dealt
+//!   before the hand's decisions, and its cards;
+//! - a chart: the basic strategy chart's total-dependent play.
+//!
+//! Resplitting happens whenever allowed (or, for a chart, when the chart splits the pair).
+
+use cardtables::blackjack::{Action, RANKS};
+
+use super::analysis::{best, Base, Context, StandOrHit};
+use super::hands::{Hands, ACE};
+use super::rules::{BlackjackRules, Double, PostSplit};
+
+/// The decisions of a post-split hand: the first one on {pair, x} by `x`, then whether to
+/// hit each hand (by hand index).
+pub(super) struct Play {
+    pub first: [Action; RANKS],
+    pub hits: Vec<bool>,
+}
+
+/// Which play a post-split hand uses, as the caches key it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Strategy {
+    /// CDZ-: the unsplit hand's play, given by the caller.
+    Unsplit,
+    /// A basic strategy chart's play, given by the caller.
+    Chart,
+    /// The play optimal at split level `h` (the shoe less `h` pair cards, the hand's own
+    /// first card among them).
+    Level(usize),
+}
+
+impl Strategy {
+    fn slot(self) -> usize {
+        match self {
+            Strategy::Unsplit => 0,
+            Strategy::Chart => 1,
+            Strategy::Level(h) => 1 + h,
+        }
+    }
+}
+
+/// How the split's hands choose their play.
+#[derive(Clone, Copy)]
+pub(super) enum Mode<'a> {
+    /// Every hand plays `play` (the unsplit hands' play, or a chart's).
+    Fixed(Strategy, &'a Play),
+    /// The rule's post-split strategy, optimal at a split level (CDP1, CDP).
+    Optimal(PostSplit, &'a Play),
+}
+
+/// Whether the rules let the first two cards be doubled.
+pub(super) fn may_double(rules: &BlackjackRules, hand: &super::hands::Hand) -> bool {
+    match rules.double {
+        Double::AnyTwo => true,
+        Double::NineToEleven => !hand.soft && (9..=11).contains(&hand.total),
+        Double::TenOrEleven => !hand.soft && (10..=11).contains(&hand.total),
+    }
+}
+
+/// The first decision on each post-split hand {pair, x} that maximises its own EV from
+/// `ctx`: stand, hit (then `soh`'s play) or, with DAS, double. Split aces stand unless the
+/// rules let them be hit.
+pub(super) fn optimal_first(
+    rules: &BlackjackRules,
+    pair: usize,
+    ctx: &mut Context,
+    soh: &StandOrHit,
+) -> [Action; RANKS] {
+    let g = Hands::get();
+    let mut first = [Action::Stand; RANKS];
+    if pair == ACE && !rules.hit_split_aces {
+        return first;
+    }
+    for (x, slot) in first.iter_mut().enumerate() {
+        let h = g.pair(pair, x);
+        if !ctx.base.feasible(g.hand(h)) {
+            continue;
+        }
+        let mut evs = [f64::NAN; cardtables::blackjack::ACTIONS];
+        evs[Action::Stand as usize] = ctx.stand(h);
+        evs[Action::Hit as usize] = soh.hit_ev[h as usize];
+        if rules.double_after_split && may_double(rules, g.hand(h)) {
+            evs[Action::Double as usize] = ctx.double(h);
+        }
+        *slot = best(&evs).0;
+    }
+    first
+}
+
+/// A complete pattern of second-card draws: how many were pair cards and how many not,
+/// and each hand's second card (`true` = a pair card) with the number of pair cards drawn
+/// before it.
+struct Pattern {
+    pairs: usize,
+    others: usize,
+    hands: Vec<(bool, usize)>,
+}
+
+/// Every pattern of a split with resplits up to `max_hands` hands (when `resplit`).
+fn patterns(max_hands: usize, resplit: bool) -> Vec<Pattern> {
+    fn walk(
+        max_hands: usize,
+        resplit: bool,
+        (waiting, hands, pairs, others): (usize, usize, usize, usize),
+        done: &mut Vec<(bool, usize)>,
+        out: &mut Vec<Pattern>,
+    ) {
+        if waiting == 0 {
+            out.push(Pattern {
+                pairs,
+                others,
+                hands: done.clone(),
+            });
+            return;
+        }
+        // The hand in play draws a non-pair card: its first two cards are complete.
+        done.push((false, pairs));
+        walk(
+            max_hands,
+            resplit,
+            (waiting - 1, hands, pairs, others + 1),
+            done,
+            out,
+        );
+        done.pop();
+        // It draws a pair card: a new hand, or the hand's second card.
+        if resplit && hands < max_hands {
+            walk(
+                max_hands,
+                resplit,
+                (waiting + 1, hands + 1, pairs + 1, others),
+                done,
+                out,
+            );
+        } else {
+            done.push((true, pairs));
+            walk(
+                max_hands,
+                resplit,
+                (waiting - 1, hands, pairs + 1, others),
+                done,
+                out,
+            );
+            done.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(max_hands, resplit, (2, 2, 0, 0), &mut Vec::new(), &mut out);
+    out
+}
+
+/// C(n, k) for the small n of a split (at most 8).
+fn choose(n: usize, k: usize) -> f64 {
+    (0..k).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// The split of one pair against one upcard: the shoes with more pair cards removed, the
+/// plays optimal at each of them, and hand values by (play, level), all kept.
+pub(super) struct Splitter {
+    pair: usize,
+    infinite: bool,
+    /// Pair cards and all cards in the shoe less the upcard and both pair cards.
+    n_pair: f64,
+    n_all: f64,
+    /// Per rank: cards of it in that shoe (finite) or its probability (infinite).
+    count: [f64; RANKS],
+    /// `levels[h]`: the shoe less the upcard and `h − 1` pair cards, from which a hand
+    /// holding one more pair card is played while `h` pair cards are out.
+    levels: Vec<Option<Context>>,
+    /// `plays[h]`: the play optimal at level `h`.
+    plays: Vec<Option<Play>>,
+    /// `values[strategy slot][h][x]`: the raw EV of {pair, x} played from level `h`.
+    values: Vec<Vec<Option<[f64; RANKS]>>>,
+}
+
+impl Splitter {
+    pub fn new(pair: usize, main: &Context) -> Splitter {
+        let infinite = matches!(main.base, Base::Infinite);
+        let count = std::array::from_fn(|r| {
+            if infinite {
+                super::dealer::infinite_probability(r)
+            } else {
+                main.base.count(r) - if r == pair { 2.0 } else { 0.0 }
+            }
+        });
+        Splitter {
+            pair,
+            infinite,
+            n_pair: count[pair],
+            n_all: if infinite {
+                1.0
+            } else {
+                main.base.total() - 2.0
+            },
+            count,
+            levels: Vec::new(),
+            plays: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// The chance that `n` given cards of the shoe (less the upcard and both pair cards)
+    /// are all pair cards.
+    fn all_pairs(&self, n: usize) -> f64 {
+        if self.infinite {
+            return self.n_pair.powi(n as i32);
+        }
+        (0..n).fold(1.0, |rho, j| {
+            let left = self.n_pair - j as f64;
+            if left <= 0.0 {
+                0.0
+            } else {
+                rho * left / (self.n_all - j as f64)
+            }
+        })
+    }
+
+    /// The chance that the next card is `x` once `n` more pair cards are out.
+    fn draw(&self, x: usize, n: usize) -> f64 {
+        if self.infinite {
+            return self.count[x];
+        }
+        let all = self.n_all - n as f64;
+        let of_x = self.count[x] - if x == self.pair { n as f64 } else { 0.0 };
+        if all <= 0.0 || of_x <= 0.0 {
+            0.0
+        } else {
+            of_x / all
+        }
+    }
+
+    fn level(&mut self, rules: &BlackjackRules, main: &Context, h: usize) -> &mut Context {
+        // An infinite shoe is the same at every level.
+        let h = if self.infinite { 2 } else { h };
+        if self.levels.len() <= h {
+            self.levels.resize_with(h + 1, || None);
+        }
+        let pair = self.pair;
+        self.levels[h].get_or_insert_with(|| {
+            Context::new(rules, main.upcard, main.base.without(pair, (h - 1) as u32))
+        })
+    }
+
+    /// The play optimal at level `h`, computed once.
+    fn ensure_play(&mut self, rules: &BlackjackRules, main: &Context, h: usize) {
+        let h = if self.infinite { 2 } else { h };
+        if self.plays.len() <= h {
+            self.plays.resize_with(h + 1, || None);
+        }
+        if self.plays[h].is_some() {
+            return;
+        }
+        let pair = self.pair;
+        let ctx = self.level(rules, main, h);
+        let soh = super::analysis::stand_or_hit(ctx, Some(pair));
+        let first = optimal_first(rules, pair, ctx, &soh);
+        self.plays[h] = Some(Play {
+            first,
+            hits: soh.hits,
+        });
+    }
+
+    /// Raw EVs of every {pair, x} played by `strategy` from level `h` (0 where x cannot be
+    /// dealt there).
+    fn values(
+        &mut self,
+        rules: &BlackjackRules,
+        main: &Context,
+        strategy: Strategy,
+        given: &Play,
+        h: usize,
+        memo: &mut [f64],
+    ) -> [f64; RANKS] {
+        let (slot, h) = if self.infinite {
+            (
+                match strategy {
+                    Strategy::Level(_) => Strategy::Level(2).slot(),
+                    s => s.slot(),
+                },
+                2,
+            )
+        } else {
+            (strategy.slot(), h)
+        };
+        if let Some(Some(v)) = self.values.get(slot).and_then(|row| row.get(h)) {
+            return *v;
+        }
+        if let Strategy::Level(at) = strategy {
+            self.ensure_play(rules, main, at);
+        }
+        let pair = self.pair;
+        let play_at = match strategy {
+            Strategy::Level(at) => Some(if self.infinite { 2 } else { at }),
+            _ => None,
+        };
+        // Take the play out while the level's context is borrowed.
+        let owned = play_at.and_then(|at| self.plays[at].take());
+        let play = owned.as_ref().unwrap_or(given);
+        let g = Hands::get();
+        let ctx = self.level(rules, main, h);
+        memo.fill(f64::NAN);
+        let mut v = [0.0; RANKS];
+        for (x, slot_v) in v.iter_mut().enumerate() {
+            let hand = g.pair(pair, x);
+            if !ctx.base.feasible(g.hand(hand)) {
+                continue;
+            }
+            *slot_v = match play.first[x] {
+                Action::Stand => ctx.stand(hand),
+                Action::Hit => ctx.hit(hand, &play.hits, memo),
+                Action::Double => ctx.double(hand),
+                other => unreachable!("{other:?} is not a post-split first decision"),
+            };
+        }
+        if let (Some(at), Some(p)) = (play_at, owned) {
+            self.plays[at] = Some(p);
+        }
+        if self.values.len() <= slot {
+            self.values.resize(slot + 1, Vec::new());
+        }
+        if self.values[slot].len() <= h {
+            self.values[slot].resize(h + 1, None);
+        }
+        self.values[slot][h] = Some(v);
+        v
+    }
+
+    /// EV of splitting, summed over all hands (raw: E[result · 1(no dealer blackjack)]
+    /// when the dealer peeks). `resplit`: whether the play resplits when the rules allow.
+    pub fn ev(
+        &mut self,
+        rules: &BlackjackRules,
+        main: &Context,
+        mode: Mode,
+        resplit: bool,
+        memo: &mut [f64],
+    ) -> f64 {
+        let p = self.pair;
+        let resplit = resplit && (p != ACE || rules.resplit_aces);
+        let max_hands = usize::from(rules.max_split_hands);
+        let (given, strategy_of): (&Play, &dyn Fn(usize) -> Strategy) = match mode {
+            Mode::Fixed(s, play) => (play, &move |_| s),
+            Mode::Optimal(PostSplit::Cdz, play) => (play, &|_| Strategy::Unsplit),
+            Mode::Optimal(PostSplit::Cdp1, play) => (play, &|_| Strategy::Level(2)),
+            Mode::Optimal(PostSplit::Cdp, play) => (play, &|before| Strategy::Level(2 + before)),
+        };
+        // Gather the terms of every hand of every pattern by (second card a pair card,
+        // strategy, pair cards out): most cancel, and the rest need fewer shoes.
+        let mut terms: Vec<(bool, Strategy, usize, i64)> = Vec::new();
+        for pattern in patterns(max_hands, resplit) {
+            for &(second_is_pair, before) in &pattern.hands {
+                let (k, j) = if second_is_pair {
+                    (pattern.pairs - 1, pattern.others)
+                } else {
+                    (pattern.pairs, pattern.others - 1)
+                };
+                let strategy = strategy_of(before);
+                for t in 0..=j {
+                    let ways = choose(j, t) as i64 * if t % 2 == 0 { 1 } else { -1 };
+                    let key = (second_is_pair, strategy, k + t);
+                    match terms.iter_mut().find(|e| (e.0, e.1, e.2) == key) {
+                        Some(e) => e.3 += ways,
+                        None => terms.push((key.0, key.1, key.2, ways)),
+                    }
+                }
+            }
+        }
+        let mut total = 0.0;
+        for (second_is_pair, strategy, n, ways) in terms {
+            let rho = self.all_pairs(n);
+            if ways == 0 || rho == 0.0 {
+                continue;
+            }
+            let v = self.values(rules, main, strategy, given, n + 2, memo);
+            let u: f64 = if second_is_pair {
+                self.draw(p, n) * v[p]
+            } else {
+                (0..RANKS)
+                    .filter(|&x| x != p)
+                    .map(|x| self.draw(x, n) * v[x])
+                    .sum()
+            };
+            total += ways as f64 * rho * u;
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_count_the_ways_to_split() {
+        // No resplit: each hand's second card is a pair card or not.
+        assert_eq!(patterns(2, true).len(), 4);
+        assert_eq!(patterns(4, false).len(), 4);
+        // Pattern chances in an infinite shoe with pair chance q sum to one.
+        for max in 2..=4 {
+            let q: f64 = 0.3;
+            let sum: f64 = patterns(max, true)
+                .iter()
+                .map(|p| q.powi(p.pairs as i32) * (1.0 - q).powi(p.others as i32))
+                .sum();
+            assert!((sum - 1.0).abs() < 1e-15, "{max}: {sum}");
+            // Every pattern ends with every hand holding two cards.
+            for p in patterns(max, true) {
+                let hands = p.hands.len();
+                assert!((2..=max).contains(&hands));
+                let resplits = p.pairs - p.hands.iter().filter(|h| h.0).count();
+                assert_eq!(hands, 2 + resplits);
+                assert_eq!(p.others, p.hands.iter().filter(|h| !h.0).count());
+            }
+        }
+    }
+
+    #[test]
+    fn choose_is_the_binomial_coefficient() {
+        assert_eq!(choose(3, 0), 1.0);
+        assert_eq!(choose(3, 2), 3.0);
+        assert_eq!(choose(5, 2), 10.0);
+        assert_eq!(choose(0, 0), 1.0);
+    }
+}
