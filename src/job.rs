@@ -59,6 +59,10 @@ struct JobFile {
     #[serde(default)]
     #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
     simulation: Option<toml::Table>,
+    /// Blackjack: results beyond the default ones (the optimal split).
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    analysis: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -339,7 +343,7 @@ impl JobMeta {
 /// Every top-level entry of a job file must be one of its tables, written as a table:
 /// `run = [..]` would otherwise be read by position, silently.
 fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
-    const TABLES: [&str; 5] = ["job", "rules", "grid", "simulation", "run"];
+    const TABLES: [&str; 6] = ["job", "rules", "grid", "simulation", "analysis", "run"];
     let Ok(doc) = toml_edit::Document::parse(text) else {
         return Ok(()); // the TOML parser reports syntax errors with their place
     };
@@ -356,7 +360,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         };
         if !TABLES.contains(&key) {
             return Err(located(
-                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation] and [run]"
+                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis] and [run]"
                     .to_string(),
             ));
         }

@@ -49,7 +49,7 @@ pub const KINDS: &[(&str, &str)] = &[
 /// an error, so a misplaced `[grid]` never silently does nothing.
 fn extra_tables(kind: &str) -> &'static [&'static str] {
     match kind {
-        "blackjack.strategy" => &["grid", "simulation"],
+        "blackjack.strategy" => &["grid", "simulation", "analysis"],
         _ => &[],
     }
 }
@@ -57,12 +57,12 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     if KINDS.iter().any(|(k, _)| *k == spec.kind) {
-        for table in ["grid", "simulation"] {
+        for table in ["grid", "simulation", "analysis"] {
             if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
                 return Err(spec.field_error(
                     table,
                     format!(
-                        "a {} job has no [{table}] table (only blackjack.strategy reads [grid] and [simulation])",
+                        "a {} job has no [{table}] table (only blackjack.strategy reads [grid], [simulation] and [analysis])",
                         spec.kind
                     ),
                 ));

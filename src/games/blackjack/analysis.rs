@@ -25,7 +25,9 @@ use super::dealer::{
 };
 use super::hands::{self, Hand, Hands, ACE, TEN};
 use super::rules::{BlackjackRules, PostSplit, Surrender};
-use super::split::{may_double, optimal_first, Mode, Play, Splitter, Strategy};
+use super::split::{
+    may_double, optimal_first, optimal_two_hands, Mode, OptimalStats, Play, Splitter, Strategy,
+};
 
 /// Number of post-split strategies ([`PostSplit::ALL`]).
 pub const MODES: usize = PostSplit::ALL.len();
@@ -54,6 +56,14 @@ pub struct UpcardAnalysis {
     /// Per starting hand: the split EV under each post-split strategy, in
     /// [`PostSplit::ALL`] order (NaN where the hand cannot be split).
     pub split_by_mode: Vec<[f64; MODES]>,
+    /// EV of a round with this upcard when splits are played optimally (NaN unless asked
+    /// for).
+    pub optimal_split_ev: f64,
+    /// Per starting hand: the split EV under truly optimal play of two hands (NaN unless
+    /// asked for, and for hands that are not pairs).
+    pub optimal_split: Vec<f64>,
+    /// What finding those optimal splits took.
+    pub optimal_stats: OptimalStats,
     /// Per starting hand: probability of being dealt it with this upcard showing.
     pub deal_probability: Vec<f64>,
     /// EV of a round with this upcard under optimal composition-dependent play.
@@ -72,6 +82,10 @@ pub struct Analysis {
     pub optimal_ev: f64,
     /// The same with splits played under each post-split strategy ([`PostSplit::ALL`]).
     pub optimal_ev_by_mode: [f64; MODES],
+    /// The same with splits played optimally, seeing every card (NaN unless asked for).
+    pub optimal_split_ev: f64,
+    /// What finding the optimal splits took, over all upcards.
+    pub optimal_stats: OptimalStats,
     /// EV of a round playing the chart.
     pub chart_ev: f64,
     /// The basic strategy chart, `[row · 10 + upcard]` (see [`Row::index`]).
@@ -123,6 +137,11 @@ impl Base {
             }
             Base::Infinite => Base::Infinite,
         }
+    }
+
+    /// The base less the cards `counts` (a hand, or a hand that has gone bust).
+    pub(super) fn less(self, counts: &[u8; RANKS]) -> Base {
+        (0..RANKS).fold(self, |b, r| b.without(r, u32::from(counts[r])))
     }
 
     /// Probability that the next card is `rank` once `hand` has been dealt from here.
@@ -307,23 +326,29 @@ impl Context {
     }
 }
 
+/// What an analysis computes beyond the rules' own play.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Options {
+    /// Split EVs (and round EVs) under every post-split strategy, not only the rules' one
+    /// (the others are NaN otherwise).
+    pub every_mode: bool,
+    /// The truly optimal two-hand split of every pair (`max_split_hands = 2` only).
+    pub optimal_split: bool,
+}
+
 /// Analyses one rule set, valuing splits under the rules' post-split strategy only (the
 /// other strategies' split EVs and round EVs are NaN).
 pub fn analyze(rules: &BlackjackRules) -> Analysis {
-    analyze_modes(rules, false)
+    analyze_with(rules, Options::default())
 }
 
-/// Analyses one rule set, valuing splits under every post-split strategy.
-pub fn analyze_every_mode(rules: &BlackjackRules) -> Analysis {
-    analyze_modes(rules, true)
-}
-
-fn analyze_modes(rules: &BlackjackRules, every_mode: bool) -> Analysis {
+/// Analyses one rule set with the extra results `options` asks for.
+pub fn analyze_with(rules: &BlackjackRules, options: Options) -> Analysis {
     let base = Base::of(rules);
     let mut chart = vec![[NO_ACTION; ACTIONS]; CHART_ROWS * RANKS];
     let upcards: Vec<UpcardAnalysis> = (0..RANKS)
         .map(|u| {
-            let (a, column) = analyze_upcard(rules, base, u, every_mode);
+            let (a, column) = analyze_upcard(rules, base, u, options);
             for (row, cell) in column.into_iter().enumerate() {
                 chart[row * RANKS + u] = cell;
             }
@@ -338,10 +363,22 @@ fn analyze_modes(rules: &BlackjackRules, every_mode: bool) -> Analysis {
             .sum()
     });
     let chart_ev = upcards.iter().map(|u| u.probability * u.chart_ev).sum();
+    let optimal_split_ev = upcards
+        .iter()
+        .map(|u| u.probability * u.optimal_split_ev)
+        .sum();
+    let optimal_stats = upcards
+        .iter()
+        .fold(OptimalStats::default(), |s, u| OptimalStats {
+            first_hand_states: s.first_hand_states + u.optimal_stats.first_hand_states,
+            second_hand_shoes: s.second_hand_shoes + u.optimal_stats.second_hand_shoes,
+        });
     Analysis {
         upcards,
         optimal_ev,
         optimal_ev_by_mode,
+        optimal_split_ev,
+        optimal_stats,
         chart_ev,
         chart,
     }
@@ -359,7 +396,11 @@ pub(super) fn analyze_upcard_from(
         counts: full,
         total: full.iter().sum(),
     };
-    analyze_upcard(rules, base, u, true).0
+    let options = Options {
+        every_mode: true,
+        optimal_split: true,
+    };
+    analyze_upcard(rules, base, u, options).0
 }
 
 /// The dealer's chance of blackjack given the upcard and the player's two cards.
@@ -664,7 +705,7 @@ fn analyze_upcard(
     rules: &BlackjackRules,
     full: Base,
     u: usize,
-    every_mode: bool,
+    options: Options,
 ) -> (UpcardAnalysis, Vec<Cell>) {
     let base = full.without(u, 1);
     let probability = full.count(u) / full.total();
@@ -691,8 +732,31 @@ fn analyze_upcard(
         &play,
         &mut splitters,
         &mut memo,
-        every_mode,
+        options.every_mode,
     );
+    let mut optimal_split = vec![f64::NAN; starts.pairs.len()];
+    let mut optimal_stats = OptimalStats::default();
+    if options.optimal_split && rules.max_split_hands == 2 {
+        for (i, &(a, b)) in starts.pairs.iter().enumerate() {
+            if a == b && !evs[i][Action::Split as usize].is_nan() {
+                let (raw, stats) = optimal_two_hands(rules, &main, a);
+                optimal_split[i] = starts.scale(rules, i) * raw;
+                optimal_stats.first_hand_states += stats.first_hand_states;
+                optimal_stats.second_hand_shoes += stats.second_hand_shoes;
+            }
+        }
+    }
+    let optimal_split_ev = if options.optimal_split && rules.max_split_hands == 2 {
+        starts.round_ev(rules, &|i| {
+            let mut e = evs[i];
+            if !optimal_split[i].is_nan() {
+                e[Action::Split as usize] = optimal_split[i];
+            }
+            best(&e).1
+        })
+    } else {
+        f64::NAN
+    };
     let optimal_ev = starts.round_ev(rules, &|i| best(&evs[i]).1);
     let optimal_ev_by_mode = std::array::from_fn(|m| {
         starts.round_ev(rules, &|i| {
@@ -729,6 +793,9 @@ fn analyze_upcard(
             dealer_no_blackjack,
             hands: evs,
             split_by_mode,
+            optimal_split_ev,
+            optimal_split,
+            optimal_stats,
             deal_probability: starts.deal_probability,
             optimal_ev,
             optimal_ev_by_mode,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::analysis::{self, Analysis};
 use super::hands;
 use super::report;
-use super::rules::{expand, RuleSetSpec, SimulationSettings};
+use super::rules::{expand, Expanded, RuleSetSpec, SimulationSettings};
 use super::sim::{self, Player, Shuffle, Tally};
 use super::tables::{self, Results};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
@@ -53,6 +53,9 @@ pub struct StrategyJob {
     rules_toml: String,
     sets: Vec<RuleSetSpec>,
     simulation: SimulationSettings,
+    /// What each analysis computes: split EVs under every post-split strategy, and the
+    /// optimal split when the job asks.
+    options: analysis::Options,
     plan: Vec<Plan>,
     /// Each rule set's analysis, computed once per process for the simulation units.
     analyses: Vec<OnceLock<Analysis>>,
@@ -60,7 +63,16 @@ pub struct StrategyJob {
 
 impl StrategyJob {
     pub fn new(spec: &JobSpec) -> Result<StrategyJob, JobError> {
-        let (sets, simulation, rules_toml) = expand(spec)?;
+        let Expanded {
+            sets,
+            simulation,
+            analysis: settings,
+            rules_toml,
+        } = expand(spec)?;
+        let options = analysis::Options {
+            every_mode: true,
+            optimal_split: settings.optimal_split,
+        };
         let mut plan: Vec<Plan> = (0..sets.len()).map(Plan::Analyze).collect();
         let mut strategies = vec![Strategy::Basic];
         if simulation.compare_article_strategy {
@@ -86,12 +98,14 @@ impl StrategyJob {
             analyses: (0..sets.len()).map(|_| OnceLock::new()).collect(),
             sets,
             simulation,
+            options,
             plan,
         })
     }
 
     fn analysis(&self, set: usize) -> &Analysis {
-        self.analyses[set].get_or_init(|| analysis::analyze_every_mode(&self.sets[set].rules))
+        self.analyses[set]
+            .get_or_init(|| analysis::analyze_with(&self.sets[set].rules, self.options))
     }
 }
 
@@ -229,6 +243,7 @@ impl Job for StrategyJob {
                 .simulation
                 .compare_article_strategy
                 .then_some(&article[..]),
+            optimal_split: self.options.optimal_split,
         };
         let payload = BlackjackPayload {
             rules: self.rules_toml.clone(),
@@ -283,7 +298,11 @@ mod tests {
 
     #[test]
     fn a_grid_expands_every_combination_in_field_order() {
-        let (sets, sim, _) = expand(&spec(
+        let Expanded {
+            sets,
+            simulation: sim,
+            ..
+        } = expand(&spec(
             "[grid]\nsurrender = [\"none\", \"late\"]\ndecks = [1, \"infinite\"]\n[simulation]\nrounds = 0\n",
         ))
         .unwrap();
@@ -299,7 +318,7 @@ mod tests {
             ]
         );
         assert_eq!(sim.rounds, 0);
-        let (one, _, _) = expand(&spec("")).unwrap();
+        let one = expand(&spec("")).unwrap().sets;
         assert_eq!(one.len(), 1);
         assert_eq!(one[0].id, "6d-s17-das");
         assert_eq!(one[0].rules, BlackjackRules::default());

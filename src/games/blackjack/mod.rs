@@ -16,7 +16,7 @@ pub mod job;
 mod report;
 pub mod rules;
 pub mod sim;
-mod split;
+pub mod split;
 mod tables;
 
 #[cfg(test)]

@@ -259,8 +259,17 @@ impl Default for SimulationSettings {
     }
 }
 
-/// The tables of a blackjack job file that hold rules: `[rules]`, `[grid]` and
-/// `[simulation]`.
+/// The `[analysis]` table of a `blackjack.strategy` job: results beyond the default ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AnalysisSettings {
+    /// Also find the truly optimal split of every pair into two hands, where each decision
+    /// may use every card seen (needs `max_split_hands = 2`; minutes per rule set).
+    pub optimal_split: bool,
+}
+
+/// The tables of a blackjack job file that hold rules and settings: `[rules]`, `[grid]`,
+/// `[simulation]` and `[analysis]`.
 #[derive(Deserialize)]
 struct JobSections {
     #[serde(default)]
@@ -269,6 +278,17 @@ struct JobSections {
     grid: Option<toml::Table>,
     #[serde(default)]
     simulation: Option<SimulationSettings>,
+    #[serde(default)]
+    analysis: Option<AnalysisSettings>,
+}
+
+/// A blackjack job file, read: its rule sets and settings.
+pub struct Expanded {
+    pub sets: Vec<RuleSetSpec>,
+    pub simulation: SimulationSettings,
+    pub analysis: AnalysisSettings,
+    /// `[rules]` and `[grid]` as the outputs record them (TOML).
+    pub rules_toml: String,
 }
 
 /// `[rules]` and `[grid]` as the outputs record them.
@@ -341,8 +361,8 @@ pub fn rule_set_id(r: &BlackjackRules) -> String {
     id
 }
 
-/// Expands `[rules]` and `[grid]` into rule sets, each validated.
-pub fn expand(spec: &JobSpec) -> Result<(Vec<RuleSetSpec>, SimulationSettings, String), JobError> {
+/// Expands `[rules]` and `[grid]` into rule sets, each validated, and reads the settings.
+pub fn expand(spec: &JobSpec) -> Result<Expanded, JobError> {
     let sections: JobSections = spec.deserialize()?;
     let base = sections.rules.unwrap_or_default();
     for key in base.keys() {
@@ -487,10 +507,28 @@ pub fn expand(spec: &JobSpec) -> Result<(Vec<RuleSetSpec>, SimulationSettings, S
             format!("{}: at most 10^12 rounds per rule set", simulation.rounds),
         ));
     }
+    let analysis = sections.analysis.unwrap_or_default();
+    if analysis.optimal_split {
+        if let Some(s) = sets.iter().find(|s| s.rules.max_split_hands != 2) {
+            return Err(spec.field_error(
+                "analysis.optimal_split",
+                format!(
+                    "the optimal split is found for two hands (no resplitting), but rule set {} \
+                     splits to {}: set max_split_hands = 2",
+                    s.id, s.rules.max_split_hands
+                ),
+            ));
+        }
+    }
     let mut rules_toml = String::from("# Blackjack: [rules] and [grid] of the job\n");
     rules_toml
         .push_str(&toml::to_string(&CanonicalRules { rules: base, grid }).unwrap_or_default());
-    Ok((sets, simulation, rules_toml))
+    Ok(Expanded {
+        sets,
+        simulation,
+        analysis,
+        rules_toml,
+    })
 }
 
 #[cfg(test)]

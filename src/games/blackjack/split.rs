@@ -50,6 +50,8 @@
 //!
 //! Resplitting happens whenever allowed (or, for a chart, when the chart splits the pair).
 
+use std::collections::HashMap;
+
 use cardtables::blackjack::{Action, RANKS};
 
 use super::analysis::{best, Base, Context, StandOrHit};
@@ -105,7 +107,7 @@ pub(super) fn may_double(rules: &BlackjackRules, hand: &super::hands::Hand) -> b
 
 /// The first decision on each post-split hand {pair, x} that maximises its own EV from
 /// `ctx`: stand, hit (then `soh`'s play) or, with DAS, double. Split aces stand unless the
-/// rules let them be hit.
+/// rules let them be hit; 21 stands, as it does everywhere in the analysis.
 pub(super) fn optimal_first(
     rules: &BlackjackRules,
     pair: usize,
@@ -121,6 +123,9 @@ pub(super) fn optimal_first(
         let h = g.pair(pair, x);
         if !ctx.base.feasible(g.hand(h)) {
             continue;
+        }
+        if g.hand(h).total == 21 {
+            continue; // 21 stands (a split hand's 21 is not a natural)
         }
         let mut evs = [f64::NAN; cardtables::blackjack::ACTIONS];
         evs[Action::Stand as usize] = ctx.stand(h);
@@ -429,6 +434,147 @@ impl Splitter {
             total += ways as f64 * rho * u;
         }
         total
+    }
+}
+
+/// What finding the optimal two-hand split took, for the report and the benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OptimalStats {
+    /// Distinct first-hand compositions (hands and busts) valued.
+    pub first_hand_states: usize,
+    /// Distinct shoes the second hand was played from.
+    pub second_hand_shoes: usize,
+}
+
+/// The truly optimal play of a split into two hands (no resplitting): every decision
+/// may use every card seen. Returns the raw EV (E[result · 1(no dealer blackjack)], both
+/// hands) and what it took.
+///
+/// The first hand is played to the end, then the second (the casino order). The second
+/// hand's best play is the composition-dependent optimum from the shoe its predecessor
+/// left: nothing else is left to choose. The first hand's decisions weigh its own result
+/// (valued as if the dealer drew before the second hand, which the order argument of
+/// this module allows) plus the value of the second hand from the shoe it leaves, so a
+/// first hand may hit or stand to leave the second hand a better shoe. States are the
+/// first hand's compositions; the second hand's value is kept per composition.
+pub(super) fn optimal_two_hands(
+    rules: &BlackjackRules,
+    main: &Context,
+    pair: usize,
+) -> (f64, OptimalStats) {
+    let g = Hands::get();
+    let mut search = OptimalSearch {
+        rules,
+        main,
+        pair,
+        one_card: pair == ACE && !rules.hit_split_aces,
+        // The first hand draws from the shoe less the second hand's pair card.
+        first: Context::new(rules, main.upcard, main.base.without(pair, 1)),
+        best: HashMap::new(),
+        second: HashMap::new(),
+        stats: OptimalStats::default(),
+    };
+    let mut total = 0.0;
+    for x in 0..RANKS {
+        let p = search.first.base.draw(g.hand(g.single(pair)), x);
+        if p > 0.0 {
+            total += p * search.best_from(g.pair(pair, x), true);
+        }
+    }
+    search.stats.second_hand_shoes = search.second.len();
+    (total, search.stats)
+}
+
+/// The search of [`optimal_two_hands`] for one pair and upcard.
+struct OptimalSearch<'a> {
+    rules: &'a BlackjackRules,
+    main: &'a Context,
+    pair: usize,
+    /// Split aces that take one card each.
+    one_card: bool,
+    /// The first hand's shoe.
+    first: Context,
+    /// The best total from each first-hand composition of three or more cards.
+    best: HashMap<u32, f64>,
+    /// The second hand's optimal value by the first hand's final cards.
+    second: HashMap<[u8; RANKS], f64>,
+    stats: OptimalStats,
+}
+
+impl OptimalSearch<'_> {
+    /// The second hand's optimal raw EV once the first hand holds `counts` (an infinite
+    /// shoe is the same whatever it holds).
+    fn second_value(&mut self, counts: [u8; RANKS]) -> f64 {
+        let key = if matches!(self.main.base, Base::Infinite) {
+            [0; RANKS]
+        } else {
+            counts
+        };
+        if let Some(&v) = self.second.get(&key) {
+            return v;
+        }
+        let g = Hands::get();
+        let pair = self.pair;
+        let mut ctx = Context::new(self.rules, self.main.upcard, self.main.base.less(&counts));
+        let soh = super::analysis::stand_or_hit(&mut ctx, Some(pair));
+        let firsts = optimal_first(self.rules, pair, &mut ctx, &soh);
+        let mut v = 0.0;
+        for (x, &action) in firsts.iter().enumerate() {
+            let p = ctx.base.draw(g.hand(g.single(pair)), x);
+            if p == 0.0 {
+                continue;
+            }
+            let h = g.pair(pair, x);
+            v += p * match action {
+                Action::Stand => ctx.stand(h),
+                Action::Double => ctx.double(h),
+                _ => soh.hit_ev[h as usize],
+            };
+        }
+        self.second.insert(key, v);
+        v
+    }
+
+    /// The best total (both hands) with the first hand holding `h`; `two_cards`: its first
+    /// decision, where doubling is allowed.
+    fn best_from(&mut self, h: u32, two_cards: bool) -> f64 {
+        if let Some(&v) = self.best.get(&h) {
+            return v;
+        }
+        let g = Hands::get();
+        let hand = *g.hand(h);
+        self.stats.first_hand_states += 1;
+        let mut best = self.first.stand(h) + self.second_value(hand.counts);
+        if !(self.one_card || hand.total >= 21) {
+            let (mut hit, mut double) = (0.0, 0.0);
+            for r in 0..RANKS {
+                let p = self.first.base.draw(&hand, r);
+                if p == 0.0 {
+                    continue;
+                }
+                let mut after = hand.counts;
+                after[r] += 1;
+                let leaves = self.second_value(after);
+                let c = g.child(h, r);
+                if c == super::hands::BUSTED {
+                    let bust = self.first.bust(h, r);
+                    hit += p * (bust + leaves);
+                    double += p * (2.0 * bust + leaves);
+                } else {
+                    hit += p * self.best_from(c, false);
+                    double += p * (2.0 * self.first.stand(c) + leaves);
+                }
+            }
+            best = best.max(hit);
+            if two_cards && self.rules.double_after_split && may_double(self.rules, &hand) {
+                best = best.max(double);
+            }
+        }
+        // A two-card hand is the first decision only (a hand grows by one card at a time).
+        if !two_cards {
+            self.best.insert(h, best);
+        }
+        best
     }
 }
 

@@ -41,6 +41,8 @@ pub struct Results<'a> {
     pub basic: &'a [Tally],
     /// The tutorial article's chart simulated, when the job asks for it.
     pub article: Option<&'a [Tally]>,
+    /// Whether the analyses hold the optimal two-hand split (`[analysis] optimal_split`).
+    pub optimal_split: bool,
 }
 
 /// `hands.parquet`'s split EV under each post-split strategy, in `PostSplit::ALL` order.
@@ -203,6 +205,7 @@ impl Results<'_> {
         let (mut kind, mut total) = (vec![], vec![]);
         let mut ev: Vec<Vec<f64>> = vec![vec![]; ACTIONS];
         let mut split_by_mode: Vec<Vec<f64>> = vec![vec![]; analysis::MODES];
+        let (mut optimal, mut gain) = (vec![], vec![]);
         let (mut best_ev, mut deal) = (vec![], vec![]);
         for (s, a) in self.sets.iter().zip(self.analyses) {
             for (i, (x, y)) in hands::starting_hands().enumerate() {
@@ -233,6 +236,9 @@ impl Results<'_> {
                     for (col, &v) in split_by_mode.iter_mut().zip(&a.upcards[u].split_by_mode[i]) {
                         col.push(v);
                     }
+                    let best_split = a.upcards[u].optimal_split[i];
+                    optimal.push(best_split);
+                    gain.push(best_split - a.upcards[u].split_by_mode[i][0]);
                     let (action, v) = analysis::best(evs);
                     best_action.push(if v.is_finite() { action.name() } else { "" }.to_string());
                     best_ev.push(v);
@@ -263,6 +269,10 @@ impl Results<'_> {
         for (name, col) in SPLIT_COLUMNS.into_iter().zip(split_by_mode) {
             columns.push((name, optional_floats(col)));
         }
+        if self.optimal_split {
+            columns.push(("ev_split_optimal", optional_floats(optimal)));
+            columns.push(("optimal_split_gain", optional_floats(gain)));
+        }
         columns.push(("best_action", strings(best_action)));
         columns.push(("best_ev", optional_floats(best_ev)));
         columns.push(("deal_probability", floats(deal)));
@@ -281,6 +291,8 @@ impl Results<'_> {
                 "ev_split_cdz",
                 "ev_split_cdp1",
                 "ev_split_cdp",
+                "ev_split_optimal",
+                "optimal_split_gain",
                 "best_ev",
             ],
         })
@@ -363,6 +375,12 @@ impl Results<'_> {
                         .map(|a| -a.optimal_ev_by_mode[m])
                         .collect(),
                 ),
+            ));
+        }
+        if self.optimal_split {
+            columns.push((
+                "house_edge_optimal_split",
+                floats(self.analyses.iter().map(|a| -a.optimal_split_ev).collect()),
             ));
         }
         columns.extend([

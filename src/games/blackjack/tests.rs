@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::analysis::{analyze, analyze_every_mode, analyze_upcard_from, best, Analysis};
+use super::analysis::{analyze, analyze_upcard_from, analyze_with, best, Analysis, Options};
 use super::dealer::{self, Shoe, OUTCOME_BLACKJACK, OUTCOME_BUST};
 use super::hands::{starting_hands, starting_index, ACE, TEN};
 use super::reference::{Analyzer, RefHand};
@@ -498,7 +498,7 @@ impl SplitOracle {
     }
 
     fn first(&mut self, hand: OracleHand) -> Action {
-        if self.pair == ACE && !self.rules.hit_split_aces {
+        if (self.pair == ACE && !self.rules.hit_split_aces) || hand.cards.total().0 == 21 {
             return Action::Stand;
         }
         let das = self.rules.double_after_split;
@@ -706,6 +706,15 @@ fn resplit_evs_equal_a_direct_recursion_over_every_deal() {
 
 #[test]
 fn post_split_modes_agree_where_they_must() {
+    let analyze_every_mode = |r: &BlackjackRules| {
+        analyze_with(
+            r,
+            Options {
+                every_mode: true,
+                optimal_split: false,
+            },
+        )
+    };
     // An infinite shoe: no card changes any other, so every mode plays alike.
     let a = analyze_every_mode(&infinite());
     // Without resplits, CDP1 plays each hand optimally for the shoe it is dealt from
@@ -873,5 +882,125 @@ fn resplits_dealt_from_a_shuffled_shoe_agree_with_the_exact_split_ev() {
             t.mean(),
             t.std_error()
         );
+    }
+}
+
+/// The best EV of splitting into two hands (no resplit), found by trying every decision
+/// at every point of every deal: the definition of the optimal split, slowly.
+fn optimal_split_by_search(oracle: &mut SplitOracle) -> f64 {
+    fn value(o: &mut SplitOracle, shoe: [u32; 10], hands: &mut [OracleHand; 2], cur: usize) -> f64 {
+        if cur == 2 {
+            return o.leaf(shoe, hands);
+        }
+        let hand = hands[cur];
+        if hand.done {
+            return value(o, shoe, hands, cur + 1);
+        }
+        let n: u32 = shoe.iter().sum();
+        assert!(n > 0, "the test shoe ran out");
+        // Deal one card to the hand; `then` finishes the hand's state.
+        let deal =
+            |o: &mut SplitOracle, hands: &mut [OracleHand; 2], then: &dyn Fn(&mut OracleHand)| {
+                let mut ev = 0.0;
+                for r in (0..10).filter(|&r| shoe[r] > 0) {
+                    let mut left = shoe;
+                    left[r] -= 1;
+                    hands[cur].cards.counts[r] += 1;
+                    then(&mut hands[cur]);
+                    if hands[cur].cards.total().0 > 21 {
+                        hands[cur].done = true;
+                    }
+                    ev += f64::from(shoe[r]) / f64::from(n) * value(o, left, hands, cur);
+                    hands[cur] = hand;
+                }
+                ev
+            };
+        if !hand.second {
+            return deal(o, hands, &|h| h.second = true);
+        }
+        let rules = o.rules;
+        let may_act = o.pair != ACE || rules.hit_split_aces;
+        hands[cur].done = true;
+        let mut best = value(o, shoe, hands, cur + 1);
+        hands[cur] = hand;
+        if may_act && hand.cards.total().0 < 21 {
+            best = best.max(deal(o, hands, &|_| {}));
+            if rules.double_after_split && hand.cards.counts.iter().sum::<u8>() == 2 {
+                best = best.max(deal(o, hands, &|h| {
+                    h.stake = 2;
+                    h.done = true;
+                }));
+            }
+        }
+        best
+    }
+    let mut left = oracle.shoe;
+    left[oracle.pair] -= 2;
+    let start = OracleHand {
+        cards: RefHand::of(&[oracle.pair]),
+        stake: 1,
+        second: false,
+        done: false,
+        level: 0,
+    };
+    value(oracle, left, &mut [start; 2], 0) / (1.0 - blackjack_chance(&left, oracle.up))
+}
+
+#[test]
+fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
+    let two = |r: BlackjackRules| BlackjackRules {
+        max_split_hands: 2,
+        ..r
+    };
+    let cases: [(&str, [u32; 10], usize, usize, BlackjackRules); 3] = [
+        (
+            "8-8 v T",
+            [2, 1, 1, 1, 1, 1, 1, 5, 1, 7],
+            7,
+            TEN,
+            two(BlackjackRules::default()),
+        ),
+        (
+            "2-2 v 6, no DAS",
+            [1, 4, 1, 1, 1, 1, 1, 1, 2, 6],
+            1,
+            5,
+            two(BlackjackRules {
+                double_after_split: false,
+                ..BlackjackRules::default()
+            }),
+        ),
+        (
+            "A-A v 9, hit split aces",
+            [4, 1, 1, 0, 1, 1, 1, 1, 2, 6],
+            ACE,
+            8,
+            two(BlackjackRules {
+                hit_split_aces: true,
+                ..BlackjackRules::default()
+            }),
+        ),
+    ];
+    for (name, full, pair, up, rules) in cases {
+        let a = analyze_upcard_from(&rules, full, up);
+        let mut shoe = full;
+        shoe[up] -= 1;
+        let mut oracle = SplitOracle {
+            rules,
+            up,
+            pair,
+            mode: PostSplit::Cdz,
+            shoe,
+            analyzers: HashMap::new(),
+            leaves: HashMap::new(),
+        };
+        let want = optimal_split_by_search(&mut oracle);
+        let i = starting_index(pair, pair);
+        let got = a.optimal_split[i];
+        assert!((got - want).abs() < 1e-12, "{name}: {got} vs {want}");
+        // No fixed post-split strategy beats it.
+        for m in a.split_by_mode[i] {
+            assert!(got >= m - 1e-15, "{name}: optimal {got} below {m}");
+        }
     }
 }
