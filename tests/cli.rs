@@ -1065,6 +1065,33 @@ fn holdem_preflop_job_and_query() {
 }
 
 #[test]
+fn the_optimal_split_job_adds_its_columns_and_shards_alike() {
+    // Infinite shoes, so that the search takes a moment; shards and threads must agree.
+    let (_work, one) = threads_and_shards_agree(
+        "[job]\nkind = \"blackjack.strategy\"\nname = \"opt\"\n\
+         [rules]\ndecks = \"infinite\"\nmax_split_hands = 2\n\
+         [grid]\ndealer_hits_soft_17 = [false, true]\n\
+         [analysis]\noptimal_split = true\n[simulation]\nrounds = 0\n",
+        "opt",
+    );
+    let hands = one.join("tables/opt/hands.parquet");
+    let out = run_ok(&["inspect", hands.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("ev_split_optimal") && text.contains("optimal_split_gain"),
+        "{text}"
+    );
+    let summary = one.join("tables/opt/summary.parquet");
+    let out = run_ok(&["inspect", summary.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("house_edge_optimal_split"));
+    let report = std::fs::read_to_string(one.join("reports/opt.md")).unwrap();
+    assert!(
+        report.contains("## The optimal split (two hands)"),
+        "{report}"
+    );
+}
+
+#[test]
 fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
     let (_work, one) = threads_and_shards_agree(
         "[job]\nkind = \"blackjack.strategy\"\nname = \"bj\"\n\

@@ -269,9 +269,14 @@ impl Results<'_> {
         for (name, col) in SPLIT_COLUMNS.into_iter().zip(split_by_mode) {
             columns.push((name, optional_floats(col)));
         }
+        // Float columns of distinct values: no dictionary.
+        let mut plain_columns = vec!["ev_stand", "ev_hit", "ev_double", "ev_split"];
+        plain_columns.extend(SPLIT_COLUMNS);
+        plain_columns.push("best_ev");
         if self.optimal_split {
             columns.push(("ev_split_optimal", optional_floats(optimal)));
             columns.push(("optimal_split_gain", optional_floats(gain)));
+            plain_columns.extend(["ev_split_optimal", "optimal_split_gain"]);
         }
         columns.push(("best_action", strings(best_action)));
         columns.push(("best_ev", optional_floats(best_ev)));
@@ -283,18 +288,7 @@ impl Results<'_> {
         Ok(ParquetOutput {
             file: "hands.parquet".into(),
             batches: vec![batch(columns)?],
-            plain_columns: vec![
-                "ev_stand",
-                "ev_hit",
-                "ev_double",
-                "ev_split",
-                "ev_split_cdz",
-                "ev_split_cdp1",
-                "ev_split_cdp",
-                "ev_split_optimal",
-                "optimal_split_gain",
-                "best_ev",
-            ],
+            plain_columns,
         })
     }
 

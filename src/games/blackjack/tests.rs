@@ -1003,4 +1003,22 @@ fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
             assert!(got >= m - 1e-15, "{name}: optimal {got} below {m}");
         }
     }
+    // An infinite shoe: no hand changes another's cards, so CDZ- is already optimal.
+    let a = analyze_with(
+        &two(infinite()),
+        Options {
+            every_mode: true,
+            optimal_split: true,
+        },
+    );
+    for up in 0..10 {
+        for p in 0..10 {
+            let i = starting_index(p, p);
+            let (opt, cdz) = (
+                a.upcards[up].optimal_split[i],
+                a.upcards[up].split_by_mode[i][0],
+            );
+            assert!((opt - cdz).abs() < 1e-13, "{p} v {up}: {opt} vs {cdz}");
+        }
+    }
 }
