@@ -481,6 +481,28 @@ struct OracleHand {
 }
 
 impl SplitOracle {
+    /// An oracle for splitting `pair` against `up`, dealt from `full` (cards per rank
+    /// before the upcard).
+    fn new(
+        rules: BlackjackRules,
+        full: [u32; 10],
+        up: usize,
+        pair: usize,
+        mode: PostSplit,
+    ) -> Self {
+        let mut shoe = full;
+        shoe[up] -= 1;
+        SplitOracle {
+            rules,
+            up,
+            pair,
+            mode,
+            shoe,
+            analyzers: HashMap::new(),
+            leaves: HashMap::new(),
+        }
+    }
+
     /// The analyzer of the shoe this hand's strategy plays for: less the upcard (CDZ-),
     /// less one more pair card (CDP1), less every pair card seen but the hand's (CDP).
     fn analyzer(&mut self, level: u32) -> &mut Analyzer {
@@ -681,18 +703,8 @@ fn resplit_evs_equal_a_direct_recursion_over_every_deal() {
     ];
     for (name, full, pair, up, rules) in cases {
         let a = analyze_upcard_from(&rules, full, up);
-        let mut shoe = full;
-        shoe[up] -= 1;
         for (m, mode) in PostSplit::ALL.into_iter().enumerate() {
-            let mut oracle = SplitOracle {
-                rules,
-                up,
-                pair,
-                mode,
-                shoe,
-                analyzers: HashMap::new(),
-                leaves: HashMap::new(),
-            };
+            let mut oracle = SplitOracle::new(rules, full, up, pair, mode);
             let want = oracle.split_ev();
             let got = a.split_by_mode[starting_index(pair, pair)][m];
             assert!(
@@ -854,17 +866,8 @@ fn resplits_dealt_from_a_shuffled_shoe_agree_with_the_exact_split_ev() {
     let r = rules(1);
     let a = analyze(&r);
     for (k, (pair, up)) in [(TEN, 5usize), (7, TEN), (1, 4)].into_iter().enumerate() {
-        let mut shoe = r.shoe().unwrap_or_default();
-        shoe[up] -= 1;
-        let mut oracle = SplitOracle {
-            rules: r,
-            up,
-            pair,
-            mode: PostSplit::Cdz,
-            shoe,
-            analyzers: HashMap::new(),
-            leaves: HashMap::new(),
-        };
+        let full = r.shoe().unwrap_or_default();
+        let mut oracle = SplitOracle::new(r, full, up, pair, PostSplit::Cdz);
         let mut rng = stream(77, k as u64);
         let mut t = Tally::default();
         while t.rounds < 2_000_000 {
@@ -983,17 +986,7 @@ fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
     ];
     for (name, full, pair, up, rules) in cases {
         let a = analyze_upcard_from(&rules, full, up);
-        let mut shoe = full;
-        shoe[up] -= 1;
-        let mut oracle = SplitOracle {
-            rules,
-            up,
-            pair,
-            mode: PostSplit::Cdz,
-            shoe,
-            analyzers: HashMap::new(),
-            leaves: HashMap::new(),
-        };
+        let mut oracle = SplitOracle::new(rules, full, up, pair, PostSplit::Cdz);
         let want = optimal_split_by_search(&mut oracle);
         let i = starting_index(pair, pair);
         let got = a.optimal_split[i];
