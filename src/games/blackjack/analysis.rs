@@ -115,7 +115,7 @@ pub(super) enum Base {
 }
 
 impl Base {
-    fn of(rules: &BlackjackRules) -> Base {
+    pub(super) fn of(rules: &BlackjackRules) -> Base {
         match rules.shoe() {
             Some(counts) => Base::Finite {
                 counts,

@@ -1015,3 +1015,39 @@ fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
         }
     }
 }
+
+#[test]
+fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks() {
+    use super::analysis::{stand_or_hit, Base, Context};
+    use super::split::{optimal_first, optimal_two_hands, Mode, Play, Splitter};
+    // The headline case of the optimal split: 8-8 against a ten, two hands.
+    let (pair, up) = (7, TEN);
+    for decks in [1, 6] {
+        let r = BlackjackRules {
+            max_split_hands: 2,
+            ..rules(decks)
+        };
+        let mut main = Context::new(&r, up, Base::of(&r).without(up, 1));
+        let soh = stand_or_hit(&mut main, None);
+        let unsplit = Play {
+            first: optimal_first(&r, pair, &mut main, &soh),
+            hits: soh.hits.clone(),
+        };
+        let mut memo = vec![f64::NAN; super::hands::Hands::get().len()];
+        let cdz = Splitter::new(pair, &main).ev(
+            &r,
+            &main,
+            Mode::Optimal(PostSplit::Cdz, &unsplit),
+            true,
+            &mut memo,
+        );
+        let (optimal, stats) = optimal_two_hands(&r, &main, pair);
+        let left = shoe_less(u32::from(decks), &[up, pair, pair]);
+        let gain = (optimal - cdz) / (1.0 - blackjack_chance(&left, up));
+        eprintln!("8-8 v T, {decks} deck(s): optimal − CDZ- = {gain:.9e} ({stats:?})");
+        // Optimal play includes CDZ-'s, and gains here: the first hand's play changes
+        // the shoe the second is dealt from.
+        assert!(gain > 0.0, "{decks} decks: {gain}");
+        assert!(stats.first_hand_states > 0 && stats.second_hand_shoes > 0);
+    }
+}
