@@ -5,11 +5,14 @@
 //!
 //! - [`rules`]: one rule set, and the rule sets of a job file (`[rules]` × `[grid]`);
 //! - the math: [`hands`] (player hand compositions), [`dealer`] (the dealer's final
-//!   totals), [`analysis`] (every action's EV, the chart, the house edge), [`sim`] (the
-//!   seeded shoe simulator);
+//!   totals), `context` (one hand's stand, hit and double values from one shoe),
+//!   [`split`] (exact split EVs under each post-split strategy, and the optimal split),
+//!   [`analysis`] (every action's EV, the chart, the house edge), [`sim`] (the seeded
+//!   shoe simulator);
 //! - [`job`]: the job; `tables`: its Arrow batches and runtime payload; `report`: its report.
 
 pub mod analysis;
+mod context;
 pub mod dealer;
 pub mod hands;
 pub mod job;

@@ -54,7 +54,7 @@ use std::collections::HashMap;
 
 use cardtables::blackjack::{Action, RANKS};
 
-use super::analysis::{best, Base, Context, StandOrHit};
+use super::context::{best, stand_or_hit, Base, Context, StandOrHit};
 use super::hands::{Hands, ACE};
 use super::rules::{BlackjackRules, Double, PostSplit};
 
@@ -303,7 +303,7 @@ impl Splitter {
         }
         let pair = self.pair;
         let ctx = self.level(rules, main, h);
-        let soh = super::analysis::stand_or_hit(ctx, Some(pair));
+        let soh = stand_or_hit(ctx, Some(pair));
         let first = optimal_first(rules, pair, ctx, &soh);
         self.plays[h] = Some(Play {
             first,
@@ -516,7 +516,7 @@ impl OptimalSearch<'_> {
         let g = Hands::get();
         let pair = self.pair;
         let mut ctx = Context::new(self.rules, self.main.upcard, self.main.base.less(&counts));
-        let soh = super::analysis::stand_or_hit(&mut ctx, Some(pair));
+        let soh = stand_or_hit(&mut ctx, Some(pair));
         let firsts = optimal_first(self.rules, pair, &mut ctx, &soh);
         let mut v = 0.0;
         for (x, &action) in firsts.iter().enumerate() {

@@ -1018,7 +1018,7 @@ fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
 
 #[test]
 fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks() {
-    use super::analysis::{stand_or_hit, Base, Context};
+    use super::context::{stand_or_hit, Base, Context};
     use super::split::{optimal_first, optimal_two_hands, Mode, Play, Splitter};
     // The headline case of the optimal split: 8-8 against a ten, two hands.
     let (pair, up) = (7, TEN);
