@@ -21,13 +21,16 @@ use cardtables::blackjack::{Action, Cell, Row, ACTIONS, CHART_ROWS, NO_ACTION, R
 use serde::{Deserialize, Serialize};
 
 pub use super::context::{best, ActionEvs};
-use super::context::{stand_or_hit, Base, Context, StandOrHit};
+use super::context::{stand_or_hit, Base, Context, DealerMemo, StandOrHit};
 use super::dealer::{infinite_probability, Outcomes};
 use super::hands::{self, Hand, Hands, ACE, TEN};
 use super::rules::{BlackjackRules, PostSplit, Surrender};
 use super::split::{
     may_double, optimal_first, optimal_two_hands, Mode, OptimalStats, Play, Splitter, Strategy,
 };
+
+/// Most dealer outcomes the optimal split keeps per upcard (about 100 MB).
+const OPTIMAL_MEMO_SHOES: usize = 1 << 20;
 
 /// Number of post-split strategies ([`PostSplit::ALL`]).
 pub const MODES: usize = PostSplit::ALL.len();
@@ -444,9 +447,10 @@ fn analyze_upcard(
     let mut optimal_split = vec![f64::NAN; starts.pairs.len()];
     let mut optimal_stats = OptimalStats::default();
     if options.optimal_split && rules.max_split_hands == 2 {
+        let memo = DealerMemo::shared(OPTIMAL_MEMO_SHOES);
         for (i, &(a, b)) in starts.pairs.iter().enumerate() {
             if a == b && !evs[i][Action::Split as usize].is_nan() {
-                let (raw, stats) = optimal_two_hands(rules, &main, a);
+                let (raw, stats) = optimal_two_hands(rules, &main, a, &memo);
                 optimal_split[i] = starts.scale(rules, i) * raw;
                 optimal_stats.first_hand_states += stats.first_hand_states;
                 optimal_stats.second_hand_shoes += stats.second_hand_shoes;

@@ -2,6 +2,10 @@
 //! playing on by a given rule, or optimally), doubling, and the optimal stand-or-hit play
 //! of every hand. The analysis of a rule set and the splits are built from these.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use cardtables::blackjack::{Action, ACTIONS, RANKS};
 
 use super::dealer::{
@@ -120,6 +124,31 @@ impl Base {
     }
 }
 
+/// Dealer outcomes for one upcard by the exact shoe they are dealt from, shared by
+/// contexts whose shoes overlap: the optimal split values thousands of shoes that differ
+/// by a few cards, and many hands in them leave the dealer the same cards. A value depends
+/// only on its key, so clearing the map when full changes no result, only the time.
+pub(super) struct DealerMemo {
+    map: HashMap<[u8; RANKS], Outcomes>,
+    /// Most shoes held at once (bounds the memory: about 100 bytes per shoe).
+    limit: usize,
+}
+
+impl DealerMemo {
+    pub(super) fn shared(limit: usize) -> Rc<RefCell<DealerMemo>> {
+        Rc::new(RefCell::new(DealerMemo {
+            map: HashMap::new(),
+            limit,
+        }))
+    }
+
+    /// Shoes held now (for tests).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
 /// Stand EVs against one upcard from one base shoe, computed on demand and kept.
 pub(super) struct Context {
     pub(super) upcard: usize,
@@ -129,6 +158,8 @@ pub(super) struct Context {
     stand: Vec<f64>,
     /// An infinite shoe's dealer outcomes, which no hand changes.
     fixed: Option<Outcomes>,
+    /// Dealer outcomes shared with other contexts of the same upcard, if any.
+    memo: Option<Rc<RefCell<DealerMemo>>>,
 }
 
 impl Context {
@@ -140,7 +171,35 @@ impl Context {
             dealer: DealerTable::get(rules.dealer_hits_soft_17),
             stand: vec![f64::NAN; Hands::get().len()],
             fixed: None,
+            memo: None,
         }
+    }
+
+    /// The same context, reading and filling `memo` for its dealer outcomes (a finite
+    /// shoe's; every context sharing a memo must have the same upcard and soft-17 rule).
+    pub(super) fn with_memo(mut self, memo: &Rc<RefCell<DealerMemo>>) -> Context {
+        self.memo = Some(Rc::clone(memo));
+        self
+    }
+
+    /// The dealer's outcomes once `hand` has left this context's shoe.
+    fn dealer_outcomes(&self, hand: &Hand) -> Outcomes {
+        let shoe = self.base.shoe(hand);
+        let (Some(memo), Shoe::Finite(counts)) = (&self.memo, &shoe) else {
+            return self.dealer.outcomes(&shoe, self.upcard);
+        };
+        // Counts fit a byte: at most 8 decks, so at most 128 ten-valued cards.
+        let key = counts.map(|c| c as u8);
+        if let Some(d) = memo.borrow().map.get(&key) {
+            return *d;
+        }
+        let d = self.dealer.outcomes(&shoe, self.upcard);
+        let mut memo = memo.borrow_mut();
+        if memo.map.len() >= memo.limit {
+            memo.map.clear();
+        }
+        memo.map.insert(key, d);
+        d
     }
 
     /// EV of standing on hand `h` (a bust hand is −1 and never gets here).
@@ -159,7 +218,7 @@ impl Context {
         let d = match (self.base, self.fixed) {
             (Base::Infinite, Some(d)) => d,
             _ => {
-                let d = self.dealer.outcomes(&self.base.shoe(hand), self.upcard);
+                let d = self.dealer_outcomes(hand);
                 if let Base::Infinite = self.base {
                     self.fixed = Some(d);
                 }

@@ -50,11 +50,13 @@
 //!
 //! Resplitting happens whenever allowed (or, for a chart, when the chart splits the pair).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use cardtables::blackjack::{Action, RANKS};
 
-use super::context::{best, stand_or_hit, Base, Context, StandOrHit};
+use super::context::{best, stand_or_hit, Base, Context, DealerMemo, StandOrHit};
 use super::hands::{Hands, ACE};
 use super::rules::{BlackjackRules, Double, PostSplit};
 
@@ -457,10 +459,14 @@ pub struct OptimalStats {
 /// this module allows) plus the value of the second hand from the shoe it leaves, so a
 /// first hand may hit or stand to leave the second hand a better shoe. States are the
 /// first hand's compositions; the second hand's value is kept per composition.
+///
+/// `memo` holds dealer outcomes by shoe for `main`'s upcard: the first and second hands'
+/// shoes overlap heavily, within one pair and across pairs.
 pub(super) fn optimal_two_hands(
     rules: &BlackjackRules,
     main: &Context,
     pair: usize,
+    memo: &Rc<RefCell<DealerMemo>>,
 ) -> (f64, OptimalStats) {
     let g = Hands::get();
     let mut search = OptimalSearch {
@@ -469,7 +475,8 @@ pub(super) fn optimal_two_hands(
         pair,
         one_card: pair == ACE && !rules.hit_split_aces,
         // The first hand draws from the shoe less the second hand's pair card.
-        first: Context::new(rules, main.upcard, main.base.without(pair, 1)),
+        first: Context::new(rules, main.upcard, main.base.without(pair, 1)).with_memo(memo),
+        memo,
         best: HashMap::new(),
         second: HashMap::new(),
         stats: OptimalStats::default(),
@@ -494,6 +501,8 @@ struct OptimalSearch<'a> {
     one_card: bool,
     /// The first hand's shoe.
     first: Context,
+    /// Dealer outcomes by shoe, shared by every context of the search.
+    memo: &'a Rc<RefCell<DealerMemo>>,
     /// The best total from each first-hand composition of three or more cards.
     best: HashMap<u32, f64>,
     /// The second hand's optimal value by the first hand's final cards.
@@ -515,7 +524,8 @@ impl OptimalSearch<'_> {
         }
         let g = Hands::get();
         let pair = self.pair;
-        let mut ctx = Context::new(self.rules, self.main.upcard, self.main.base.less(&counts));
+        let mut ctx = Context::new(self.rules, self.main.upcard, self.main.base.less(&counts))
+            .with_memo(self.memo);
         let soh = stand_or_hit(&mut ctx, Some(pair));
         let firsts = optimal_first(self.rules, pair, &mut ctx, &soh);
         let mut v = 0.0;

@@ -1018,7 +1018,7 @@ fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
 
 #[test]
 fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks() {
-    use super::context::{stand_or_hit, Base, Context};
+    use super::context::{stand_or_hit, Base, Context, DealerMemo};
     use super::split::{optimal_first, optimal_two_hands, Mode, Play, Splitter};
     // The headline case of the optimal split: 8-8 against a ten, two hands.
     let (pair, up) = (7, TEN);
@@ -1041,7 +1041,12 @@ fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks()
             true,
             &mut memo,
         );
-        let (optimal, stats) = optimal_two_hands(&r, &main, pair);
+        let memo = DealerMemo::shared(1 << 20);
+        let (optimal, stats) = optimal_two_hands(&r, &main, pair, &memo);
+        // The memo only saves time: one that holds a single shoe gives the same bits.
+        let tiny = DealerMemo::shared(1);
+        assert_eq!(optimal_two_hands(&r, &main, pair, &tiny).0, optimal);
+        assert!(memo.borrow().len() > 1 && tiny.borrow().len() == 1);
         let left = shoe_less(u32::from(decks), &[up, pair, pair]);
         let gain = (optimal - cdz) / (1.0 - blackjack_chance(&left, up));
         eprintln!("8-8 v T, {decks} deck(s): optimal − CDZ- = {gain:.9e} ({stats:?})");
