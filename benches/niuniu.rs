@@ -93,14 +93,38 @@ fn benches(c: &mut Criterion) {
                 .collect::<Vec<_>>()
         })
     });
-    group.bench_function("full_job_in_memory_all_threads", |b| {
+    let run_job = || {
+        let units: Vec<_> = (0..job.unit_count())
+            .into_par_iter()
+            .map(|u| job.run_unit(u))
+            .collect();
+        job.finish(&meta, units, &Progress::hidden())
+            .expect("finish")
+    };
+    group.bench_function("full_job_in_memory_all_threads", |b| b.iter(run_job));
+
+    // The runtime table an app loads: open (header, checksum, decode, validation) and one
+    // lookup from five unsorted cards.
+    let bytes = run_job().tables.swap_remove(0).bytes;
+    group.sample_size(50);
+    group.bench_function("runtime_open", |b| {
+        b.iter(|| cardtables::Niuniu::from_bytes(black_box(&bytes)).expect("valid table"))
+    });
+    let table = cardtables::Niuniu::from_bytes(&bytes).expect("valid table");
+    let hands: Vec<Vec<Card>> = (0..1024u32)
+        .map(|i| {
+            let mut cards = [Card::from_id(0).expect("card 0"); 5];
+            cardtables::colex::unrank(i.wrapping_mul(2_538_161) % 2_598_960, 5, &mut cards);
+            cards.reverse();
+            cards.to_vec()
+        })
+        .collect();
+    group.bench_function("runtime_lookup_1024_unsorted_hands", |b| {
         b.iter(|| {
-            let units: Vec<_> = (0..job.unit_count())
-                .into_par_iter()
-                .map(|u| job.run_unit(u))
-                .collect();
-            job.finish(&meta, units, &Progress::hidden())
-                .expect("finish")
+            hands
+                .iter()
+                .map(|h| table.lookup(black_box(h)).expect("five cards").banker_ev)
+                .sum::<f64>()
         })
     });
     group.finish();

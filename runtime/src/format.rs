@@ -4,7 +4,7 @@
 //! ```text
 //! offset size field
 //!      0    8 magic           b"CARDTBL\0"
-//!      8    2 format_version  u16 LE, currently 1
+//!      8    2 format_version  u16 LE, currently 2 (1 is still read, see below)
 //!     10    2 game            u16 LE, see [`Game`]
 //!     12    4 reserved        must be 0
 //!     16    8 rules_hash      u64 LE, identifies the rule set the table was computed under
@@ -13,6 +13,11 @@
 //!     36    4 reserved        must be 0
 //!     40    … payload         bincode 2, fixed-width little-endian integers
 //! ```
+//!
+//! Versions: 2 changed only the Niuniu payload (one entry per rank multiset and tie-break
+//! suit, with banker EVs, instead of one per hand). Every other game's payload is the same
+//! in versions 1 and 2, so their version 1 files load as before; a version 1 Niuniu file
+//! is refused with an error that says to regenerate it.
 //!
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
@@ -26,8 +31,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
-/// The format version this crate reads and writes.
-pub const FORMAT_VERSION: u16 = 1;
+/// The format version this crate writes.
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest format version this crate reads.
+pub const OLDEST_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 40;
 /// Largest payload a table file may declare (1 GiB; the largest table the pipeline
@@ -91,7 +98,7 @@ pub enum TableError {
     TooShort { len: usize },
     #[error("bad magic bytes: not a cardtables table file")]
     BadMagic,
-    #[error("format version {found} is not supported: this build of cardtables reads version {FORMAT_VERSION}; regenerate the table or upgrade cardtables")]
+    #[error("format version {found} is not supported: this build of cardtables reads versions {OLDEST_VERSION} to {FORMAT_VERSION}; regenerate the table or upgrade cardtables")]
     UnsupportedVersion { found: u16 },
     #[error("unknown game code {code} in header")]
     UnknownGame { code: u16 },
@@ -147,7 +154,7 @@ pub fn read_header(bytes: &[u8]) -> Result<(TableHeader, &[u8]), TableError> {
         return Err(TableError::BadMagic);
     }
     let format_version = le_u16(bytes, 8);
-    if format_version != FORMAT_VERSION {
+    if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&format_version) {
         return Err(TableError::UnsupportedVersion {
             found: format_version,
         });
@@ -239,11 +246,24 @@ pub fn load<T: DeserializeOwned>(bytes: &[u8], game: Game) -> Result<(TableHeade
     Ok((header, decode(payload)?))
 }
 
+/// Decodes a payload whose layout is the same in every version this crate reads.
+pub fn decode_any_version<T: DeserializeOwned>(
+    _version: u16,
+    bytes: &[u8],
+) -> Result<T, TableError> {
+    decode(bytes)
+}
+
 /// The file methods every game's table type shares: `open`, `from_bytes`, `to_bytes`,
 /// `header` and `rules`. The type has fields `header` and `payload`; the payload has a
 /// `rules` string; the module has `fn validate(&Payload) -> Result<(), TableError>`.
+/// A fourth argument names the function `fn(version, payload bytes) -> Result<Payload,
+/// TableError>` that decodes a game whose layout changed between versions.
 macro_rules! table_file {
     ($table:ident, $payload:ty, $game:expr) => {
+        format::table_file!($table, $payload, $game, format::decode_any_version);
+    };
+    ($table:ident, $payload:ty, $game:expr, $decode:path) => {
         impl $table {
             /// Reads and validates a table file.
             pub fn open(path: impl AsRef<std::path::Path>) -> Result<$table, TableError> {
@@ -252,8 +272,8 @@ macro_rules! table_file {
 
             /// Validates a table held in memory (a `Vec`, a memory map, an embedded slice).
             pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<$table, TableError> {
-                let (header, payload): (TableHeader, $payload) =
-                    format::load(bytes.as_ref(), $game)?;
+                let (header, bytes) = format::open_payload(bytes.as_ref(), $game)?;
+                let payload: $payload = $decode(header.format_version, bytes)?;
                 validate(&payload)?;
                 Ok($table { header, payload })
             }

@@ -16,11 +16,11 @@
 //! they need the table files):
 //!
 //! - [`Niuniu`] (`tables/niuniu/niuniu.bin`, job kind `niuniu.hands`): category, strength
-//!   and head-to-head win probability of all 2,598,960 five-card hands.
+//!   head-to-head win probability and banker EV of all 2,598,960 five-card hands.
 //!   ```no_run
 //!   let table = cardtables::Niuniu::open("tables/niuniu/niuniu.bin")?;
 //!   let hand = table.lookup(&cardtables::parse_cards("Ks Qh Jd Tc 9s")?)?;
-//!   println!("{} wins {:.4}", hand.category, hand.win_probability);
+//!   println!("{} wins {:.4}, banker EV {:+.4}", hand.category, hand.win_probability, hand.banker_ev);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
 //! - [`Zhajinhua`] (`tables/zhajinhua/zhajinhua.bin`, `zhajinhua.hands`): category,

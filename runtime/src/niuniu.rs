@@ -1,9 +1,14 @@
 //! O(1) answers for Niuniu (斗牛) from a `niuniu.bin` table written by `pipeline`.
 //!
-//! The table holds, for each of the C(52,5) = 2,598,960 hands by colex index, the hand's
-//! strength and its exact number of wins against one opponent dealt 5 of the 47 unseen
-//! cards. Strength is `category_rank * 52 + high_card`, where the high card is ranked
-//! K > Q > … > A then by suit ♠ > ♥ > ♣ > ♦; two disjoint hands never tie.
+//! Everything the table knows about a hand depends only on its five ranks and the suit of
+//! its tie-break card: the category is a function of the ranks, the tie-break card is the
+//! highest card ranked K > Q > … > A then by suit ♠ > ♥ > ♣ > ♦, and which opponent hands
+//! a hand beats depends on our ranks and on how many suits below our tie-break card's
+//! remain at its rank. So the table stores one entry per rank multiset (6,188 of them,
+//! C(17, 5)) and per tie-break suit: 24,752 win counts and banker results, about 300 KB,
+//! instead of one entry per hand (2,598,960 of them, 15.6 MB in format version 1).
+//!
+//! Strength is `category_rank * 52 + tie_order(high card)`; two disjoint hands never tie.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +20,13 @@ use crate::format::{self, Game, TableError, TableHeader};
 pub const HANDS: usize = 2_598_960;
 /// Number of opponent hands from the 47 cards left: every win probability's denominator.
 pub const OPPONENT_HANDS: u32 = 1_533_939;
+/// Number of multisets of five ranks, C(17, 5), the 13 five-of-a-kinds included (four
+/// suits cannot make them, so their entries are unused).
+pub const MULTISETS: usize = 6_188;
+/// Table entries: one per rank multiset and suit of the tie-break card.
+pub const SLOTS: usize = MULTISETS * 4;
+/// The category of a five-of-a-kind multiset, which no hand has.
+pub const NO_CATEGORY: u8 = u8::MAX;
 
 /// One category of the rule set the table was computed under.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,7 +37,7 @@ pub struct CategoryInfo {
     pub multiplier: u32,
 }
 
-/// The payload of a Niuniu table file.
+/// The payload of a Niuniu table file (format version 2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NiuniuPayload {
     /// The `[rules]` the table was computed under, as TOML text.
@@ -33,12 +45,19 @@ pub struct NiuniuPayload {
     /// Categories from weakest to strongest: a category's rank is its index here.
     #[serde(deserialize_with = "format::bounded_vec")]
     pub categories: Vec<CategoryInfo>,
-    /// Strength of each hand by colex index.
+    /// Category rank of each rank multiset by [`multiset_index`]; [`NO_CATEGORY`] for the
+    /// 13 five-of-a-kinds.
     #[serde(deserialize_with = "format::bounded_vec")]
-    pub strength: Vec<u16>,
-    /// Opponent hands (of [`OPPONENT_HANDS`]) that each hand beats, by colex index.
+    pub multiset_category: Vec<u8>,
+    /// Opponent hands (of [`OPPONENT_HANDS`]) beaten, by slot `multiset * 4 + suit of
+    /// the tie-break card` (0 = ♦ … 3 = ♠; zero where no hand has that slot).
     #[serde(deserialize_with = "format::bounded_vec")]
     pub wins: Vec<u32>,
+    /// The banker's summed result in stakes over the [`OPPONENT_HANDS`] opponent hands,
+    /// by the same slot: a win gains the banker's category multiplier, a loss costs the
+    /// opponent's; divided by [`OPPONENT_HANDS`] it is the banker's EV per stake.
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub banker: Vec<i64>,
 }
 
 /// Everything the table knows about one hand.
@@ -58,6 +77,9 @@ pub struct NiuniuHand<'a> {
     pub win_probability: f64,
     /// Number of the 1,533,939 opponent hands this hand beats.
     pub wins: u32,
+    /// Exact EV per stake of this hand as the banker against one player dealt from the 47
+    /// unseen cards (the banker wins the hand's multiplier, or pays the player's).
+    pub banker_ev: f64,
 }
 
 /// A loaded, validated Niuniu table.
@@ -67,7 +89,70 @@ pub struct Niuniu {
     payload: NiuniuPayload,
 }
 
-format::table_file!(Niuniu, NiuniuPayload, Game::Niuniu);
+format::table_file!(Niuniu, NiuniuPayload, Game::Niuniu, decode);
+
+/// The payload of a file of `version`: version 1 stored one entry per hand and no banker
+/// EVs, so it cannot answer every question and is refused with what to do.
+fn decode(version: u16, payload: &[u8]) -> Result<NiuniuPayload, TableError> {
+    if version < 2 {
+        return Err(TableError::Invalid(format!(
+            "a format version {version} Niuniu table holds no banker EVs: regenerate it with \
+             `pipeline run` (version 2 tables are also 50 times smaller)"
+        )));
+    }
+    format::decode(payload)
+}
+
+/// Where a hand's entries live: its rank multiset and the suit of its tie-break card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// [`multiset_index`] of the hand's ranks.
+    pub multiset: u16,
+    /// The tie-break card, which fixes the strength within the category.
+    pub high_card: Card,
+}
+
+impl Slot {
+    /// The slot of five distinct cards in any order (not checked: see [`hand_index`]).
+    pub fn of(cards: &[Card; 5]) -> Slot {
+        let mut ranks = cards.map(Card::rank);
+        ranks.sort_unstable();
+        let high_card = *cards
+            .iter()
+            .max_by_key(|c| tie_order(**c))
+            .unwrap_or(&cards[0]);
+        Slot {
+            multiset: multiset_index(ranks) as u16,
+            high_card,
+        }
+    }
+
+    fn entry(self) -> usize {
+        usize::from(self.multiset) * 4 + usize::from(self.high_card.suit())
+    }
+}
+
+/// Position of a card in the tie-break order: K > Q > … > A, then ♠ > ♥ > ♣ > ♦.
+pub fn tie_order(card: Card) -> u8 {
+    ((card.rank() + 1) % 13) * 4 + card.suit()
+}
+
+/// Index of a multiset of five card-id ranks (0 = 2 … 12 = A) given in non-decreasing
+/// order: `Σ C(r_i + i, i + 1)`, the colex index of the set `{r_i + i}` of 17 values, in
+/// `0..`[`MULTISETS`].
+///
+/// ```
+/// use cardtables::niuniu::{multiset_index, MULTISETS};
+/// assert_eq!(multiset_index([0, 0, 0, 0, 1]), 1); // 2222 3
+/// assert_eq!(multiset_index([12; 5]), MULTISETS - 1);
+/// ```
+pub fn multiset_index(sorted_ranks: [u8; 5]) -> usize {
+    sorted_ranks
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| colex::binomial(usize::from(r.min(12)) + i, i + 1) as usize)
+        .sum()
+}
 
 impl Niuniu {
     /// Categories from weakest to strongest.
@@ -75,45 +160,68 @@ impl Niuniu {
         &self.payload.categories
     }
 
+    /// The hand with colex index `index`, or `None` when out of range.
+    fn hand_at(&self, index: u32) -> Option<NiuniuHand<'_>> {
+        if index as usize >= HANDS {
+            return None;
+        }
+        let mut cards = [Card::from_id(0).expect("0 is a card"); 5];
+        colex::unrank(index, 5, &mut cards);
+        Some(self.hand(index, &cards))
+    }
+
     /// Strength of the hand with colex index `index`, or `None` when out of range.
     pub fn strength_at(&self, index: u32) -> Option<u16> {
-        self.payload.strength.get(index as usize).copied()
+        Some(self.hand_at(index)?.strength)
     }
 
     /// Win probability of the hand with colex index `index`, or `None` when out of range.
     pub fn win_probability_at(&self, index: u32) -> Option<f64> {
-        let wins = *self.payload.wins.get(index as usize)?;
-        Some(f64::from(wins) / f64::from(OPPONENT_HANDS))
+        Some(self.hand_at(index)?.win_probability)
     }
 
     /// Opponent hands (of [`OPPONENT_HANDS`]) beaten by the hand with colex index `index`.
     pub fn wins_at(&self, index: u32) -> Option<u32> {
-        self.payload.wins.get(index as usize).copied()
+        Some(self.hand_at(index)?.wins)
+    }
+
+    /// Banker EV of the hand with colex index `index`, or `None` when out of range.
+    pub fn banker_ev_at(&self, index: u32) -> Option<f64> {
+        Some(self.hand_at(index)?.banker_ev)
     }
 
     /// Category of the hand with colex index `index`, or `None` when out of range.
     pub fn category_at(&self, index: u32) -> Option<&CategoryInfo> {
-        let strength = self.strength_at(index)?;
-        self.payload.categories.get(usize::from(strength / 52))
+        let rank = self.hand_at(index)?.category_rank;
+        self.payload.categories.get(usize::from(rank))
     }
 
     /// Everything about a hand of five distinct cards, in O(1).
     pub fn lookup(&self, cards: &[Card]) -> Result<NiuniuHand<'_>, CardError> {
         let index = hand_index(cards)?;
-        let i = index as usize;
-        let strength = self.payload.strength[i];
-        let rank = strength / 52;
+        let five = [cards[0], cards[1], cards[2], cards[3], cards[4]];
+        Ok(self.hand(index, &five))
+    }
+
+    /// The hand `cards` (five distinct cards) with colex index `index`.
+    fn hand(&self, index: u32, cards: &[Card; 5]) -> NiuniuHand<'_> {
+        let slot = Slot::of(cards);
+        // Validation made every reachable multiset's category a valid rank.
+        let rank = self.payload.multiset_category[usize::from(slot.multiset)];
         let info = &self.payload.categories[usize::from(rank)];
-        let wins = self.payload.wins[i];
-        Ok(NiuniuHand {
+        let entry = slot.entry();
+        let wins = self.payload.wins[entry];
+        let denominator = f64::from(OPPONENT_HANDS);
+        NiuniuHand {
             index,
             category: &info.name,
-            category_rank: rank as u8,
-            strength,
+            category_rank: rank,
+            strength: u16::from(rank) * 52 + u16::from(tie_order(slot.high_card)),
             multiplier: info.multiplier,
-            win_probability: f64::from(wins) / f64::from(OPPONENT_HANDS),
+            win_probability: f64::from(wins) / denominator,
             wins,
-        })
+            banker_ev: self.payload.banker[entry] as f64 / denominator,
+        }
     }
 
     /// Category name of a hand of five distinct cards.
@@ -129,6 +237,12 @@ impl Niuniu {
     /// Exact probability that the hand beats one opponent dealt from the 47 unseen cards.
     pub fn win_probability(&self, cards: &[Card]) -> Result<f64, CardError> {
         Ok(self.lookup(cards)?.win_probability)
+    }
+
+    /// Exact EV per stake of the hand as banker against one player (see
+    /// [`NiuniuHand::banker_ev`]).
+    pub fn banker_ev(&self, cards: &[Card]) -> Result<f64, CardError> {
+        Ok(self.lookup(cards)?.banker_ev)
     }
 }
 
@@ -180,10 +294,9 @@ pub fn points(cards: &[Card]) -> Result<Points, CardError> {
             }
         }
     }
-    let tie_order = |c: &Card| ((c.rank() + 1) % 13) * 4 + c.suit();
     let high_card = *sorted
         .iter()
-        .max_by_key(|c| tie_order(c))
+        .max_by_key(|c| tie_order(**c))
         .unwrap_or(&sorted[4]);
     Ok(Points {
         point_total,
@@ -219,25 +332,47 @@ fn validate(p: &NiuniuPayload) -> Result<(), TableError> {
             p.categories.len()
         ));
     }
-    if p.strength.len() != HANDS || p.wins.len() != HANDS {
+    if p.multiset_category.len() != MULTISETS || p.wins.len() != SLOTS || p.banker.len() != SLOTS {
         return invalid(format!(
-            "{} strengths and {} win counts, expected {HANDS} of each",
-            p.strength.len(),
-            p.wins.len()
+            "{} multiset categories, {} win counts and {} banker results, expected \
+             {MULTISETS}, {SLOTS} and {SLOTS}",
+            p.multiset_category.len(),
+            p.wins.len(),
+            p.banker.len()
         ));
     }
-    let limit = p.categories.len() * 52;
-    if let Some(i) = p.strength.iter().position(|&s| usize::from(s) >= limit) {
-        return invalid(format!(
-            "hand {i} has strength {} beyond the {} categories",
-            p.strength[i],
-            p.categories.len()
-        ));
+    for (m, &rank) in p.multiset_category.iter().enumerate() {
+        // The five-of-a-kinds are the multisets r r r r r: index Σ C(r + i, i + 1).
+        let five_of_a_kind = (0..13u8).any(|r| multiset_index([r; 5]) == m);
+        let ok = if five_of_a_kind {
+            rank == NO_CATEGORY
+        } else {
+            usize::from(rank) < p.categories.len()
+        };
+        if !ok {
+            return invalid(format!(
+                "rank multiset {m} has category {rank}, with {} categories",
+                p.categories.len()
+            ));
+        }
     }
     if let Some(i) = p.wins.iter().position(|&w| w > OPPONENT_HANDS) {
         return invalid(format!(
-            "hand {i} beats {} opponents, more than {OPPONENT_HANDS}",
+            "slot {i} beats {} opponents, more than {OPPONENT_HANDS}",
             p.wins[i]
+        ));
+    }
+    let most = p.categories.iter().map(|c| c.multiplier).max().unwrap_or(0);
+    let bound = i64::from(OPPONENT_HANDS) * i64::from(most);
+    if let Some(i) = p
+        .banker
+        .iter()
+        .position(|b| b.unsigned_abs() > bound as u64)
+    {
+        return invalid(format!(
+            "slot {i} has banker result {}, beyond ±{bound} ({OPPONENT_HANDS} hands at most \
+             {most} stakes each)",
+            p.banker[i]
         ));
     }
     Ok(())
@@ -246,6 +381,10 @@ fn validate(p: &NiuniuPayload) -> Result<(), TableError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn five_of_a_kind(m: usize) -> bool {
+        (0..13u8).any(|r| multiset_index([r; 5]) == m)
+    }
 
     fn tiny_payload() -> NiuniuPayload {
         NiuniuPayload {
@@ -260,9 +399,38 @@ mod tests {
                     multiplier: 2,
                 },
             ],
-            strength: (0..HANDS).map(|i| (i % 104) as u16).collect(),
-            wins: (0..HANDS).map(|i| (i % 1000) as u32).collect(),
+            multiset_category: (0..MULTISETS)
+                .map(|m| {
+                    if five_of_a_kind(m) {
+                        NO_CATEGORY
+                    } else {
+                        (m % 2) as u8
+                    }
+                })
+                .collect(),
+            wins: (0..SLOTS).map(|i| (i % 1000) as u32).collect(),
+            banker: (0..SLOTS).map(|i| i as i64 - 10_000).collect(),
         }
+    }
+
+    #[test]
+    fn multiset_indices_number_the_multisets() {
+        let mut seen = vec![false; MULTISETS];
+        for a in 0..13u8 {
+            for b in a..13 {
+                for c in b..13 {
+                    for d in c..13 {
+                        for e in d..13 {
+                            let m = multiset_index([a, b, c, d, e]);
+                            assert!(!seen[m], "{m} twice");
+                            seen[m] = true;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!((0..MULTISETS).filter(|&m| five_of_a_kind(m)).count(), 13);
     }
 
     #[test]
@@ -270,17 +438,40 @@ mod tests {
         let bytes = Niuniu::to_bytes(42, &tiny_payload()).unwrap();
         let table = Niuniu::from_bytes(&bytes).unwrap();
         assert_eq!(table.header().rules_hash, 42);
+        assert_eq!(table.header().format_version, format::FORMAT_VERSION);
+        // Cards 0..=4 are the colex-first hand: ranks 2222 3 (multiset 1, category
+        // "high"), tie-break card 3d (suit 0), so slot 4.
         let cards = crate::parse_cards("2d 2c 2h 2s 3d").unwrap();
-        // Cards 0..=4 are the colex-first hand.
         let hand = table.lookup(&cards).unwrap();
         assert_eq!(hand.index, 0);
-        assert_eq!(hand.strength, 0);
-        assert_eq!(hand.category, "low");
+        assert_eq!((hand.category, hand.category_rank), ("high", 1));
+        assert_eq!(hand.strength, 52 + u16::from(tie_order(cards[4])));
+        assert_eq!(hand.wins, 4);
+        assert_eq!(
+            hand.banker_ev,
+            (4 - 10_000) as f64 / f64::from(OPPONENT_HANDS)
+        );
+        // Order does not matter; the index accessors give the same answers.
+        let shuffled = crate::parse_cards("3d 2s 2h 2c 2d").unwrap();
+        assert_eq!(table.lookup(&shuffled).unwrap(), hand);
         let last = crate::parse_cards("As Ah Ac Ad Ks").unwrap();
         let hand = table.lookup(&last).unwrap();
         assert_eq!(hand.index as usize, HANDS - 1);
-        assert_eq!(hand.wins, ((HANDS - 1) % 1000) as u32);
+        for index in (0..HANDS as u32).step_by(9_973) {
+            let mut cards = [Card::from_id(0).unwrap(); 5];
+            colex::unrank(index, 5, &mut cards);
+            let hand = table.lookup(&cards).unwrap();
+            assert_eq!(table.strength_at(index), Some(hand.strength));
+            assert_eq!(table.wins_at(index), Some(hand.wins));
+            assert_eq!(table.banker_ev_at(index), Some(hand.banker_ev));
+            assert_eq!(table.win_probability_at(index), Some(hand.win_probability));
+            assert_eq!(
+                table.category_at(index).map(|c| c.name.as_str()),
+                Some(hand.category)
+            );
+        }
         assert!(table.win_probability_at(HANDS as u32).is_none());
+        assert!(table.banker_ev_at(u32::MAX).is_none());
     }
 
     #[test]
@@ -300,18 +491,36 @@ mod tests {
 
     #[test]
     fn invalid_payloads_are_refused() {
+        let refused = |p: &NiuniuPayload| {
+            let bytes = format::write_table(Game::Niuniu, 1, p).unwrap();
+            matches!(Niuniu::from_bytes(&bytes), Err(TableError::Invalid(_)))
+                && matches!(Niuniu::to_bytes(1, p), Err(TableError::Invalid(_)))
+        };
         let mut p = tiny_payload();
-        p.strength[7] = 104;
-        assert!(matches!(
-            Niuniu::to_bytes(1, &p),
-            Err(TableError::Invalid(_))
-        ));
+        p.multiset_category[7] = 2;
+        assert!(refused(&p), "a category beyond the list");
+        let mut p = tiny_payload();
+        p.multiset_category[0] = 0;
+        assert!(refused(&p), "a five-of-a-kind with a category");
         let mut p = tiny_payload();
         p.wins.pop();
-        let bytes = format::write_table(Game::Niuniu, 1, &p).unwrap();
-        assert!(matches!(
-            Niuniu::from_bytes(&bytes),
-            Err(TableError::Invalid(_))
-        ));
+        assert!(refused(&p), "a short list");
+        let mut p = tiny_payload();
+        p.wins[5] = OPPONENT_HANDS + 1;
+        assert!(refused(&p), "more wins than opponents");
+        let mut p = tiny_payload();
+        p.banker[5] = -2 * i64::from(OPPONENT_HANDS) - 1;
+        assert!(refused(&p), "a banker result beyond the largest multiplier");
+    }
+
+    #[test]
+    fn version_one_files_are_refused_with_what_to_do() {
+        let mut bytes = Niuniu::to_bytes(1, &tiny_payload()).unwrap();
+        bytes[8] = 1;
+        let err = Niuniu::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(
+            err.contains("version 1 Niuniu table") && err.contains("regenerate"),
+            "{err}"
+        );
     }
 }

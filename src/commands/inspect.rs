@@ -130,6 +130,13 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
             (
                 vec![
                     ("hands", cardtables::niuniu::HANDS.to_string()),
+                    (
+                        "entries",
+                        format!(
+                            "{} (rank multisets × tie-break suits)",
+                            cardtables::niuniu::SLOTS
+                        ),
+                    ),
                     ("categories", categories),
                 ],
                 Some(table.rules().to_string()),

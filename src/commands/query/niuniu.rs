@@ -1,4 +1,5 @@
-//! `pipeline query niuniu`: a hand's category, strength and exact win probability.
+//! `pipeline query niuniu`: a hand's category, strength, exact win probability and banker
+//! EV.
 
 use anyhow::Context;
 
@@ -43,6 +44,10 @@ pub fn query(q: &NiuniuQuestion) -> anyhow::Result<()> {
         answer.win_probability,
         answer.wins,
         cardtables::niuniu::OPPONENT_HANDS
+    );
+    println!(
+        "banker EV:       {:+.6} per stake (as banker against one player)",
+        answer.banker_ev
     );
     Ok(())
 }

@@ -11,8 +11,9 @@ use cardtables::Card;
 use super::rules::{Ranking, Special, BULL_BULL, NO_BULL};
 
 /// Number of rank multisets of size 5 over 13 ranks (13 of them, five of a kind, are
-/// impossible with one deck).
-pub const MULTISETS: usize = 6188;
+/// impossible with one deck). The runtime table is laid out by this index, so the pipeline
+/// uses the runtime's definition.
+pub use cardtables::niuniu::{tie_order, MULTISETS};
 
 /// Niuniu rank of a card: 0 = A, 1 = 2, …, 9 = 10, 10 = J, 11 = Q, 12 = K.
 pub fn niu_rank(card: Card) -> u8 {
@@ -25,14 +26,7 @@ pub fn points_of_rank(niu_rank: u8) -> u8 {
 }
 
 /// Points of a card.
-pub fn points(card: Card) -> u8 {
-    points_of_rank(niu_rank(card))
-}
-
-/// Position of a card in the tie-break order: K > Q > … > A, then ♠ > ♥ > ♣ > ♦.
-pub fn tie_order(card: Card) -> u8 {
-    niu_rank(card) * 4 + card.suit()
-}
+pub use cardtables::niuniu::card_points as points;
 
 /// The tie-break card of a hand: its highest card in [`tie_order`].
 pub fn high_card(cards: &[Card; 5]) -> Card {
@@ -42,13 +36,10 @@ pub fn high_card(cards: &[Card; 5]) -> Card {
         .expect("five cards")
 }
 
-/// Dense index of the rank multiset of a hand whose cards are in increasing id order.
+/// Dense index of the rank multiset of a hand whose cards are in increasing id order
+/// ([`cardtables::niuniu::multiset_index`]).
 pub fn multiset_index(sorted: &[Card; 5]) -> usize {
-    sorted
-        .iter()
-        .enumerate()
-        .map(|(i, c)| binomial(usize::from(c.rank()) + i, i + 1) as usize)
-        .sum()
+    cardtables::niuniu::multiset_index(sorted.map(Card::rank))
 }
 
 /// Card-id ranks (0 = 2 … 12 = A, non-decreasing) of the multiset with this index.

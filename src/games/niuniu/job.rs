@@ -6,7 +6,7 @@
 //! [`Counts`] of its multisets. `finish` expands those to the 2,598,960 hands
 //! ([`super::tables`]) and writes the report ([`super::report`]).
 
-use cardtables::niuniu::{CategoryInfo, NiuniuPayload, HANDS, OPPONENT_HANDS};
+use cardtables::niuniu::{CategoryInfo, NiuniuPayload, HANDS, NO_CATEGORY, OPPONENT_HANDS, SLOTS};
 use cardtables::Niuniu;
 use rayon::prelude::*;
 
@@ -160,8 +160,6 @@ impl Job for HandsJob {
             .collect::<anyhow::Result<_>>()?;
 
         let mut stats = [CategoryStats::default(); CODES];
-        let mut strength = Vec::with_capacity(HANDS);
-        let mut wins = Vec::with_capacity(HANDS);
         let mut batches = Vec::with_capacity(chunks.len());
         for chunk in chunks {
             for (total, part) in stats.iter_mut().zip(chunk.stats) {
@@ -169,8 +167,6 @@ impl Job for HandsJob {
                 total.wins += part.wins;
                 total.banker += part.banker;
             }
-            strength.extend_from_slice(&chunk.strength);
-            wins.extend_from_slice(&chunk.wins);
             batches.push(chunk.batch);
         }
         let total_wins: u64 = stats.iter().map(|s| s.wins).sum();
@@ -192,8 +188,20 @@ impl Job for HandsJob {
                     multiplier: self.ranking.multiplier_of_code[usize::from(c)],
                 })
                 .collect(),
-            strength,
-            wins,
+            multiset_category: self
+                .categories
+                .iter()
+                .map(|&code| match code {
+                    u8::MAX => NO_CATEGORY,
+                    code => self.ranking.rank(code),
+                })
+                .collect(),
+            wins: outcomes.iter().flatten().map(|o| o.wins).collect(),
+            banker: outcomes
+                .iter()
+                .flatten()
+                .map(|o| o.banker_numerator)
+                .collect(),
         };
         let table = Niuniu::to_bytes(rules_hash, &payload)?;
 
@@ -220,7 +228,7 @@ impl Job for HandsJob {
             tables: vec![BinaryOutput {
                 file: "niuniu.bin".into(),
                 bytes: table,
-                entries: HANDS as u64,
+                entries: SLOTS as u64,
             }],
             report: report::build(&self.ranking, meta, &stats, &rules)?,
             rules,

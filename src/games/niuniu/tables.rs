@@ -41,8 +41,6 @@ pub(super) struct CategoryStats {
 /// One chunk of hands, ready to become a record batch.
 pub(super) struct Chunk {
     pub(super) batch: RecordBatch,
-    pub(super) strength: Vec<u16>,
-    pub(super) wins: Vec<u32>,
     pub(super) stats: [CategoryStats; CODES],
 }
 
@@ -192,16 +190,14 @@ pub(super) fn chunk(
             UInt8Array::from(high),
             card_names,
         )?),
-        Arc::new(UInt16Array::from(strength.clone())),
+        Arc::new(UInt16Array::from(strength)),
         Arc::new(UInt16Array::from(multiplier)),
-        Arc::new(UInt32Array::from(wins.clone())),
+        Arc::new(UInt32Array::from(wins)),
         Arc::new(Float64Array::from(win_probability)),
         Arc::new(Float64Array::from(banker_ev)),
     ];
     Ok(Chunk {
         batch: RecordBatch::try_new(schema.clone(), columns)?,
-        strength,
-        wins,
         stats,
     })
 }

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use arrow_array::{Array, Float64Array, UInt8Array};
+use arrow_array::{Array, Float64Array, UInt16Array, UInt32Array, UInt8Array};
 use cardtables::colex::{binomial, index_sorted};
 use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 use cardtables::{parse_cards, Card, Niuniu};
@@ -92,6 +92,8 @@ struct Results {
     table: Niuniu,
     banker_ev: Vec<f64>,
     bull: Vec<Option<u8>>,
+    strength: Vec<u16>,
+    wins: Vec<u32>,
 }
 
 fn results_of(outputs: &Outputs) -> Results {
@@ -99,9 +101,16 @@ fn results_of(outputs: &Outputs) -> Results {
     let hands = &outputs.parquet[0];
     let column = |name: &str| hands.batches[0].schema().index_of(name).unwrap();
     let (ev_col, bull_col) = (column("banker_ev"), column("bull"));
+    let (strength_col, wins_col) = (column("strength"), column("wins"));
     let mut banker_ev = Vec::with_capacity(HANDS);
     let mut bull = Vec::with_capacity(HANDS);
+    let mut strength = Vec::with_capacity(HANDS);
+    let mut wins = Vec::with_capacity(HANDS);
     for batch in &hands.batches {
+        let s = batch.column(strength_col).as_any();
+        strength.extend(s.downcast_ref::<UInt16Array>().unwrap().values());
+        let w = batch.column(wins_col).as_any();
+        wins.extend(w.downcast_ref::<UInt32Array>().unwrap().values());
         let ev = batch
             .column(ev_col)
             .as_any()
@@ -119,6 +128,8 @@ fn results_of(outputs: &Outputs) -> Results {
         table,
         banker_ev,
         bull,
+        strength,
+        wins,
     }
 }
 
@@ -273,6 +284,23 @@ fn sweep_wins(strength_of: impl Fn(u32) -> u16) -> Vec<u32> {
         }
     }
     wins
+}
+
+/// The runtime table stores one entry per rank multiset and tie-break suit; expanded to
+/// every hand it must give each hand's Parquet row, bit for bit.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn the_runtime_table_answers_every_hand_as_its_parquet_row() {
+    for r in [default_results(), &results_of(&run_job(extended_rules()))] {
+        assert_eq!(r.strength.len(), HANDS);
+        for i in 0..HANDS {
+            let index = i as u32;
+            assert_eq!(r.table.strength_at(index), Some(r.strength[i]), "hand {i}");
+            assert_eq!(r.table.wins_at(index), Some(r.wins[i]), "hand {i}");
+            let ev = r.table.banker_ev_at(index).unwrap();
+            assert_eq!(ev.to_bits(), r.banker_ev[i].to_bits(), "hand {i}");
+        }
+    }
 }
 
 #[test]
