@@ -29,8 +29,9 @@ use super::split::{
     may_double, optimal_first, optimal_two_hands, Mode, OptimalStats, Play, Splitter, Strategy,
 };
 
-/// Most dealer outcomes the optimal split keeps per upcard (about 100 MB).
-const OPTIMAL_MEMO_SHOES: usize = 1 << 20;
+/// Most dealer outcomes kept per upcard (about 100 MB; the optimal split reaches that, the
+/// rest of the analysis holds a few thousand).
+const MEMO_SHOES: usize = 1 << 20;
 
 /// Number of post-split strategies ([`PostSplit::ALL`]).
 pub const MODES: usize = PostSplit::ALL.len();
@@ -419,7 +420,9 @@ fn analyze_upcard(
 ) -> (UpcardAnalysis, Vec<Cell>) {
     let base = full.without(u, 1);
     let probability = full.count(u) / full.total();
-    let mut main = Context::new(rules, u, base);
+    // One dealer memo per upcard: split hands' shoes repeat the unsplit hands' (a split
+    // hand {p, x} with one more pair card out leaves the shoe of the hand {p, p, x}).
+    let mut main = Context::new(rules, u, base).with_memo(&DealerMemo::shared(MEMO_SHOES));
     let dealer_shoe = base.shoe(&Hand {
         counts: [0; RANKS],
         hard: 0,
@@ -447,10 +450,9 @@ fn analyze_upcard(
     let mut optimal_split = vec![f64::NAN; starts.pairs.len()];
     let mut optimal_stats = OptimalStats::default();
     if options.optimal_split && rules.max_split_hands == 2 {
-        let memo = DealerMemo::shared(OPTIMAL_MEMO_SHOES);
         for (i, &(a, b)) in starts.pairs.iter().enumerate() {
             if a == b && !evs[i][Action::Split as usize].is_nan() {
-                let (raw, stats) = optimal_two_hands(rules, &main, a, &memo);
+                let (raw, stats) = optimal_two_hands(rules, &main, a);
                 optimal_split[i] = starts.scale(rules, i) * raw;
                 optimal_stats.first_hand_states += stats.first_hand_states;
                 optimal_stats.second_hand_shoes += stats.second_hand_shoes;

@@ -182,6 +182,20 @@ impl Context {
         self
     }
 
+    /// A context for another shoe, against the same upcard under the same rules, sharing
+    /// this one's memo (a split's shoes overlap the unsplit hand's).
+    pub(super) fn sibling(&self, base: Base) -> Context {
+        Context {
+            upcard: self.upcard,
+            base,
+            peek: self.peek,
+            dealer: self.dealer,
+            stand: vec![f64::NAN; Hands::get().len()],
+            fixed: None,
+            memo: self.memo.clone(),
+        }
+    }
+
     /// The dealer's outcomes once `hand` has left this context's shoe.
     fn dealer_outcomes(&self, hand: &Hand) -> Outcomes {
         let shoe = self.base.shoe(hand);

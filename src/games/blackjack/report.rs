@@ -303,8 +303,16 @@ fn optimal_split(r: &Results) -> String {
          playing them truly optimally: every decision may use every card dealt so far, and \
          the first hand may play to leave the second a better shoe. Found by search over the \
          first hand's compositions, with the second hand played optimally from the shoe each \
-         leaves; exact. The gain is optimal − CDZ- split EV, per unit initial bet.\n\n",
+         leaves; exact. The gain is optimal − CDZ- split EV, per unit initial bet; a gain \
+         under 1e-12 is the rounding of two equal EVs (the same play) and is shown as 0.\n\n",
     );
+    let gain_text = |g: f64| {
+        if g.abs() < 1e-12 {
+            "0".to_string()
+        } else {
+            format!("{g:.3e}")
+        }
+    };
     let rows: Vec<Vec<String>> = r
         .sets
         .iter()
@@ -327,11 +335,11 @@ fn optimal_split(r: &Results) -> String {
                 format!("`{}`", s.id),
                 format!("{:.7} %", -100.0 * a.optimal_ev_by_mode[0]),
                 format!("{:.7} %", -100.0 * a.optimal_split_ev),
-                format!("{:.3e}", gain(7, TEN)),
-                format!("{:.3e}", gain(TEN, 4)),
+                gain_text(gain(7, TEN)),
+                gain_text(gain(TEN, 4)),
                 format!(
-                    "{:.3e} ({1}-{1} v {2})",
-                    largest.0,
+                    "{} ({1}-{1} v {2})",
+                    gain_text(largest.0),
                     rank_name(largest.1),
                     rank_name(largest.2)
                 ),

@@ -50,13 +50,11 @@
 //!
 //! Resplitting happens whenever allowed (or, for a chart, when the chart splits the pair).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use cardtables::blackjack::{Action, RANKS};
 
-use super::context::{best, stand_or_hit, Base, Context, DealerMemo, StandOrHit};
+use super::context::{best, stand_or_hit, Base, Context, StandOrHit};
 use super::hands::{Hands, ACE};
 use super::rules::{BlackjackRules, Double, PostSplit};
 
@@ -282,16 +280,14 @@ impl Splitter {
         }
     }
 
-    fn level(&mut self, rules: &BlackjackRules, main: &Context, h: usize) -> &mut Context {
+    fn level(&mut self, main: &Context, h: usize) -> &mut Context {
         // An infinite shoe is the same at every level.
         let h = if self.infinite { 2 } else { h };
         if self.levels.len() <= h {
             self.levels.resize_with(h + 1, || None);
         }
         let pair = self.pair;
-        self.levels[h].get_or_insert_with(|| {
-            Context::new(rules, main.upcard, main.base.without(pair, (h - 1) as u32))
-        })
+        self.levels[h].get_or_insert_with(|| main.sibling(main.base.without(pair, (h - 1) as u32)))
     }
 
     /// The play optimal at level `h`, computed once.
@@ -304,7 +300,7 @@ impl Splitter {
             return;
         }
         let pair = self.pair;
-        let ctx = self.level(rules, main, h);
+        let ctx = self.level(main, h);
         let soh = stand_or_hit(ctx, Some(pair));
         let first = optimal_first(rules, pair, ctx, &soh);
         self.plays[h] = Some(Play {
@@ -350,7 +346,7 @@ impl Splitter {
         let owned = play_at.and_then(|at| self.plays[at].take());
         let play = owned.as_ref().unwrap_or(given);
         let g = Hands::get();
-        let ctx = self.level(rules, main, h);
+        let ctx = self.level(main, h);
         memo.fill(f64::NAN);
         let mut v = [0.0; RANKS];
         for (x, slot_v) in v.iter_mut().enumerate() {
@@ -460,13 +456,12 @@ pub struct OptimalStats {
 /// first hand may hit or stand to leave the second hand a better shoe. States are the
 /// first hand's compositions; the second hand's value is kept per composition.
 ///
-/// `memo` holds dealer outcomes by shoe for `main`'s upcard: the first and second hands'
-/// shoes overlap heavily, within one pair and across pairs.
+/// Every context of the search shares `main`'s dealer memo, if it has one: the first and
+/// second hands' shoes overlap heavily, within one pair and across pairs.
 pub(super) fn optimal_two_hands(
     rules: &BlackjackRules,
     main: &Context,
     pair: usize,
-    memo: &Rc<RefCell<DealerMemo>>,
 ) -> (f64, OptimalStats) {
     let g = Hands::get();
     let mut search = OptimalSearch {
@@ -475,8 +470,7 @@ pub(super) fn optimal_two_hands(
         pair,
         one_card: pair == ACE && !rules.hit_split_aces,
         // The first hand draws from the shoe less the second hand's pair card.
-        first: Context::new(rules, main.upcard, main.base.without(pair, 1)).with_memo(memo),
-        memo,
+        first: main.sibling(main.base.without(pair, 1)),
         best: HashMap::new(),
         second: HashMap::new(),
         stats: OptimalStats::default(),
@@ -501,8 +495,6 @@ struct OptimalSearch<'a> {
     one_card: bool,
     /// The first hand's shoe.
     first: Context,
-    /// Dealer outcomes by shoe, shared by every context of the search.
-    memo: &'a Rc<RefCell<DealerMemo>>,
     /// The best total from each first-hand composition of three or more cards.
     best: HashMap<u32, f64>,
     /// The second hand's optimal value by the first hand's final cards.
@@ -524,8 +516,7 @@ impl OptimalSearch<'_> {
         }
         let g = Hands::get();
         let pair = self.pair;
-        let mut ctx = Context::new(self.rules, self.main.upcard, self.main.base.less(&counts))
-            .with_memo(self.memo);
+        let mut ctx = self.main.sibling(self.main.base.less(&counts));
         let soh = stand_or_hit(&mut ctx, Some(pair));
         let firsts = optimal_first(self.rules, pair, &mut ctx, &soh);
         let mut v = 0.0;

@@ -1027,7 +1027,8 @@ fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks()
             max_split_hands: 2,
             ..rules(decks)
         };
-        let mut main = Context::new(&r, up, Base::of(&r).without(up, 1));
+        let dealer_memo = DealerMemo::shared(1 << 20);
+        let mut main = Context::new(&r, up, Base::of(&r).without(up, 1)).with_memo(&dealer_memo);
         let soh = stand_or_hit(&mut main, None);
         let unsplit = Play {
             first: optimal_first(&r, pair, &mut main, &soh),
@@ -1041,12 +1042,12 @@ fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks()
             true,
             &mut memo,
         );
-        let memo = DealerMemo::shared(1 << 20);
-        let (optimal, stats) = optimal_two_hands(&r, &main, pair, &memo);
+        let (optimal, stats) = optimal_two_hands(&r, &main, pair);
         // The memo only saves time: one that holds a single shoe gives the same bits.
         let tiny = DealerMemo::shared(1);
-        assert_eq!(optimal_two_hands(&r, &main, pair, &tiny).0, optimal);
-        assert!(memo.borrow().len() > 1 && tiny.borrow().len() == 1);
+        let small = Context::new(&r, up, Base::of(&r).without(up, 1)).with_memo(&tiny);
+        assert_eq!(optimal_two_hands(&r, &small, pair).0, optimal);
+        assert!(dealer_memo.borrow().len() > 1 && tiny.borrow().len() == 1);
         let left = shoe_less(u32::from(decks), &[up, pair, pair]);
         let gain = (optimal - cdz) / (1.0 - blackjack_chance(&left, up));
         eprintln!("8-8 v T, {decks} deck(s): optimal − CDZ- = {gain:.9e} ({stats:?})");
