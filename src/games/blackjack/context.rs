@@ -129,7 +129,7 @@ impl Base {
 /// by a few cards, and many hands in them leave the dealer the same cards. A value depends
 /// only on its key, so clearing the map when full changes no result, only the time.
 pub(super) struct DealerMemo {
-    map: HashMap<[u8; RANKS], Outcomes>,
+    map: HashMap<u128, Outcomes, std::hash::BuildHasherDefault<ShoeHasher>>,
     /// Most shoes held at once (bounds the memory: about 100 bytes per shoe).
     limit: usize,
 }
@@ -137,7 +137,7 @@ pub(super) struct DealerMemo {
 impl DealerMemo {
     pub(super) fn shared(limit: usize) -> Rc<RefCell<DealerMemo>> {
         Rc::new(RefCell::new(DealerMemo {
-            map: HashMap::new(),
+            map: HashMap::default(),
             limit,
         }))
     }
@@ -146,6 +146,34 @@ impl DealerMemo {
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.map.len()
+    }
+}
+
+/// The memo's hash of a shoe key: one multiply-and-fold per half (the keys are small,
+/// trusted counts, so a keyed hash against collision attacks buys nothing here and cost
+/// a tenth of the analysis).
+#[derive(Default)]
+pub(super) struct ShoeHasher(u64);
+
+impl std::hash::Hasher for ShoeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(K);
+    }
+
+    fn write_u128(&mut self, word: u128) {
+        self.write_u64(word as u64);
+        self.write_u64((word >> 64) as u64);
     }
 }
 
@@ -202,8 +230,11 @@ impl Context {
         let (Some(memo), Shoe::Finite(counts)) = (&self.memo, &shoe) else {
             return self.dealer.outcomes(&shoe, self.upcard);
         };
-        // Counts fit a byte: at most 8 decks, so at most 128 ten-valued cards.
-        let key = counts.map(|c| c as u8);
+        // Counts fit a byte (at most 8 decks, so at most 128 ten-valued cards): ten of
+        // them pack into one u128.
+        let key = counts
+            .iter()
+            .fold(0u128, |k, &c| (k << 8) | u128::from(c.min(255)));
         if let Some(d) = memo.borrow().map.get(&key) {
             return *d;
         }

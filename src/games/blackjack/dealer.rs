@@ -150,8 +150,13 @@ struct Groups {
     factors: Vec<u16>,
     groups: Vec<Group>,
     /// The groups with at most [`SHORT`] distinct ranks, padded with a factor of one, so
-    /// that the hot loop has no data-dependent branch: (factors, (outcome, drawn), ways).
-    short: Vec<([u16; SHORT], usize, f64)>,
+    /// that the hot loop has no data-dependent branch: (factor slots, ways), ordered by
+    /// their (outcome, drawn) bucket and within a bucket as built.
+    short: Vec<([u8; SHORT], f64)>,
+    /// The bucket of each run of `short` and where the run ends: a run is summed in a
+    /// register, in the order one sum in memory would take, so the result is the same to
+    /// the bit, and the hot loop stores once per run instead of once per group.
+    short_runs: Vec<(usize, usize)>,
     /// Indices of the other groups.
     long: Vec<u32>,
     /// Most cards of one rank any group draws (per rank), and most cards in a group.
@@ -173,7 +178,10 @@ const STRIDE: usize = 22;
 /// Distinct ranks of a "short" group.
 const SHORT: usize = 4;
 /// The factor slot that always holds one (padding).
-const ONE: u16 = (10 * STRIDE) as u16;
+const ONE: u8 = (10 * STRIDE) as u8;
+/// Factor slots: every `rank * STRIDE + k` and [`ONE`] fit a byte, so a byte-indexed
+/// table of 256 needs no bounds check.
+const SLOTS: usize = 256;
 
 impl DealerTable {
     /// The shared table for a soft-17 rule.
@@ -251,17 +259,29 @@ impl DealerTable {
                         ways: n as f64,
                     });
                 }
+                let mut short = Vec::new();
                 for (i, group) in g.groups.iter().enumerate() {
                     let start = group.first as usize;
                     let factors = &g.factors[start..start + usize::from(group.len)];
                     if factors.len() <= SHORT {
                         let mut padded = [ONE; SHORT];
-                        padded[..factors.len()].copy_from_slice(factors);
+                        for (slot, &f) in padded.iter_mut().zip(factors) {
+                            *slot = u8::try_from(f).expect("factor slots fit a byte");
+                        }
                         let bucket = usize::from(group.outcome) * STRIDE + usize::from(group.drawn);
-                        g.short.push((padded, bucket, group.ways));
+                        short.push((bucket, padded, group.ways));
                     } else {
                         g.long.push(i as u32);
                     }
+                }
+                // A stable sort keeps each bucket's groups in build order.
+                short.sort_by_key(|&(bucket, _, _)| bucket);
+                for (i, &(bucket, f, ways)) in short.iter().enumerate() {
+                    match g.short_runs.last_mut() {
+                        Some((b, end)) if *b == bucket => *end = i + 1,
+                        _ => g.short_runs.push((bucket, i + 1)),
+                    }
+                    g.short.push((f, ways));
                 }
                 g
             })
@@ -277,7 +297,7 @@ impl DealerTable {
     /// The dealer's outcomes with `upcard` showing and `shoe` left, like [`outcomes`].
     pub fn outcomes(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
         let g = &self.upcards[upcard];
-        let mut factor = [0.0f64; 10 * STRIDE + 1];
+        let mut factor = [0.0f64; SLOTS];
         factor[usize::from(ONE)] = 1.0;
         let mut inverse = [0.0f64; STRIDE];
         match shoe {
@@ -323,13 +343,18 @@ impl DealerTable {
         let mut sums = [[0.0f64; STRIDE]; 7];
         {
             let flat = sums.as_flattened_mut();
-            for (f, bucket, ways) in &g.short {
-                let p = ways
-                    * factor[usize::from(f[0])]
-                    * factor[usize::from(f[1])]
-                    * factor[usize::from(f[2])]
-                    * factor[usize::from(f[3])];
-                flat[*bucket] += p;
+            let mut start = 0;
+            for &(bucket, end) in &g.short_runs {
+                let mut sum = 0.0;
+                for (f, ways) in &g.short[start..end] {
+                    sum += ways
+                        * factor[usize::from(f[0])]
+                        * factor[usize::from(f[1])]
+                        * factor[usize::from(f[2])]
+                        * factor[usize::from(f[3])];
+                }
+                flat[bucket] = sum;
+                start = end;
             }
         }
         for &i in &g.long {
