@@ -264,8 +264,8 @@ impl Default for SimulationSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct AnalysisSettings {
     /// Also find the truly optimal split of every pair into two hands, where each decision
-    /// may use every card seen (needs `max_split_hands = 2`; minutes to tens of minutes per
-    /// rule set).
+    /// may use every card seen (needs `max_split_hands = 2`; one to two CPU-minutes per rule
+    /// set).
     pub optimal_split: bool,
 }
 
