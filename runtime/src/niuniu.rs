@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::{Card, CardError, CardSet};
+use crate::card::{Card, CardError};
 use crate::colex;
 use crate::format::{self, Game, TableError, TableHeader};
 
@@ -115,14 +115,21 @@ pub struct Slot {
 impl Slot {
     /// The slot of five distinct cards in any order (not checked: see [`hand_index`]).
     pub fn of(cards: &[Card; 5]) -> Slot {
-        let mut ranks = cards.map(Card::rank);
-        ranks.sort_unstable();
-        let high_card = *cards
+        Slot::of_sorted(&sort_five(*cards))
+    }
+
+    /// The slot of five cards in increasing id order.
+    fn of_sorted(sorted: &[Card; 5]) -> Slot {
+        // Ids order ranks 2 … A, so the ranks are already sorted; the tie-break card is the
+        // highest card that is not an ace (aces rank lowest), and five cards hold one.
+        let high_card = sorted
             .iter()
-            .max_by_key(|c| tie_order(**c))
-            .unwrap_or(&cards[0]);
+            .rev()
+            .copied()
+            .find(|c| c.rank() != 12)
+            .unwrap_or(sorted[4]);
         Slot {
-            multiset: multiset_index(ranks) as u16,
+            multiset: multiset_index(sorted.map(Card::rank)) as u16,
             high_card,
         }
     }
@@ -167,6 +174,7 @@ impl Niuniu {
         }
         let mut cards = [Card::from_id(0).expect("0 is a card"); 5];
         colex::unrank(index, 5, &mut cards);
+        // unrank gives increasing ids.
         Some(self.hand(index, &cards))
     }
 
@@ -198,14 +206,13 @@ impl Niuniu {
 
     /// Everything about a hand of five distinct cards, in O(1).
     pub fn lookup(&self, cards: &[Card]) -> Result<NiuniuHand<'_>, CardError> {
-        let index = hand_index(cards)?;
-        let five = [cards[0], cards[1], cards[2], cards[3], cards[4]];
-        Ok(self.hand(index, &five))
+        let sorted = checked_sort(cards)?;
+        Ok(self.hand(colex::index_sorted(&sorted), &sorted))
     }
 
-    /// The hand `cards` (five distinct cards) with colex index `index`.
-    fn hand(&self, index: u32, cards: &[Card; 5]) -> NiuniuHand<'_> {
-        let slot = Slot::of(cards);
+    /// The hand `sorted` (five distinct cards, increasing ids) with colex index `index`.
+    fn hand(&self, index: u32, sorted: &[Card; 5]) -> NiuniuHand<'_> {
+        let slot = Slot::of_sorted(sorted);
         // Validation made every reachable multiset's category a valid rank.
         let rank = self.payload.multiset_category[usize::from(slot.multiset)];
         let info = &self.payload.categories[usize::from(rank)];
@@ -277,10 +284,7 @@ pub fn card_points(card: Card) -> u8 {
 /// assert_eq!((p.point_total, p.bull), (30, Some(0))); // 5 + 3 + 2 = 10, K + Q = 20: 牛牛
 /// ```
 pub fn points(cards: &[Card]) -> Result<Points, CardError> {
-    hand_index(cards)?; // five distinct cards
-    let mut sorted = [cards[0]; 5];
-    sorted.copy_from_slice(cards);
-    sorted.sort_unstable();
+    let sorted = checked_sort(cards)?;
     let pts = sorted.map(card_points);
     let point_total: u8 = pts.iter().sum();
     let mut grouping = None;
@@ -294,10 +298,7 @@ pub fn points(cards: &[Card]) -> Result<Points, CardError> {
             }
         }
     }
-    let high_card = *sorted
-        .iter()
-        .max_by_key(|c| tie_order(**c))
-        .unwrap_or(&sorted[4]);
+    let high_card = Slot::of_sorted(&sorted).high_card;
     Ok(Points {
         point_total,
         bull: grouping.map(|_| point_total % 10),
@@ -308,20 +309,42 @@ pub fn points(cards: &[Card]) -> Result<Points, CardError> {
 
 /// Colex index of five distinct cards in any order.
 pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
-    if cards.len() != 5 {
-        return Err(CardError::WrongCount {
-            expected: 5,
-            found: cards.len(),
-        });
+    Ok(colex::index_sorted(&checked_sort(cards)?))
+}
+
+/// Five cards in increasing id order, by a sorting network (nine compare-exchanges, no
+/// branches on the data).
+fn sort_five(mut c: [Card; 5]) -> [Card; 5] {
+    const PAIRS: [(usize, usize); 9] = [
+        (0, 1),
+        (3, 4),
+        (2, 4),
+        (2, 3),
+        (0, 3),
+        (0, 2),
+        (1, 4),
+        (1, 3),
+        (1, 2),
+    ];
+    for (i, j) in PAIRS {
+        let (a, b) = (c[i], c[j]);
+        c[i] = a.min(b);
+        c[j] = a.max(b);
     }
-    let mut seen = CardSet::EMPTY;
-    for &card in cards {
-        if seen.contains(card) {
-            return Err(CardError::Duplicate { card });
-        }
-        seen = seen.with(card);
+    c
+}
+
+/// Exactly five distinct cards, sorted by id; the error says which rule they break.
+fn checked_sort(cards: &[Card]) -> Result<[Card; 5], CardError> {
+    let five: [Card; 5] = cards.try_into().map_err(|_| CardError::WrongCount {
+        expected: 5,
+        found: cards.len(),
+    })?;
+    let sorted = sort_five(five);
+    match sorted.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(CardError::Duplicate { card: w[0] }),
+        None => Ok(sorted),
     }
-    Ok(colex::index_of(cards))
 }
 
 fn validate(p: &NiuniuPayload) -> Result<(), TableError> {
@@ -341,10 +364,13 @@ fn validate(p: &NiuniuPayload) -> Result<(), TableError> {
             p.banker.len()
         ));
     }
+    // The five-of-a-kinds are the multisets r r r r r.
+    let mut five_of_a_kind = vec![false; MULTISETS];
+    for r in 0..13u8 {
+        five_of_a_kind[multiset_index([r; 5])] = true;
+    }
     for (m, &rank) in p.multiset_category.iter().enumerate() {
-        // The five-of-a-kinds are the multisets r r r r r: index Σ C(r + i, i + 1).
-        let five_of_a_kind = (0..13u8).any(|r| multiset_index([r; 5]) == m);
-        let ok = if five_of_a_kind {
+        let ok = if five_of_a_kind[m] {
             rank == NO_CATEGORY
         } else {
             usize::from(rank) < p.categories.len()
@@ -411,6 +437,33 @@ mod tests {
             wins: (0..SLOTS).map(|i| (i % 1000) as u32).collect(),
             banker: (0..SLOTS).map(|i| i as i64 - 10_000).collect(),
         }
+    }
+
+    #[test]
+    fn the_sorting_network_sorts_every_order_and_slots_ignore_order() {
+        // Every permutation of five distinct ids (0/1 principle aside, check them all).
+        let ids = [7u8, 51, 0, 23, 48];
+        let mut perm = [0usize, 1, 2, 3, 4];
+        let mut want = ids.map(|i| Card::from_id(i).unwrap());
+        want.sort();
+        let mut seen = 0;
+        loop {
+            let cards = perm.map(|p| Card::from_id(ids[p]).unwrap());
+            assert_eq!(sort_five(cards), want);
+            assert_eq!(Slot::of(&cards), Slot::of(&want));
+            seen += 1;
+            // Next permutation in lexicographic order.
+            let Some(i) = (0..4).rev().find(|&i| perm[i] < perm[i + 1]) else {
+                break;
+            };
+            let j = (i + 1..5).rev().find(|&j| perm[j] > perm[i]).unwrap();
+            perm.swap(i, j);
+            perm[i + 1..].reverse();
+        }
+        assert_eq!(seen, 120);
+        // The tie-break card: the highest by K > … > A, then suit.
+        let slot = Slot::of(&[0u8, 48, 49, 44, 4].map(|i| Card::from_id(i).unwrap()));
+        assert_eq!(slot.high_card, Card::from_id(44).unwrap()); // Kd over every ace
     }
 
     #[test]
