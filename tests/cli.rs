@@ -469,12 +469,15 @@ fn damaged_tables_are_refused_without_panicking() {
     let mut flipped = good.clone();
     flipped[1000] ^= 1;
     let mut version = good.clone();
-    version[8] = 2;
+    version[8] = 3;
+    let mut old = good.clone();
+    old[8] = 1;
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("truncated", good[..good.len() / 2].to_vec(), "truncated"),
         ("header only", good[..20].to_vec(), "shorter than"),
         ("flipped", flipped, "checksum mismatch"),
-        ("version", version, "format version 2"),
+        ("version", version, "format version 3"),
+        ("version 1", old, "regenerate it"),
         ("empty", Vec::new(), "shorter than"),
     ];
     for (name, bytes, fragment) in cases {
