@@ -117,7 +117,8 @@ fn run_writes_tables_report_and_a_true_manifest() {
         report.contains(&format!("Written by `pipeline run {}`", given.display())),
         "{report}"
     );
-    assert!(root.join("reports/niuniu/categories.svg").is_file());
+    assert!(root.join("reports/niuniu/win_probability.svg").is_file());
+    assert!(root.join("reports/niuniu/banker_ev.svg").is_file());
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

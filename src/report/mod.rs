@@ -49,8 +49,8 @@ pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// A vertical bar chart as SVG text. `log_scale` plots values on a log10 axis (values
-/// must then be positive).
+/// A vertical bar chart as SVG text. On a linear axis bars start at zero and may be
+/// negative; `log_scale` plots values on a log10 axis (values must then be positive).
 pub fn bar_chart_svg(
     title: &str,
     labels: &[String],
@@ -69,8 +69,19 @@ pub fn bar_chart_svg(
         let bottom = heights.iter().cloned().fold(f64::MAX, f64::min);
         (bottom.floor() - 0.3, top.ceil())
     } else {
-        (0.0, top.max(0.0) * 1.05)
+        let bottom = heights.iter().cloned().fold(f64::MAX, f64::min).min(0.0);
+        let span = (top.max(0.0) - bottom).max(f64::MIN_POSITIVE);
+        (
+            if bottom < 0.0 {
+                bottom - 0.05 * span
+            } else {
+                0.0
+            },
+            top.max(0.0) + 0.05 * span,
+        )
     };
+    // Bars grow from zero on a linear axis, from the bottom on a log axis.
+    let base = if log_scale { low } else { 0.0 };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1100, 480)).into_drawing_area();
@@ -111,7 +122,7 @@ pub fn bar_chart_svg(
             .draw_series(heights.iter().enumerate().map(|(i, &h)| {
                 let mut bar = Rectangle::new(
                     [
-                        (SegmentValue::Exact(i), low),
+                        (SegmentValue::Exact(i), base),
                         (SegmentValue::Exact(i + 1), h),
                     ],
                     BLUE.mix(0.7).filled(),
@@ -333,5 +344,28 @@ mod tests {
         let series = vec![("exact".to_string(), vec![(1.0, 0.1), (2.0, 0.2)])];
         let svg = line_chart_svg("Hits", "outs", "p", &series).unwrap();
         assert!(svg.contains("exact") && svg.contains("Hits"));
+    }
+
+    #[test]
+    fn linear_bars_grow_from_zero_either_way() {
+        let labels = vec!["win".to_string(), "lose".to_string()];
+        let svg = bar_chart_svg("EV", &labels, &[0.5, -0.5], "EV", false).unwrap();
+        // The bars: (y, height) of each blue rectangle.
+        let bars: Vec<(i64, i64)> = svg
+            .split("<rect ")
+            .filter(|r| r.contains("#0000FF"))
+            .map(|r| {
+                let attr = |name: &str| -> i64 {
+                    let at = r.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                    r[at..].split('"').next().unwrap().parse().unwrap()
+                };
+                (attr("y"), attr("height"))
+            })
+            .collect();
+        assert_eq!(bars.len(), 2, "{svg}");
+        let ((y_up, h_up), (y_down, h_down)) = (bars[0], bars[1]);
+        // Equal and opposite values: equal heights, meeting at the zero line.
+        assert!((h_up - h_down).abs() <= 1 && h_up > 50, "{bars:?}");
+        assert!((y_up + h_up - y_down).abs() <= 1, "{bars:?}");
     }
 }

@@ -91,7 +91,8 @@ pub(super) fn build(
         }
     ));
     md.push_str(&format!(
-        "![Probability of each category]({}/categories.svg)\n\n",
+        "![Mean win probability by category]({0}/win_probability.svg)\n\n\
+         ![Mean banker EV by category]({0}/banker_ev.svg)\n\n",
         meta.name
     ));
     md.push_str(
@@ -100,22 +101,36 @@ pub(super) fn build(
              win probabilities of all hands sum to exactly half the number of hands.\n",
     );
 
-    let labels: Vec<String> = ranking
-        .codes_by_rank
+    // Both charts in the table's order (strongest first), on linear axes, over the
+    // categories that occur.
+    let shown: Vec<u8> = codes
         .iter()
-        .map(|&c| code_name(c).to_string())
+        .copied()
+        .filter(|&c| stats[usize::from(c)].hands > 0)
         .collect();
-    let values: Vec<f64> = ranking
-        .codes_by_rank
+    let labels: Vec<String> = shown.iter().map(|&c| code_name(c).to_string()).collect();
+    let mean = |c: u8, total: f64| total / (stats[usize::from(c)].hands as f64 * denominator);
+    let win_values: Vec<f64> = shown
         .iter()
-        .map(|&c| (stats[usize::from(c)].hands as f64 / HANDS as f64).max(1e-9))
+        .map(|&c| mean(c, stats[usize::from(c)].wins as f64))
         .collect();
-    let chart = bar_chart_svg(
-        "Probability of each category (log scale)",
+    let banker_values: Vec<f64> = shown
+        .iter()
+        .map(|&c| mean(c, stats[usize::from(c)].banker as f64))
+        .collect();
+    let win_chart = bar_chart_svg(
+        "Mean win probability against one opponent, by category (strongest first)",
         &labels,
-        &values,
-        "probability",
-        true,
+        &win_values,
+        "win probability",
+        false,
+    )?;
+    let banker_chart = bar_chart_svg(
+        "Mean banker EV against one player, by category (strongest first)",
+        &labels,
+        &banker_values,
+        "banker EV (player bets)",
+        false,
     )?;
     let chance = |code: usize| stats[code].hands as f64 / HANDS as f64;
     let (top, bottom) = (
@@ -137,7 +152,10 @@ pub(super) fn build(
     ];
     Ok(Report {
         markdown: md,
-        charts: vec![("categories.svg".to_string(), chart)],
+        charts: vec![
+            ("win_probability.svg".to_string(), win_chart),
+            ("banker_ev.svg".to_string(), banker_chart),
+        ],
         headline,
     })
 }
