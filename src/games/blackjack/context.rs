@@ -227,14 +227,16 @@ impl Context {
     /// The dealer's outcomes once `hand` has left this context's shoe.
     fn dealer_outcomes(&self, hand: &Hand) -> Outcomes {
         let shoe = self.base.shoe(hand);
+        // Ten counts of a byte each pack into one u128 key (8 decks hold 128 ten-valued
+        // cards); a shoe with more is valued without the memo.
         let (Some(memo), Shoe::Finite(counts)) = (&self.memo, &shoe) else {
             return self.dealer.outcomes(&shoe, self.upcard);
         };
-        // Counts fit a byte (at most 8 decks, so at most 128 ten-valued cards): ten of
-        // them pack into one u128.
-        let key = counts
-            .iter()
-            .fold(0u128, |k, &c| (k << 8) | u128::from(c.min(255)));
+        let Some(key) = counts.iter().try_fold(0u128, |k, &c| {
+            u8::try_from(c).ok().map(|c| (k << 8) | u128::from(c))
+        }) else {
+            return self.dealer.outcomes(&shoe, self.upcard);
+        };
         if let Some(d) = memo.borrow().map.get(&key) {
             return *d;
         }
