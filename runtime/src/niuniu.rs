@@ -129,7 +129,7 @@ impl Slot {
             .find(|c| c.rank() != 12)
             .unwrap_or(sorted[4]);
         Slot {
-            multiset: multiset_index(sorted.map(Card::rank)) as u16,
+            multiset: multiset_index(sorted) as u16,
             high_card,
         }
     }
@@ -144,21 +144,29 @@ pub fn tie_order(card: Card) -> u8 {
     ((card.rank() + 1) % 13) * 4 + card.suit()
 }
 
-/// Index of a multiset of five card-id ranks (0 = 2 … 12 = A) given in non-decreasing
-/// order: `Σ C(r_i + i, i + 1)`, the colex index of the set `{r_i + i}` of 17 values, in
-/// `0..`[`MULTISETS`].
+/// Index of the rank multiset of five cards given in non-decreasing id order (so their
+/// card-id ranks r_i, 0 = 2 … 12 = A, are non-decreasing): `Σ C(r_i + i, i + 1)`, the
+/// colex index of the set `{r_i + i}` of 17 values, in `0..`[`MULTISETS`].
 ///
 /// ```
 /// use cardtables::niuniu::{multiset_index, MULTISETS};
-/// assert_eq!(multiset_index([0, 0, 0, 0, 1]), 1); // 2222 3
-/// assert_eq!(multiset_index([12; 5]), MULTISETS - 1);
+/// use cardtables::parse_cards;
+/// let five = |t: &str| <[_; 5]>::try_from(parse_cards(t).unwrap()).unwrap();
+/// assert_eq!(multiset_index(&five("2d 2c 2h 2s 3d")), 1); // 2222 3
+/// assert_eq!(multiset_index(&five("Kd Ad Ac Ah As")), MULTISETS - 2); // K AAAA
 /// ```
-pub fn multiset_index(sorted_ranks: [u8; 5]) -> usize {
-    sorted_ranks
+pub fn multiset_index(sorted: &[Card; 5]) -> usize {
+    sorted
         .iter()
         .enumerate()
-        .map(|(i, &r)| colex::binomial(usize::from(r.min(12)) + i, i + 1) as usize)
+        .map(|(i, c)| colex::binomial(usize::from(c.rank()) + i, i + 1) as usize)
         .sum()
+}
+
+/// Five copies of a card of card-id rank `rank` (0 = 2 … 12 = A): the multiset r r r r r
+/// that four suits cannot make.
+fn five_of(rank: u8) -> [Card; 5] {
+    [Card::from_id(4 * rank).expect("rank < 13"); 5]
 }
 
 impl Niuniu {
@@ -367,7 +375,7 @@ fn validate(p: &NiuniuPayload) -> Result<(), TableError> {
     // The five-of-a-kinds are the multisets r r r r r.
     let mut five_of_a_kind = vec![false; MULTISETS];
     for r in 0..13u8 {
-        five_of_a_kind[multiset_index([r; 5])] = true;
+        five_of_a_kind[multiset_index(&five_of(r))] = true;
     }
     for (m, &rank) in p.multiset_category.iter().enumerate() {
         let ok = if five_of_a_kind[m] {
@@ -409,7 +417,7 @@ mod tests {
     use super::*;
 
     fn five_of_a_kind(m: usize) -> bool {
-        (0..13u8).any(|r| multiset_index([r; 5]) == m)
+        (0..13u8).any(|r| multiset_index(&five_of(r)) == m)
     }
 
     fn tiny_payload() -> NiuniuPayload {
@@ -474,7 +482,8 @@ mod tests {
                 for c in b..13 {
                     for d in c..13 {
                         for e in d..13 {
-                            let m = multiset_index([a, b, c, d, e]);
+                            let cards = [a, b, c, d, e].map(|r| five_of(r)[0]);
+                            let m = multiset_index(&cards);
                             assert!(!seen[m], "{m} twice");
                             seen[m] = true;
                         }

@@ -36,11 +36,8 @@ pub fn high_card(cards: &[Card; 5]) -> Card {
         .expect("five cards")
 }
 
-/// Dense index of the rank multiset of a hand whose cards are in increasing id order
-/// ([`cardtables::niuniu::multiset_index`]).
-pub fn multiset_index(sorted: &[Card; 5]) -> usize {
-    cardtables::niuniu::multiset_index(sorted.map(Card::rank))
-}
+/// Dense index of the rank multiset of a hand whose cards are in increasing id order.
+pub use cardtables::niuniu::multiset_index;
 
 /// Card-id ranks (0 = 2 … 12 = A, non-decreasing) of the multiset with this index.
 pub fn multiset_ranks(mut index: usize) -> [u8; 5] {
