@@ -121,7 +121,13 @@ def main() -> None:
     for name in sys.argv[2:]:
         folder = Path(sys.argv[1]) / "tables" / name
         hands = str(folder / "hands.parquet")
-        for alternative in ("categories.parquet", "preflop.parquet", "headsup.parquet", "multiway.parquet"):
+        for alternative in (
+            "categories.parquet",
+            "preflop.parquet",
+            "headsup.parquet",
+            "multiway.parquet",
+            "pushfold.parquet",
+        ):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
         kind = metadata_of(con, hands).get("pipeline.kind")
@@ -138,6 +144,8 @@ def main() -> None:
             check_holdem_multiway(con, folder)
         elif kind == "holdem.headsup":
             check_holdem_headsup(con, folder)
+        elif kind == "holdem.pushfold":
+            check_holdem_pushfold(con, folder)
         elif kind == "blackjack.strategy":
             check_blackjack(con, folder)
         else:
@@ -274,6 +282,52 @@ def check_holdem_headsup(con, folder: Path) -> None:
         if mismatch:
             fail(f"{headsup}: {mismatch} classes whose row sums differ from preflop.parquet")
     print(f"check_parquet: ok: {folder} (holdem heads-up, 47,008 matchups, AA v KK {aa_kk:.4f})")
+
+
+def check_holdem_pushfold(con, folder: Path) -> None:
+    pf, th, su = (str(folder / f) for f in ("pushfold.parquet", "thresholds.parquet", "summary.parquet"))
+    stacks, rows, combos = one(con, f"SELECT count(DISTINCT stack), count(*), sum(combos) FROM '{pf}'")
+    if rows != 169 * stacks or combos != 1326 * stacks:
+        fail(f"{pf}: {rows} rows and {combos} combos for {stacks} stacks")
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{pf}' WHERE push_freq NOT BETWEEN 0 AND 1 OR call_freq NOT BETWEEN 0 AND 1 "
+        f"OR ev_fold_bb <> -(0.5 + ante) OR (class = 'AA' AND (push_freq <> 1 OR call_freq <> 1))",
+    )
+    if bad:
+        fail(f"{pf}: {bad} rows with an impossible frequency, a wrong fold EV, or AA not always played")
+    # Each player's action is a best response: a played class gains at least the fold, a
+    # folded one at most, a mixed one exactly (to 1e-9 bb).
+    (not_best,) = one(
+        con,
+        f"SELECT count(*) FROM '{pf}' WHERE "
+        f"(push_freq = 1 AND ev_push_bb < ev_fold_bb - 1e-9) OR (push_freq = 0 AND ev_push_bb > ev_fold_bb + 1e-9) "
+        f"OR (push_freq > 0 AND push_freq < 1 AND abs(ev_push_bb - ev_fold_bb) > 1e-9) "
+        f"OR (call_freq = 1 AND ev_call_bb < -(1 + ante) - 1e-9) OR (call_freq = 0 AND ev_call_bb > -(1 + ante) + 1e-9) "
+        f"OR (call_freq > 0 AND call_freq < 1 AND abs(ev_call_bb + 1 + ante) > 1e-9)",
+    )
+    if not_best:
+        fail(f"{pf}: {not_best} rows whose action is not a best response")
+    (mismatch,) = one(
+        con,
+        f"SELECT count(*) FROM '{su}' s JOIN (SELECT stack, 100 * sum(combos * push_freq) / 1326 AS p, "
+        f"100 * sum(combos * call_freq) / 1326 AS c FROM '{pf}' GROUP BY stack) r USING (stack) "
+        f"WHERE abs(s.sb_push_pct - r.p) > 1e-9 OR abs(s.bb_call_pct - r.c) > 1e-9 OR s.exploitability_bb > 1e-6",
+    )
+    (summary_rows,) = one(con, f"SELECT count(*) FROM '{su}'")
+    if mismatch or summary_rows != stacks:
+        fail(f"{su}: {summary_rows} rows, {mismatch} disagreeing with pushfold.parquet or too exploitable")
+    (wrong_top,) = one(
+        con,
+        f"SELECT count(*) FROM (SELECT class, role, max(max_stack) AS m FROM '{th}' GROUP BY class, role) t "
+        f"FULL JOIN (SELECT class, 'sb_push' AS role, max(stack) FILTER (WHERE push_freq > 0) AS m FROM '{pf}' GROUP BY class "
+        f"UNION ALL SELECT class, 'bb_call', max(stack) FILTER (WHERE call_freq > 0) FROM '{pf}' GROUP BY class) p "
+        f"USING (class, role) WHERE t.m IS DISTINCT FROM p.m",
+    )
+    if wrong_top:
+        fail(f"{th}: {wrong_top} hands whose largest played stack differs from pushfold.parquet")
+    (pushed,) = one(con, f"SELECT sb_push_pct FROM '{su}' ORDER BY stack DESC LIMIT 1")
+    print(f"check_parquet: ok: {folder} (holdem push/fold, {stacks} stacks, SB pushes {pushed:.2f} % at the top)")
 
 
 def check_holdem_preflop(con, folder: Path) -> None:

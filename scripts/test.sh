@@ -71,6 +71,12 @@ expect "AKs vs QQ: equity 0.4605" \
   $bin query holdem AKs QQ --table "$out/tables/holdem_headsup/holdem_headsup.bin"
 expect "(Monte Carlo, s.e." \
   $bin query holdem AKs --opponents 3 --table "$out/tables/holdem_multiway_quick/holdem.bin"
+expect "small blind: always push; EV push +1.6252 bb" \
+  $bin query pushfold AKo --stack 8.5 --table "$out/tables/holdem_pushfold/pushfold.bin"
+expect "big blind facing a push: call 0.62 % of the time" \
+  $bin query pushfold QJo --stack 20.05 --table "$out/tables/holdem_pushfold/pushfold.bin"
+expect "ante 0.125 bb" \
+  $bin query pushfold "Ah 7c" --stack 10 --ante 0.125 --table "$out/tables/holdem_pushfold_ante_quick/pushfold.bin"
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 

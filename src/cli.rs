@@ -110,6 +110,9 @@ pub enum QueryGame {
     /// Hold'em preflop: a starting hand's exact equity against random hands or against
     /// another hand and, given a pot, each action's EV.
     Holdem(HoldemQuestion),
+    /// Hold'em heads-up push/fold: how often the small blind jams a hand and the big
+    /// blind calls with it at an effective stack, with each action's EV.
+    Pushfold(PushFoldQuestion),
     /// Five-card stud: exact outs, win / tie probabilities and the EV of calling.
     Stud(StudQuestion),
     /// Exact win / tie / loss of a Zhajinhua hand and the EV of each action.
@@ -128,6 +131,24 @@ pub struct BlackjackQuestion {
     pub rules: Option<String>,
     /// The table to read (default: tables/blackjack/blackjack.bin if present, else
     /// tables/blackjack_6d_s17/blackjack.bin).
+    #[arg(long)]
+    pub table: Option<PathBuf>,
+}
+
+/// A `pipeline query pushfold` question.
+#[derive(clap::Args, Debug)]
+pub struct PushFoldQuestion {
+    /// A class (AKo, 77, T9s) or two cards (As Kd).
+    pub hand: String,
+    /// Effective stack in big blinds (answered at the table's grid stack at or below it).
+    #[arg(long, value_parser = positive_amount)]
+    pub stack: f64,
+    /// Ante per player in big blinds: the table must have been computed with it
+    /// (default: 0 with tables/holdem_pushfold/pushfold.bin, else
+    /// tables/holdem_pushfold_ante/pushfold.bin).
+    #[arg(long, value_parser = amount)]
+    pub ante: Option<f64>,
+    /// The table to read.
     #[arg(long)]
     pub table: Option<PathBuf>,
 }

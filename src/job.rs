@@ -63,6 +63,10 @@ struct JobFile {
     #[serde(default)]
     #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
     analysis: Option<toml::Table>,
+    /// Hold'em push/fold: the stacks to solve.
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    pushfold: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -343,7 +347,15 @@ impl JobMeta {
 /// Every top-level entry of a job file must be one of its tables, written as a table:
 /// `run = [..]` would otherwise be read by position, silently.
 fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
-    const TABLES: [&str; 6] = ["job", "rules", "grid", "simulation", "analysis", "run"];
+    const TABLES: [&str; 7] = [
+        "job",
+        "rules",
+        "grid",
+        "simulation",
+        "analysis",
+        "pushfold",
+        "run",
+    ];
     let Ok(doc) = toml_edit::Document::parse(text) else {
         return Ok(()); // the TOML parser reports syntax errors with their place
     };
@@ -360,7 +372,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         };
         if !TABLES.contains(&key) {
             return Err(located(
-                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis] and [run]"
+                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold] and [run]"
                     .to_string(),
             ));
         }

@@ -52,6 +52,8 @@ pub enum Game {
     Blackjack = 5,
     /// Hold'em heads-up matchups (a separate table from the preflop one).
     HoldemHeadsUp = 6,
+    /// Hold'em heads-up push/fold equilibria.
+    HoldemPushFold = 7,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -67,6 +69,7 @@ impl Game {
             Game::Zhajinhua,
             Game::Blackjack,
             Game::HoldemHeadsUp,
+            Game::HoldemPushFold,
             Game::Pipeline,
         ]
         .into_iter()
@@ -82,6 +85,7 @@ impl Game {
             Game::Zhajinhua => "zhajinhua",
             Game::Blackjack => "blackjack",
             Game::HoldemHeadsUp => "holdem-headsup",
+            Game::HoldemPushFold => "holdem-pushfold",
             Game::Pipeline => "pipeline-internal",
         }
     }

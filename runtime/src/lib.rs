@@ -52,6 +52,15 @@
 //!   println!("wins {} of {} boards", r.wins, r.boards);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
+//! - [`PushFold`] (`tables/holdem_pushfold/pushfold.bin`, `holdem.pushfold`): the
+//!   heads-up jam-or-fold equilibrium at every stack of a grid.
+//!   ```no_run
+//!   use cardtables::holdem::class_of_text;
+//!   let table = cardtables::PushFold::open("tables/holdem_pushfold/pushfold.bin")?;
+//!   let push = table.push(class_of_text("K9o")?, 8.5)?;
+//!   println!("push {:.0}% (EV {:+.3} bb)", 100.0 * push.frequency, push.ev_push);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 //! - [`Stud`] (`tables/showhand/stud.bin`, `stud.showhand`): five-card stud starting
 //!   hands against each other, per deck size.
 //!   ```no_run
@@ -81,6 +90,7 @@ pub mod format;
 pub mod holdem;
 pub mod holdem_headsup;
 pub mod niuniu;
+pub mod pushfold;
 pub mod stud;
 pub mod zhajinhua;
 
@@ -90,6 +100,7 @@ pub use format::{Game, TableError, TableHeader};
 pub use holdem::{Holdem, HoldemQueryError};
 pub use holdem_headsup::{HeadsUpQueryError, HoldemHeadsUp};
 pub use niuniu::Niuniu;
+pub use pushfold::{PushFold, PushFoldQueryError};
 pub use stud::{Stud, StudQueryError};
 pub use zhajinhua::{QueryError as ZhajinhuaQueryError, Zhajinhua};
 
@@ -107,6 +118,8 @@ pub enum Error {
     Holdem(#[from] HoldemQueryError),
     #[error(transparent)]
     HeadsUp(#[from] HeadsUpQueryError),
+    #[error(transparent)]
+    PushFold(#[from] PushFoldQueryError),
     #[error(transparent)]
     Stud(#[from] StudQueryError),
     #[error(transparent)]

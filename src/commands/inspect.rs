@@ -166,6 +166,25 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
                 Some(table.rules().to_string()),
             )
         }
+        Game::HoldemPushFold => {
+            let table = cardtables::PushFold::from_bytes(bytes)?;
+            let stacks = table.stacks();
+            (
+                vec![
+                    (
+                        "stacks",
+                        format!(
+                            "{} ({} to {} bb)",
+                            stacks.len(),
+                            stacks[0],
+                            stacks[stacks.len() - 1]
+                        ),
+                    ),
+                    ("ante", format!("{} bb", table.ante())),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
         Game::Stud => {
             let table = cardtables::Stud::from_bytes(bytes)?;
             let decks = table.decks().iter().map(u8::to_string).collect::<Vec<_>>();

@@ -24,6 +24,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "Texas Hold'em: every class against 1 (exact) to 9 random opponents (seeded Monte Carlo)",
     ),
     (
+        "holdem.pushfold",
+        "Texas Hold'em: the exact heads-up push/fold equilibrium at every stack, with antes",
+    ),
+    (
         "holdem.preflop",
         "Texas Hold'em: exact equity of all 169 starting hands (and 1,326 combos) vs one random hand",
     ),
@@ -50,6 +54,7 @@ pub const KINDS: &[(&str, &str)] = &[
 fn extra_tables(kind: &str) -> &'static [&'static str] {
     match kind {
         "blackjack.strategy" => &["grid", "simulation", "analysis"],
+        "holdem.pushfold" => &["pushfold"],
         _ => &[],
     }
 }
@@ -57,12 +62,17 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     if KINDS.iter().any(|(k, _)| *k == spec.kind) {
-        for table in ["grid", "simulation", "analysis"] {
+        for table in ["grid", "simulation", "analysis", "pushfold"] {
             if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
+                let reader = KINDS
+                    .iter()
+                    .map(|(k, _)| *k)
+                    .find(|k| extra_tables(k).contains(&table))
+                    .unwrap_or("no job kind");
                 return Err(spec.field_error(
                     table,
                     format!(
-                        "a {} job has no [{table}] table (only blackjack.strategy reads [grid], [simulation] and [analysis])",
+                        "a {} job has no [{table}] table (only {reader} reads it)",
                         spec.kind
                     ),
                 ));
@@ -74,6 +84,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
         "holdem.headsup" => Ok(Box::new(holdem::job::HeadsUpJob::new(spec)?)),
         "holdem.multiway" => Ok(Box::new(holdem::job::MultiwayJob::new(spec)?)),
         "holdem.preflop" => Ok(Box::new(holdem::job::PreflopJob::new(spec)?)),
+        "holdem.pushfold" => Ok(Box::new(holdem::job::PushFoldJob::new(spec)?)),
         "niuniu.hands" => Ok(Box::new(niuniu::job::HandsJob::new(spec)?)),
         "stud.tables" => Ok(Box::new(stud::job::TablesJob::new(spec)?)),
         "zhajinhua.hands" => Ok(Box::new(zhajinhua::job::HandsJob::new(spec)?)),
@@ -110,6 +121,13 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("grid"));
         assert_eq!(e.location.map(|l| l.0), Some(4));
         assert!(e.message.contains("only blackjack.strategy"), "{e}");
+        let e = build(&spec(
+            "[job]\nkind = \"holdem.headsup\"\nname = \"h\"\n[pushfold]\nstack_min = 2\n",
+        ))
+        .err()
+        .expect("refused");
+        assert_eq!(e.field.as_deref(), Some("pushfold"));
+        assert!(e.message.contains("only holdem.pushfold reads it"), "{e}");
         let e = build(&spec(
             "[job]\nkind = \"zhajinhua.hands\"\nname = \"z\"\n[simulation]\nrounds = 1\n",
         ))

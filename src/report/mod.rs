@@ -228,6 +228,25 @@ pub fn rank_grid_svg(
     high: f64,
     label: impl Fn(f64) -> String,
 ) -> String {
+    rank_grid_svg_cells(
+        title,
+        |hi, lo, suited| {
+            let v = value(hi, lo, suited);
+            (v, label(v))
+        },
+        low,
+        high,
+    )
+}
+
+/// As [`rank_grid_svg`], with each cell's label given beside its value (for labels that
+/// say more than the value, such as marks on some hands).
+pub fn rank_grid_svg_cells(
+    title: &str,
+    cell_of: impl Fn(u8, u8, bool) -> (f64, String),
+    low: f64,
+    high: f64,
+) -> String {
     let (cell, left, top) = (46usize, 24usize, 44usize);
     let size = left + 13 * cell + 10;
     let mut svg = format!(
@@ -257,7 +276,7 @@ pub fn rank_grid_svg(
             } else {
                 (r2, r1, false)
             };
-            let v = value(hi, lo, suited && hi != lo);
+            let (v, cell_label) = cell_of(hi, lo, suited && hi != lo);
             let t = ((v - low) / (high - low)).clamp(0.0, 1.0);
             // Red (0) → white (0.5) → green (1).
             let (r, g, b) = if t < 0.5 {
@@ -282,7 +301,7 @@ pub fn rank_grid_svg(
                 y + 18,
                 x + cell / 2,
                 y + 34,
-                label(v)
+                cell_label
             ));
         }
     }

@@ -4,6 +4,7 @@
 mod blackjack;
 mod holdem;
 mod niuniu;
+mod pushfold;
 mod stud;
 mod zhajinhua;
 
@@ -15,6 +16,7 @@ pub fn query(game: QueryGame) -> anyhow::Result<()> {
         QueryGame::Blackjack(q) => blackjack::query(&q),
         QueryGame::Niuniu(q) => niuniu::query(&q),
         QueryGame::Holdem(q) => holdem::query(&q),
+        QueryGame::Pushfold(q) => pushfold::query(&q),
         QueryGame::Stud(q) => stud::query(&q),
         QueryGame::Zhajinhua(q) => zhajinhua::query(&q),
     }

@@ -6,7 +6,10 @@
 //!   ([`super::matchup`]), then the 169 × 169 class matrix, checked against the sweep;
 //! - `holdem.multiway` ([`MultiwayJob`]): every class against 1 to 9 random opponents,
 //!   exact against one and two ([`super::sweep`], [`super::two_opponents`]), seeded Monte
-//!   Carlo against 3 to 9 ([`super::sampler`]).
+//!   Carlo against 3 to 9 ([`super::sampler`]);
+//! - `holdem.pushfold` ([`PushFoldJob`]): the matchup classes as in `holdem.headsup`
+//!   (recomputed: the job reads no other job's output), then the push/fold equilibrium at
+//!   every stack of its grid ([`super::pushfold`]), the stacks solved in parallel.
 //!
 //! Arrow batches are in `tables`, the reports in `report`.
 
@@ -18,7 +21,9 @@ use serde::{Deserialize, Serialize};
 use super::classes::{class_name, combos, CLASSES};
 use super::eval::tables;
 use super::matchup::{solve, ClassMatrix, MatchupResult, Scratch, BOARDS, FULL_DECK};
+use super::pushfold::{solve_stacks, PushFoldGame};
 use super::rules::HoldemRules;
+use super::rules::{PushFoldRules, PushFoldSettings, StackGrid};
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
 use super::sweep::{
     self, canonical_boards, class_counts, Board, ClassCounts, BOARDS_PER_UNIT, DEALS_PER_COMBO,
@@ -166,34 +171,15 @@ impl Job for HeadsUpJob {
     type Unit = Vec<MatchupResult>;
 
     fn unit_count(&self) -> usize {
-        self.matchups.len().div_ceil(MATCHUPS_PER_UNIT)
+        matchup_unit_count(&self.matchups)
     }
 
     fn check_unit(&self, index: usize, unit: &Vec<MatchupResult>) -> Result<(), String> {
-        let start = index * MATCHUPS_PER_UNIT;
-        let want = (start + MATCHUPS_PER_UNIT)
-            .min(self.matchups.len())
-            .saturating_sub(start);
-        if unit.len() != want {
-            return Err(format!("{} matchups, expected {want}", unit.len()));
-        }
-        match unit
-            .iter()
-            .find(|r| r.deals != BOARDS || !r.is_consistent())
-        {
-            Some(r) => Err(format!("impossible matchup counts {r:?}")),
-            None => Ok(()),
-        }
+        check_matchup_unit(&self.matchups, index, unit)
     }
 
     fn run_unit(&self, index: usize) -> Vec<MatchupResult> {
-        let t = tables();
-        let mut scratch = Scratch::default();
-        let start = index * MATCHUPS_PER_UNIT;
-        self.matchups[start..(start + MATCHUPS_PER_UNIT).min(self.matchups.len())]
-            .iter()
-            .map(|m| solve(t, two_cards(m.a), two_cards(m.b), &mut scratch))
-            .collect()
+        run_matchup_unit(&self.matchups, index)
     }
 
     fn finish(
@@ -203,14 +189,7 @@ impl Job for HeadsUpJob {
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
         progress.phase("checking against the preflop sweep");
-        let results: Vec<MatchupResult> = units.into_iter().flatten().collect();
-        anyhow::ensure!(
-            results.len() == self.matchups.len(),
-            "internal error: {} results for {} matchups",
-            results.len(),
-            self.matchups.len()
-        );
-        let matrix = ClassMatrix::build(&self.matchups, &results);
+        let (results, matrix) = class_matrix(&self.matchups, units)?;
         // Independent check: each class's row, summed over opponents, must equal its
         // exact result against one random hand from the board sweep of `holdem.preflop`.
         let random = sweep::all_class_counts();
@@ -260,6 +239,169 @@ impl Job for HeadsUpJob {
                 entries: self.matchups.len() as u64,
             }],
             report: self.report(meta, &matrix, &results),
+            rules,
+        })
+    }
+}
+
+/// The matchup units of `holdem.headsup` and `holdem.pushfold`: how many there are.
+fn matchup_unit_count(matchups: &[Matchup]) -> usize {
+    matchups.len().div_ceil(MATCHUPS_PER_UNIT)
+}
+
+/// Unit `index` solves its share of the matchup classes exactly.
+fn run_matchup_unit(matchups: &[Matchup], index: usize) -> Vec<MatchupResult> {
+    let t = tables();
+    let mut scratch = Scratch::default();
+    let start = index * MATCHUPS_PER_UNIT;
+    matchups[start..(start + MATCHUPS_PER_UNIT).min(matchups.len())]
+        .iter()
+        .map(|m| solve(t, two_cards(m.a), two_cards(m.b), &mut scratch))
+        .collect()
+}
+
+/// A matchup unit read back from a checkpoint or part must hold its share of results,
+/// each over every board.
+fn check_matchup_unit(
+    matchups: &[Matchup],
+    index: usize,
+    unit: &[MatchupResult],
+) -> Result<(), String> {
+    let start = index * MATCHUPS_PER_UNIT;
+    let want = (start + MATCHUPS_PER_UNIT)
+        .min(matchups.len())
+        .saturating_sub(start);
+    if unit.len() != want {
+        return Err(format!("{} matchups, expected {want}", unit.len()));
+    }
+    match unit
+        .iter()
+        .find(|r| r.deals != BOARDS || !r.is_consistent())
+    {
+        Some(r) => Err(format!("impossible matchup counts {r:?}")),
+        None => Ok(()),
+    }
+}
+
+/// Every matchup unit's results in order, and the class matrix they sum to.
+fn class_matrix(
+    matchups: &[Matchup],
+    units: Vec<Vec<MatchupResult>>,
+) -> anyhow::Result<(Vec<MatchupResult>, ClassMatrix)> {
+    let results: Vec<MatchupResult> = units.into_iter().flatten().collect();
+    anyhow::ensure!(
+        results.len() == matchups.len(),
+        "internal error: {} results for {} matchups",
+        results.len(),
+        matchups.len()
+    );
+    let matrix = ClassMatrix::build(matchups, &results);
+    Ok((results, matrix))
+}
+
+/// The `holdem.pushfold` job: the exact heads-up matchups, then the jam-or-fold
+/// equilibrium at every stack of the grid.
+pub struct PushFoldJob {
+    pub(super) matchups: Vec<Matchup>,
+    pub(super) rules: PushFoldRules,
+    pub(super) settings: PushFoldSettings,
+    pub(super) grid: StackGrid,
+}
+
+impl PushFoldJob {
+    pub fn new(spec: &JobSpec) -> Result<PushFoldJob, JobError> {
+        let rules = PushFoldRules::from_spec(spec)?;
+        let (settings, grid) = PushFoldSettings::from_spec(spec, &rules)?;
+        Ok(PushFoldJob {
+            matchups: matchups(FULL_DECK),
+            rules,
+            settings,
+            grid,
+        })
+    }
+}
+
+impl Job for PushFoldJob {
+    type Unit = Vec<MatchupResult>;
+
+    fn describe(&self) -> Vec<String> {
+        let g = &self.grid;
+        vec![format!(
+            "{} stacks from {} to {} big blinds in steps of {}, ante {}; each solution's exploitability at most {:e} bb",
+            g.count,
+            g.label(g.stack(0)),
+            g.label(g.stack(g.count - 1)),
+            g.step,
+            self.rules.ante,
+            self.settings.target_exploitability
+        )]
+    }
+
+    fn unit_count(&self) -> usize {
+        matchup_unit_count(&self.matchups)
+    }
+
+    fn check_unit(&self, index: usize, unit: &Vec<MatchupResult>) -> Result<(), String> {
+        check_matchup_unit(&self.matchups, index, unit)
+    }
+
+    fn run_unit(&self, index: usize) -> Vec<MatchupResult> {
+        run_matchup_unit(&self.matchups, index)
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Vec<MatchupResult>>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        let (_, matrix) = class_matrix(&self.matchups, units)?;
+        let game = PushFoldGame::new(&matrix);
+        progress.phase(&format!("solving {} stacks", self.grid.count));
+        let ante = self.rules.ante;
+        let solutions = solve_stacks(&game, ante, &self.grid.stacks())?;
+        let target = self.settings.target_exploitability;
+        for e in &solutions {
+            let x = e.evaluation.exploitability();
+            anyhow::ensure!(
+                x <= target,
+                "the equilibrium at {} bb is exploitable by {x:e} bb, above the target {target:e}",
+                e.stakes.stack
+            );
+            anyhow::ensure!(
+                e.evaluation.ev_call.iter().all(|v| v.is_finite()),
+                "internal error: a call EV at {} bb is undefined",
+                e.stakes.stack
+            );
+        }
+        progress.phase("building tables");
+        let rules = self.rules.canonical_toml();
+        let payload = batches::pushfold_payload(&rules, ante, &self.grid, &solutions);
+        let table = cardtables::PushFold::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
+        Ok(Outputs {
+            parquet: vec![
+                ParquetOutput {
+                    file: "pushfold.parquet".into(),
+                    batches: vec![batches::pushfold_batch(&solutions)?],
+                    plain_columns: vec!["ev_push_bb", "ev_call_bb"],
+                },
+                ParquetOutput {
+                    file: "thresholds.parquet".into(),
+                    batches: vec![batches::thresholds_batch(&self.grid, &solutions)?],
+                    plain_columns: vec![],
+                },
+                ParquetOutput {
+                    file: "summary.parquet".into(),
+                    batches: vec![batches::summary_batch(&solutions)?],
+                    plain_columns: vec!["sb_value_bb", "exploitability_bb"],
+                },
+            ],
+            tables: vec![BinaryOutput {
+                file: "pushfold.bin".into(),
+                bytes: table,
+                entries: (self.grid.count * CLASSES) as u64,
+            }],
+            report: self.report(meta, &solutions)?,
             rules,
         })
     }

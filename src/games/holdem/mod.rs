@@ -1,20 +1,24 @@
 //! Texas Hold'em: the 7-card evaluator, the 169 starting-hand classes, and the exact
-//! preflop, heads-up and multiway job kinds. The rules are in `docs/rules/holdem.md`.
+//! preflop, heads-up, multiway and push/fold job kinds. The rules are in `docs/rules/holdem.md`.
 //!
 //! - [`rules`]: the (variant-free) rule set; [`eval`]: the 7-card evaluator;
 //!   [`classes`]: the 169 starting-hand classes;
 //! - the solvers: [`sweep`] (every class against one random hand, board by board),
 //!   [`matchup`] (one matchup over every board), [`two_opponents`] (every class against
 //!   two random hands), [`sampler`] (Monte Carlo against 3 to 9);
-//! - [`job`]: the three job kinds; `tables`: their Arrow batches; `report`: their reports.
+//! - [`pushfold`]: the heads-up jam-or-fold equilibrium from the exact matchups, by
+//!   linear programming ([`simplex`]);
+//! - [`job`]: the four job kinds; `tables`: their Arrow batches; `report`: their reports.
 
 pub mod classes;
 pub mod eval;
 pub mod job;
 pub mod matchup;
+pub mod pushfold;
 mod report;
 pub mod rules;
 pub mod sampler;
+pub mod simplex;
 pub mod sweep;
 mod tables;
 pub mod two_opponents;

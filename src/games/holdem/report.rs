@@ -1,17 +1,22 @@
 //! The reports of the Hold'em jobs: the preflop equity chart and ranking, the heads-up
-//! matrix with well-known matchups, and the multiway equities by opponent count.
+//! matrix with well-known matchups, the multiway equities by opponent count, and the
+//! push/fold charts.
 
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, parse_class, CLASSES};
-use super::job::{HeadsUpJob, MultiwayJob, PreflopJob};
+use super::job::{HeadsUpJob, MultiwayJob, PreflopJob, PushFoldJob};
 use super::matchup::{ClassMatrix, MatchupResult, BOARDS};
+use super::pushfold::{intervals, range_share, Equilibrium};
 use super::sampler::MAX_OPPONENTS;
 use super::sweep::DEALS_PER_COMBO;
 use super::tables::Rows;
+use super::tables::ROLES;
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::engine::JobMeta;
-use crate::report::{header, markdown_table, rank_grid, rank_grid_svg, Report};
+use crate::report::{
+    header, line_chart_svg, markdown_table, rank_grid, rank_grid_svg, rank_grid_svg_cells, Report,
+};
 
 impl PreflopJob {
     pub(super) fn report(
@@ -250,5 +255,268 @@ impl MultiwayJob {
             charts: vec![],
             headline,
         }
+    }
+}
+
+/// An exploitability in scientific notation (`0` when exactly zero).
+fn exploitability_text(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else {
+        format!("{x:.1e}")
+    }
+}
+
+/// The class index of a grid cell (card-id ranks, high first).
+fn grid_class(hi: u8, lo: u8, suited: bool) -> usize {
+    class_of(
+        Card::new(hi, 0).expect("card"),
+        Card::new(lo, if suited { 0 } else { 1 }).expect("card"),
+    )
+}
+
+impl PushFoldJob {
+    pub(super) fn report(
+        &self,
+        meta: &JobMeta,
+        solutions: &[Equilibrium],
+    ) -> anyhow::Result<Report> {
+        let grid = &self.grid;
+        let label = |s: f64| grid.label(s);
+        let (first, last) = (grid.stack(0), grid.stack(grid.count - 1));
+        let ante = self.rules.ante;
+        let mut md = header("Texas Hold'em heads-up push/fold", meta);
+        md.push_str(&format!(
+            ". The exact jam-or-fold equilibrium at {} effective stacks from {} to {} big blinds \
+             (steps of {}), ante {ante} bb.\n\n",
+            grid.count,
+            label(first),
+            label(last),
+            grid.step
+        ));
+        md.push_str(&format!(
+            "**The game.** Each player posts an ante of {ante} bb; the small blind (SB) posts \
+             0.5 bb and the big blind (BB) 1 bb. The effective stack S counts the blinds and \
+             antes (a player who goes all-in risks S in all). The SB folds, losing {:.4} bb, or \
+             goes all-in; the BB folds, losing {:.4} bb, or calls, and the board is dealt. \
+             Amounts are chip EV in big blinds per hand; the game is zero-sum, so the BB's \
+             value is the negative of the SB's.\n\n",
+            0.5 + ante,
+            1.0 + ante
+        ));
+        md.push_str(
+            "**How it was computed.** All 47,008 heads-up matchup classes are solved exactly \
+             over every board (as in `holdem.headsup`; this job recomputes them and reads no \
+             other job's files) and summed into the number of disjoint combo pairs and the \
+             total equity of each (SB class, BB class): full card removal, since a strategy \
+             that treats a class's combos alike is worth the same to each of them. At each \
+             stack the SB's maximin push frequencies are a linear program over the 169 \
+             classes, solved by the simplex method; its dual prices are the BB's minimax call \
+             frequencies. Frequencies within 1e-9 of 0 or 1 are rounded to them, and the \
+             **exploitability** of the published strategies (what the SB gains by a best \
+             response plus what the BB gains by one) is then computed directly from the \
+             payoffs.\n\n",
+        );
+        // The summary at round stacks.
+        let wanted = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0];
+        let shown: Vec<&Equilibrium> = solutions
+            .iter()
+            .filter(|e| wanted.iter().any(|w| (e.stakes.stack - w).abs() < 1e-9))
+            .collect();
+        let worst = solutions
+            .iter()
+            .map(|e| e.evaluation.exploitability())
+            .fold(f64::MIN, f64::max);
+        md.push_str("## Summary\n\n");
+        md.push_str(&format!(
+            "SB push % and BB call % are shares of all 1,326 starting hands (mixed classes \
+             count by frequency); the BB's share is of the hands it holds, whatever the SB \
+             holds. Largest exploitability over all {} stacks: {} bb (target {:e} bb). Every \
+             stack is in `summary.parquet`.\n\n",
+            grid.count,
+            exploitability_text(worst),
+            self.settings.target_exploitability
+        ));
+        let rows: Vec<Vec<String>> = shown
+            .iter()
+            .map(|e| {
+                vec![
+                    label(e.stakes.stack),
+                    format!("{:.2}", 100.0 * range_share(&e.push)),
+                    format!("{:.2}", 100.0 * range_share(&e.call)),
+                    format!("{:+.4}", e.evaluation.value),
+                    exploitability_text(e.evaluation.exploitability()),
+                ]
+            })
+            .collect();
+        md.push_str(&markdown_table(
+            &[
+                "stack (bb)",
+                "SB push %",
+                "BB call %",
+                "SB value (bb)",
+                "exploitability (bb)",
+            ],
+            &rows,
+        ));
+        md.push_str(&format!(
+            "\n![push and call share by stack]({}/ranges.svg)\n",
+            meta.name
+        ));
+        // The two charts.
+        let mut charts = Vec::new();
+        let ranks: Vec<u8> = (0..13u8).rev().collect();
+        for (role, freq) in ROLES {
+            let (title, file, who) = match role {
+                "sb_push" => (
+                    "Small blind: largest stack (bb) at which the hand is pushed",
+                    "push.svg",
+                    "pushes",
+                ),
+                _ => (
+                    "Big blind: largest stack (bb) at which the hand calls a push",
+                    "call.svg",
+                    "calls",
+                ),
+            };
+            let runs: Vec<Vec<(usize, usize)>> = (0..CLASSES)
+                .map(|c| intervals(grid.count, |k| freq(&solutions[k], c) > 0.0))
+                .collect();
+            let text = |c: usize| -> String {
+                match runs[c].last() {
+                    None => "–".to_string(),
+                    Some(&(_, top)) => {
+                        let mut t = if top == grid.count - 1 {
+                            format!("{}+", label(last))
+                        } else {
+                            label(grid.stack(top))
+                        };
+                        if runs[c].len() > 1 {
+                            t.push('*');
+                        }
+                        t
+                    }
+                }
+            };
+            md.push_str(&format!(
+                "\n## {}\n\nEach cell: the largest stack at which the {} {who} the hand \
+                 (at any frequency); `{}+`: at every stack up to the top of the grid; `*`: \
+                 not at every smaller stack (a gap, listed below); `–`: never from {} bb up. \
+                 Pairs on the diagonal, suited above, offsuit below.\n\n![{role}]({}/{file})\n\n",
+                if role == "sb_push" {
+                    "Small blind: push chart"
+                } else {
+                    "Big blind: call chart"
+                },
+                if role == "sb_push" { "SB" } else { "BB" },
+                label(last),
+                label(first),
+                meta.name
+            ));
+            md.push_str(&rank_grid(&ranks, |hi, lo, suited| {
+                text(grid_class(hi, lo, suited))
+            }));
+            let gaps: Vec<String> = (0..CLASSES)
+                .filter(|&c| runs[c].len() > 1)
+                .map(|c| {
+                    let spans: Vec<String> = runs[c]
+                        .iter()
+                        .map(|&(a, b)| format!("{}–{}", label(grid.stack(a)), label(grid.stack(b))))
+                        .collect();
+                    format!("{} ({})", class_name(c), spans.join(", "))
+                })
+                .collect();
+            md.push_str(&if gaps.is_empty() {
+                "\nNo hand has a gap.\n".to_string()
+            } else {
+                format!(
+                    "\nHands with gaps, played only at the stacks shown: {}.\n",
+                    gaps.join("; ")
+                )
+            });
+            let svg = rank_grid_svg_cells(
+                title,
+                |hi, lo, suited| {
+                    let c = grid_class(hi, lo, suited);
+                    let v = runs[c]
+                        .last()
+                        .map_or(first - grid.step, |&(_, top)| grid.stack(top));
+                    (v, text(c))
+                },
+                first,
+                last,
+            );
+            charts.push((file.to_string(), svg));
+        }
+        // Mixed strategies at the summary stacks.
+        md.push_str("\n## Mixed strategies\n\nClasses played at a frequency strictly between 0 and 1 at the summary stacks (each such class is indifferent between its two actions).\n\n");
+        let mixed = |f: &[f64]| -> String {
+            let m: Vec<String> = (0..CLASSES)
+                .filter(|&c| f[c] > 0.0 && f[c] < 1.0)
+                .map(|c| format!("{} {:.4}", class_name(c), f[c]))
+                .collect();
+            if m.is_empty() {
+                "none".into()
+            } else {
+                m.join(", ")
+            }
+        };
+        let rows: Vec<Vec<String>> = shown
+            .iter()
+            .map(|e| vec![label(e.stakes.stack), mixed(&e.push), mixed(&e.call)])
+            .collect();
+        md.push_str(&markdown_table(
+            &["stack (bb)", "SB mixes", "BB mixes"],
+            &rows,
+        ));
+        let series = |f: fn(&Equilibrium) -> f64| -> Vec<(f64, f64)> {
+            solutions.iter().map(|e| (e.stakes.stack, f(e))).collect()
+        };
+        charts.push((
+            "ranges.svg".to_string(),
+            line_chart_svg(
+                "Share of starting hands played at the equilibrium",
+                "effective stack (bb)",
+                "% of the 1,326 hands",
+                &[
+                    (
+                        "SB pushes".to_string(),
+                        series(|e| 100.0 * range_share(&e.push)),
+                    ),
+                    (
+                        "BB calls".to_string(),
+                        series(|e| 100.0 * range_share(&e.call)),
+                    ),
+                ],
+            )?,
+        ));
+        md.push_str(
+            "\n## Tables\n\n`pushfold.parquet` (every class at every stack: frequencies and \
+             EVs), `thresholds.parquet` (every interval of stacks where each hand is played), \
+             `summary.parquet` (one row per stack) and `pushfold.bin` (the runtime table: \
+             `cardtables::PushFold`, or `pipeline query pushfold`).\n",
+        );
+        let headline = shown
+            .iter()
+            .filter(|e| [10.0, 20.0].contains(&e.stakes.stack))
+            .map(|e| {
+                format!(
+                    "{} bb: SB pushes {:.2} %, BB calls {:.2} % of hands (SB value {:+.4} bb)",
+                    label(e.stakes.stack),
+                    100.0 * range_share(&e.push),
+                    100.0 * range_share(&e.call),
+                    e.evaluation.value
+                )
+            })
+            .chain([format!(
+                "largest exploitability {} bb",
+                exploitability_text(worst)
+            )])
+            .collect();
+        Ok(Report {
+            markdown: md,
+            charts,
+            headline,
+        })
     }
 }

@@ -1,5 +1,7 @@
 //! Hold'em rules: the standard game, with no variants. Every Hold'em job takes an empty
-//! (or absent) `[rules]` table; a key there is an error at its line.
+//! (or absent) `[rules]` table, except `holdem.pushfold`, whose `[rules]` holds the ante
+//! ([`PushFoldRules`]) and whose `[pushfold]` table the stacks to solve
+//! ([`PushFoldSettings`]); any other key is an error at its line.
 
 use serde::Deserialize;
 
@@ -24,6 +26,194 @@ impl HoldemRules {
     }
 }
 
+/// Largest ante a push/fold job takes, in big blinds.
+pub const MAX_ANTE: f64 = 10.0;
+/// Largest effective stack a push/fold job solves, in big blinds.
+pub const MAX_STACK: f64 = 1000.0;
+/// Most stacks one push/fold job solves.
+pub const MAX_STACKS: usize = 20_000;
+/// Most decimal places of a stack grid's first stack and step.
+const MAX_DECIMALS: u32 = 6;
+
+/// The `[rules]` of a `holdem.pushfold` job: standard Hold'em, blinds 0.5 and 1 big
+/// blind, and an ante each player posts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PushFoldRules {
+    /// Ante per player, in big blinds (0 to 10).
+    pub ante: f64,
+}
+
+impl PushFoldRules {
+    pub fn from_spec(spec: &JobSpec) -> Result<PushFoldRules, JobError> {
+        let rules: PushFoldRules = spec.rules()?;
+        if !(rules.ante.is_finite() && (0.0..=MAX_ANTE).contains(&rules.ante)) {
+            return Err(spec.field_error(
+                "rules.ante",
+                format!(
+                    "the ante is {} big blinds: it must be between 0 and {MAX_ANTE}",
+                    rules.ante
+                ),
+            ));
+        }
+        Ok(rules)
+    }
+
+    /// The rule set as the outputs record it.
+    pub fn canonical_toml(&self) -> String {
+        format!(
+            "{}# push/fold: small blind 0.5, big blind 1, every amount in big blinds\nante = {:?}\n",
+            HoldemRules::default().canonical_toml(),
+            self.ante
+        )
+    }
+}
+
+/// The `[pushfold]` table: the stacks to solve (`stack_min`, `stack_min + stack_step`, …
+/// up to `stack_max`) and the exploitability every solution must reach.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PushFoldSettings {
+    pub stack_min: f64,
+    pub stack_max: f64,
+    pub stack_step: f64,
+    /// Largest acceptable exploitability (both players' best-response gains), big blinds.
+    pub target_exploitability: f64,
+}
+
+impl Default for PushFoldSettings {
+    fn default() -> Self {
+        PushFoldSettings {
+            stack_min: 1.0,
+            stack_max: 25.0,
+            stack_step: 0.1,
+            target_exploitability: 1e-6,
+        }
+    }
+}
+
+/// The effective stacks a push/fold job solves: `min + k · step` for k < `count`, each
+/// rounded to `decimals` places (so 0.1 steps give 2.3, not 2.3000000000000003).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StackGrid {
+    pub min: f64,
+    pub step: f64,
+    pub count: usize,
+    pub decimals: u32,
+}
+
+impl StackGrid {
+    /// The `k`-th stack.
+    pub fn stack(&self, k: usize) -> f64 {
+        let scale = 10f64.powi(self.decimals as i32);
+        ((self.min + k as f64 * self.step) * scale).round() / scale
+    }
+
+    /// Every stack, smallest first.
+    pub fn stacks(&self) -> Vec<f64> {
+        (0..self.count).map(|k| self.stack(k)).collect()
+    }
+
+    /// A stack as text with the grid's decimals.
+    pub fn label(&self, stack: f64) -> String {
+        format!("{stack:.*}", self.decimals as usize)
+    }
+}
+
+/// Places needed to write `v` exactly to 1e-9, if at most [`MAX_DECIMALS`].
+fn decimals(v: f64) -> Option<u32> {
+    (0..=MAX_DECIMALS).find(|&d| {
+        let scaled = v * 10f64.powi(d as i32);
+        (scaled - scaled.round()).abs() < 1e-9 * scaled.abs().max(1.0)
+    })
+}
+
+impl PushFoldSettings {
+    /// Reads and checks `[pushfold]` against the ante: every stack must cover the blind
+    /// and ante the big blind posts.
+    pub fn from_spec(
+        spec: &JobSpec,
+        rules: &PushFoldRules,
+    ) -> Result<(PushFoldSettings, StackGrid), JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            pushfold: Option<PushFoldSettings>,
+        }
+        let s = spec.deserialize::<Sections>()?.pushfold.unwrap_or_default();
+        let posted = 1.0 + rules.ante;
+        let field =
+            |name: &str, message: String| spec.field_error(&format!("pushfold.{name}"), message);
+        if !(s.stack_min.is_finite() && s.stack_min >= posted - 1e-12 && s.stack_min <= MAX_STACK) {
+            return Err(field(
+                "stack_min",
+                format!(
+                    "stack_min is {}: stacks run from the big blind plus the ante ({posted}) to {MAX_STACK} big blinds",
+                    s.stack_min
+                ),
+            ));
+        }
+        if !(s.stack_max.is_finite() && s.stack_max >= s.stack_min && s.stack_max <= MAX_STACK) {
+            return Err(field(
+                "stack_max",
+                format!(
+                    "stack_max is {}: it must be between stack_min ({}) and {MAX_STACK}",
+                    s.stack_max, s.stack_min
+                ),
+            ));
+        }
+        if !(s.stack_step.is_finite() && s.stack_step > 0.0) {
+            return Err(field(
+                "stack_step",
+                format!("stack_step is {}: it must be positive", s.stack_step),
+            ));
+        }
+        let places = match (decimals(s.stack_min), decimals(s.stack_step)) {
+            (Some(a), Some(b)) => a.max(b),
+            _ => {
+                return Err(field(
+                    "stack_step",
+                    format!(
+                        "stack_min and stack_step may have at most {MAX_DECIMALS} decimal places"
+                    ),
+                ))
+            }
+        };
+        let span = (s.stack_max - s.stack_min) / s.stack_step;
+        if span >= MAX_STACKS as f64 {
+            return Err(field(
+                "stack_step",
+                format!(
+                    "{:.0} stacks from {} to {} in steps of {}: a job solves at most {MAX_STACKS}",
+                    span.floor() + 1.0,
+                    s.stack_min,
+                    s.stack_max,
+                    s.stack_step
+                ),
+            ));
+        }
+        if !(s.target_exploitability.is_finite()
+            && s.target_exploitability > 0.0
+            && s.target_exploitability <= 1.0)
+        {
+            return Err(field(
+                "target_exploitability",
+                format!(
+                    "target_exploitability is {}: it must be above 0 and at most 1 big blind",
+                    s.target_exploitability
+                ),
+            ));
+        }
+        let grid = StackGrid {
+            min: s.stack_min,
+            step: s.stack_step,
+            count: (span + 1e-9).floor() as usize + 1,
+            decimals: places,
+        };
+        Ok((s, grid))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +234,64 @@ mod tests {
         );
         let e = HoldemRules::from_spec(&spec("[rules]\ndecks = 2\n")).unwrap_err();
         assert_eq!(e.location.map(|l| l.0), Some(5), "{e}");
+    }
+
+    fn pushfold(tables: &str) -> JobSpec {
+        JobSpec::parse(
+            "p.toml",
+            format!("[job]\nkind = \"holdem.pushfold\"\nname = \"p\"\n{tables}"),
+        )
+        .unwrap()
+    }
+
+    fn settings(tables: &str) -> Result<(PushFoldSettings, StackGrid), JobError> {
+        let spec = pushfold(tables);
+        PushFoldSettings::from_spec(&spec, &PushFoldRules::from_spec(&spec)?)
+    }
+
+    #[test]
+    fn the_default_grid_is_241_stacks_in_tenths() {
+        let (s, grid) = settings("").unwrap();
+        assert_eq!(s, PushFoldSettings::default());
+        assert_eq!(grid.count, 241);
+        assert_eq!(grid.decimals, 1);
+        assert_eq!(grid.stack(13), 2.3);
+        assert_eq!(grid.stack(240), 25.0);
+        assert_eq!(grid.label(grid.stack(90)), "10.0");
+        let (_, grid) =
+            settings("[pushfold]\nstack_min = 2\nstack_max = 3\nstack_step = 0.25\n").unwrap();
+        assert_eq!(grid.stacks(), vec![2.0, 2.25, 2.5, 2.75, 3.0]);
+    }
+
+    #[test]
+    fn bad_push_fold_fields_are_errors_at_their_line() {
+        let at = |tables: &str| {
+            let e = settings(tables).unwrap_err();
+            (
+                e.field.clone().unwrap_or_default(),
+                e.location.map(|l| l.0),
+                e.message,
+            )
+        };
+        let (field, line, message) = at("[rules]\nante = -0.5\n");
+        assert_eq!((field.as_str(), line), ("rules.ante", Some(5)), "{message}");
+        // The big blind must be able to post its blind and ante.
+        let (field, _, message) = at("[rules]\nante = 0.5\n");
+        assert_eq!(field, "pushfold.stack_min", "{message}");
+        assert!(message.contains("1.5"), "{message}");
+        let (field, line, _) = at("[pushfold]\nstack_max = 0.5\n");
+        assert_eq!((field.as_str(), line), ("pushfold.stack_max", Some(5)));
+        let (field, _, _) = at("[pushfold]\nstack_step = 0\n");
+        assert_eq!(field, "pushfold.stack_step");
+        let (field, _, message) = at("[pushfold]\nstack_step = 1e-5\nstack_max = 1000\n");
+        assert_eq!(field, "pushfold.stack_step");
+        assert!(message.contains("at most 20000"), "{message}");
+        let (field, _, _) = at("[pushfold]\nstack_step = 0.1234567\n");
+        assert_eq!(field, "pushfold.stack_step");
+        let (field, _, _) = at("[pushfold]\ntarget_exploitability = 0\n");
+        assert_eq!(field, "pushfold.target_exploitability");
+        let (field, line, _) = at("[pushfold]\nstacks = 3\n");
+        assert_eq!(line, Some(5), "{field}");
+        assert!(settings("[pushfold]\nstack_max = nan\n").is_err());
     }
 }

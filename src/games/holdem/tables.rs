@@ -1,12 +1,15 @@
 //! The outputs of the Hold'em jobs as Arrow batches: `preflop.parquet` and
-//! `preflop_combos.parquet`, `headsup.parquet` and `matchups.parquet`, and the rows of
-//! `multiway.parquet`.
+//! `preflop_combos.parquet`, `headsup.parquet` and `matchups.parquet`, the rows of
+//! `multiway.parquet`, and push/fold's `pushfold.parquet`, `thresholds.parquet`,
+//! `summary.parquet` and runtime payload.
 
 use arrow_array::RecordBatch;
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, combos, CLASSES};
 use super::matchup::{ClassMatrix, MatchupResult};
+use super::pushfold::{intervals, range_share, Equilibrium};
+use super::rules::StackGrid;
 use super::sweep::DEALS_PER_COMBO;
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::sink::columns::Columns;
@@ -186,5 +189,124 @@ impl Rows {
             .str("method", self.method.iter().copied())
             .u64("trials", self.trials.iter().copied())
             .batch()
+    }
+}
+
+/// `pushfold.parquet`: both players' equilibrium frequency and EVs for every class at
+/// every stack, stack by stack.
+pub(super) fn pushfold_batch(solutions: &[Equilibrium]) -> anyhow::Result<RecordBatch> {
+    let each = |f: &dyn Fn(&Equilibrium, usize) -> f64| -> Vec<f64> {
+        solutions
+            .iter()
+            .flat_map(|e| (0..CLASSES).map(move |c| (e, c)))
+            .map(|(e, c)| f(e, c))
+            .collect()
+    };
+    let rows = solutions.len() * CLASSES;
+    Columns::new()
+        .f64("stack", each(&|e, _| e.stakes.stack))
+        .f64("ante", each(&|e, _| e.stakes.ante))
+        .str("class", (0..rows).map(|i| class_name(i % CLASSES)))
+        .u8("combos", (0..rows).map(|i| combos(i % CLASSES) as u8))
+        .f64("push_freq", each(&|e, c| e.push[c]))
+        .f64("call_freq", each(&|e, c| e.call[c]))
+        .f64("ev_push_bb", each(&|e, c| e.evaluation.ev_push[c]))
+        .f64("ev_fold_bb", each(&|e, _| e.stakes.sb_fold()))
+        .f64("ev_call_bb", each(&|e, c| e.evaluation.ev_call[c]))
+        .batch()
+}
+
+/// A player's frequency of playing class c in a solution.
+pub(super) type Frequency = fn(&Equilibrium, usize) -> f64;
+
+/// The two roles of `thresholds.parquet`: (name, frequency).
+pub(super) const ROLES: [(&str, Frequency); 2] =
+    [("sb_push", |e, c| e.push[c]), ("bb_call", |e, c| e.call[c])];
+
+/// `thresholds.parquet`: for each class and role, every interval of stacks where the
+/// hand is played (frequency above 0), one row each, with the largest such stack; a hand
+/// never played has one row with interval 0 and nulls.
+pub(super) fn thresholds_batch(
+    grid: &StackGrid,
+    solutions: &[Equilibrium],
+) -> anyhow::Result<RecordBatch> {
+    let (mut class, mut role, mut max_stack, mut interval, mut from, mut to) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for c in 0..CLASSES {
+        for (name, freq) in ROLES {
+            let runs = intervals(grid.count, |k| freq(&solutions[k], c) > 0.0);
+            let top = runs.last().map(|&(_, last)| grid.stack(last));
+            let rows: Vec<(u32, Option<f64>, Option<f64>)> = if runs.is_empty() {
+                vec![(0, None, None)]
+            } else {
+                runs.iter()
+                    .zip(1..)
+                    .map(|(&(a, b), i)| (i, Some(grid.stack(a)), Some(grid.stack(b))))
+                    .collect()
+            };
+            for (i, a, b) in rows {
+                class.push(class_name(c));
+                role.push(name);
+                max_stack.push(top);
+                interval.push(i);
+                from.push(a);
+                to.push(b);
+            }
+        }
+    }
+    Columns::new()
+        .str("class", class)
+        .str("role", role)
+        .f64_or_null("max_stack", max_stack)
+        .u32("interval", interval)
+        .f64_or_null("from_stack", from)
+        .f64_or_null("to_stack", to)
+        .batch()
+}
+
+/// `summary.parquet`: one row per stack.
+pub(super) fn summary_batch(solutions: &[Equilibrium]) -> anyhow::Result<RecordBatch> {
+    let each = |f: &dyn Fn(&Equilibrium) -> f64| solutions.iter().map(f).collect::<Vec<f64>>();
+    Columns::new()
+        .f64("stack", each(&|e| e.stakes.stack))
+        .f64("ante", each(&|e| e.stakes.ante))
+        .f64("sb_push_pct", each(&|e| 100.0 * range_share(&e.push)))
+        .f64("bb_call_pct", each(&|e| 100.0 * range_share(&e.call)))
+        .f64("sb_value_bb", each(&|e| e.evaluation.value))
+        .f64(
+            "exploitability_bb",
+            each(&|e| e.evaluation.exploitability()),
+        )
+        .batch()
+}
+
+/// The runtime table's payload: every stack's strategies and EVs.
+pub(super) fn pushfold_payload(
+    rules: &str,
+    ante: f64,
+    grid: &StackGrid,
+    solutions: &[Equilibrium],
+) -> cardtables::pushfold::PushFoldPayload {
+    let flat = |f: &dyn Fn(&Equilibrium) -> &[f64]| -> Vec<f64> {
+        solutions
+            .iter()
+            .flat_map(|e| f(e).iter().copied())
+            .collect()
+    };
+    cardtables::pushfold::PushFoldPayload {
+        rules: rules.to_string(),
+        ante,
+        stack_min: grid.min,
+        stack_step: grid.step,
+        stacks: grid.stacks(),
+        push: flat(&|e| &e.push),
+        call: flat(&|e| &e.call),
+        ev_push: flat(&|e| &e.evaluation.ev_push),
+        ev_call: flat(&|e| &e.evaluation.ev_call),
+        value: solutions.iter().map(|e| e.evaluation.value).collect(),
+        exploitability: solutions
+            .iter()
+            .map(|e| e.evaluation.exploitability())
+            .collect(),
     }
 }

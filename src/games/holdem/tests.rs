@@ -5,9 +5,10 @@
 use cardtables::holdem_headsup::HeadsUpPayload;
 use cardtables::{Card, HoldemHeadsUp};
 
-use super::classes::{class_of, parse_class, CLASSES};
+use super::classes::{class_of, combos, parse_class, CLASSES};
 use super::eval::tables;
 use super::matchup::{brute_force, solve, ClassMatrix, MatchupResult, Scratch, BOARDS, FULL_DECK};
+use super::pushfold::{range_share, solve_stacks, Equilibrium, PushFoldGame, Stakes};
 use crate::cards::matchups::{matchups, two_cards, Matchup};
 
 #[test]
@@ -86,4 +87,157 @@ fn class_cells_are_complementary_and_match_published_figures() {
         table.cards(two("Qs Qd"), two("Ah Ac")).is_err(),
         "not in this table"
     );
+}
+
+/// The push/fold game of the full deck: every matchup class solved (about 25 s of CPU,
+/// once for all the tests that need it).
+fn pushfold_game() -> &'static PushFoldGame {
+    use rayon::prelude::*;
+    static GAME: std::sync::OnceLock<PushFoldGame> = std::sync::OnceLock::new();
+    GAME.get_or_init(|| {
+        let t = tables();
+        let m = matchups(FULL_DECK);
+        let results: Vec<MatchupResult> = m
+            .par_iter()
+            .map_init(Scratch::default, |scratch, c| {
+                solve(t, two_cards(c.a), two_cards(c.b), scratch)
+            })
+            .collect();
+        PushFoldGame::new(&ClassMatrix::build(&m, &results))
+    })
+}
+
+/// Each player's strategy is a best response to the other's: a class played always
+/// gains at least as much as the other action, one never played at most as much, and a
+/// mixed one is indifferent (to `tol` bb).
+fn assert_best_responses(e: &Equilibrium, tol: f64) {
+    let s = &e.stakes;
+    let check = |who: &str, c: usize, freq: f64, act: f64, fold: f64| {
+        let name = super::classes::class_name(c);
+        if freq == 1.0 {
+            assert!(
+                act >= fold - tol,
+                "{who} {name} at {}: {act} < {fold}",
+                s.stack
+            );
+        } else if freq == 0.0 {
+            assert!(
+                act <= fold + tol,
+                "{who} {name} at {}: {act} > {fold}",
+                s.stack
+            );
+        } else {
+            assert!(
+                (act - fold).abs() <= tol,
+                "{who} {name} mixes at {}: {act} vs {fold}",
+                s.stack
+            );
+        }
+    };
+    for c in 0..CLASSES {
+        check("SB", c, e.push[c], e.evaluation.ev_push[c], s.sb_fold());
+        check("BB", c, e.call[c], e.evaluation.ev_call[c], s.bb_fold());
+    }
+    assert!(e.evaluation.exploitability() <= 1e-12, "{:?}", e.evaluation);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves all 47,008 matchup classes: run with --release"
+)]
+fn push_fold_equilibria_are_mutual_best_responses() {
+    let game = pushfold_game();
+    let stacks = [1.0, 1.5, 3.0, 10.0, 20.0];
+    let solved = solve_stacks(game, 0.0, &stacks).unwrap();
+    for e in &solved {
+        assert_best_responses(e, 1e-9);
+        let (aa, k72) = (parse_class("AA").unwrap(), parse_class("72o").unwrap());
+        assert_eq!(
+            (e.push[aa], e.call[aa]),
+            (1.0, 1.0),
+            "AA at {}",
+            e.stakes.stack
+        );
+        if e.stakes.stack >= 10.0 {
+            assert_eq!((e.push[k72], e.call[k72]), (0.0, 0.0));
+        }
+    }
+    // With the big blind all-in already posted, it calls everything; at 1.5 bb the small
+    // blind still pushes nearly every hand.
+    assert_eq!(range_share(&solved[0].call), 1.0);
+    assert!(
+        range_share(&solved[1].push) > 0.95,
+        "{}",
+        range_share(&solved[1].push)
+    );
+    // The ante widens the pushing range.
+    let ante = solve_stacks(game, 0.125, &[10.0]).unwrap();
+    assert_best_responses(&ante[0], 1e-9);
+    assert!(range_share(&ante[0].push) > range_share(&solved[3].push));
+    // The same results on one thread and on three.
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| solve_stacks(game, 0.0, &stacks).unwrap())
+    };
+    assert_eq!(on(1), solved);
+    assert_eq!(on(3), solved);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves all 47,008 matchup classes: run with --release"
+)]
+fn push_and_call_evs_equal_sums_over_every_opposing_combo() {
+    let game = pushfold_game();
+    let t = tables();
+    let mut scratch = Scratch::default();
+    let deck: Vec<[Card; 2]> = (0..52u8)
+        .flat_map(|a| (a + 1..52).map(move |b| (a, b)))
+        .map(|(a, b)| [Card::from_id(a).unwrap(), Card::from_id(b).unwrap()])
+        .collect();
+    let two = |s: &str| -> [Card; 2] { cardtables::parse_cards(s).unwrap().try_into().unwrap() };
+    for (stack, ante) in [(10.0, 0.0), (4.5, 0.125)] {
+        let s = Stakes { stack, ante };
+        let e = game.solve(&s).unwrap();
+        for hand in ["As Kd", "7h 2c", "5s 5h", "Jc Tc"] {
+            let mine = two(hand);
+            let class = class_of(mine[0], mine[1]);
+            let (mut push_sum, mut call_gain, mut call_weight, mut n) = (0.0, 0.0, 0.0, 0);
+            for other in deck.iter().filter(|o| !o.iter().any(|c| mine.contains(c))) {
+                let oc = class_of(other[0], other[1]);
+                // SB holds `mine` and pushes; the BB holds `other`.
+                let eq = solve(t, mine, *other, &mut scratch).equity();
+                let c = e.call[oc];
+                push_sum += c * (2.0 * stack * eq - stack) + (1.0 - c) * -s.bb_fold();
+                // BB holds `mine` and faces a push from `other`'s pushing frequency.
+                let p = e.push[oc];
+                call_gain += p * (stack - 2.0 * stack * (1.0 - eq));
+                call_weight += p;
+                n += 1;
+            }
+            assert_eq!(n, 1225);
+            let direct_push = push_sum / 1225.0;
+            assert!(
+                (direct_push - e.evaluation.ev_push[class]).abs() < 1e-12,
+                "{hand} at {stack}: {direct_push} vs {}",
+                e.evaluation.ev_push[class]
+            );
+            let direct_call = call_gain / call_weight;
+            assert!(
+                (direct_call - e.evaluation.ev_call[class]).abs() < 1e-12,
+                "{hand} at {stack}: {direct_call} vs {}",
+                e.evaluation.ev_call[class]
+            );
+        }
+        // Disjoint pairs: every combo meets 1,225 others.
+        for a in 0..CLASSES {
+            let pairs: f64 = (0..CLASSES).map(|b| game.pairs(a, b)).sum();
+            assert_eq!(pairs, f64::from(combos(a)) * 1225.0);
+        }
+    }
 }

@@ -1,0 +1,86 @@
+//! `pipeline query pushfold`: how the small blind and the big blind play a hand at the
+//! heads-up push/fold equilibrium at one stack, with each action's EV.
+
+use std::path::PathBuf;
+
+use cardtables::holdem::class_of_text;
+use cardtables::PushFoldQueryError;
+
+use super::open_table;
+use crate::cli::PushFoldQuestion;
+use crate::commands::UsageError;
+use crate::games::holdem::classes::class_name;
+
+/// The table a question reads, and the job that writes it.
+fn table_path(q: &PushFoldQuestion) -> (PathBuf, &'static str) {
+    match (&q.table, q.ante.unwrap_or(0.0) > 0.0) {
+        (Some(p), true) => (p.clone(), "holdem_pushfold_ante.toml"),
+        (Some(p), false) => (p.clone(), "holdem_pushfold.toml"),
+        (None, true) => (
+            PathBuf::from("tables/holdem_pushfold_ante/pushfold.bin"),
+            "holdem_pushfold_ante.toml",
+        ),
+        (None, false) => (
+            PathBuf::from("tables/holdem_pushfold/pushfold.bin"),
+            "holdem_pushfold.toml",
+        ),
+    }
+}
+
+/// A frequency as a percentage, with the action it describes.
+fn frequency(f: f64, action: &str) -> String {
+    match f {
+        1.0 => format!("always {action}"),
+        0.0 => format!("never {action}"),
+        _ => format!("{action} {:.2} % of the time", 100.0 * f),
+    }
+}
+
+pub fn query(q: &PushFoldQuestion) -> anyhow::Result<()> {
+    let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
+    let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
+    let (path, job) = table_path(q);
+    let table = open_table(&path, job, "--table", |p| cardtables::PushFold::open(p))?;
+    if let Some(ante) = q.ante {
+        if (ante - table.ante()).abs() > 1e-12 {
+            return Err(UsageError::error(format!(
+                "{} was computed with an ante of {} bb, not {ante}: pass the table of a job with that ante (--table)",
+                path.display(),
+                table.ante()
+            )));
+        }
+    }
+    let answer = |e: PushFoldQueryError| -> anyhow::Error {
+        match e {
+            PushFoldQueryError::Stack { .. } => usage(&e),
+            other => other.into(),
+        }
+    };
+    let push = table.push(class, q.stack).map_err(answer)?;
+    let call = table.call(class, q.stack).map_err(answer)?;
+    let value = table.value(q.stack).map_err(answer)?;
+    let exploitability = table.exploitability(q.stack).map_err(answer)?;
+    println!(
+        "{} at {} bb (grid stack {}), ante {} bb, heads-up push/fold equilibrium (exact):",
+        class_name(class),
+        q.stack,
+        push.stack,
+        table.ante()
+    );
+    println!(
+        "  small blind: {}; EV push {:+.4} bb, fold {:+.4} bb",
+        frequency(push.frequency, "push"),
+        push.ev_push,
+        push.ev_fold
+    );
+    println!(
+        "  big blind facing a push: {}; EV call {:+.4} bb, fold {:+.4} bb",
+        frequency(call.frequency, "call"),
+        call.ev_call,
+        call.ev_fold
+    );
+    println!(
+        "game value for the small blind: {value:+.4} bb per hand (exploitability {exploitability:.1e} bb)"
+    );
+    Ok(())
+}
