@@ -424,6 +424,23 @@ def check_zhajinhua(con, folder: Path) -> None:
         fail(f"{hands}: Monte Carlo rows per opponent count {sampled}")
     if rows != expected:
         fail(f"{hands}: rows per opponent count {rows}, expected {expected}")
+    ranges = str(folder / "range_equity.parquet")
+    classes, cells, mismatch = one(
+        con,
+        f"SELECT count(DISTINCT r.suit_class), count(*), count(*) FILTER (WHERE r.top_pct = 100 "
+        f"AND (r.wins <> h.wins OR r.ties <> h.ties OR r.deals <> h.deals OR r.equity <> h.equity)) "
+        f"FROM '{ranges}' r JOIN (SELECT DISTINCT ON (suit_class, opponents) * FROM '{hands}' "
+        f"WHERE method = 'exact') h USING (suit_class, opponents)",
+    )
+    if classes != 1_755 or cells != 1_755 * 2 * 100 or mismatch:
+        fail(f"{ranges}: {classes} classes, {cells} rows, {mismatch} top-100 % rows unlike hands.parquet")
+    (widening,) = one(
+        con,
+        f"SELECT count(*) FROM '{ranges}' a JOIN '{ranges}' b USING (suit_class, opponents) "
+        f"WHERE b.top_pct = a.top_pct + 1 AND b.deals < a.deals",
+    )
+    if widening:
+        fail(f"{ranges}: {widening} ranges with fewer deals than the next narrower one")
     (doubled,) = one(
         con, f"SELECT sum(2 * wins::HUGEINT + ties) FROM '{hands}' WHERE opponents = 1"
     )

@@ -470,14 +470,14 @@ fn damaged_tables_are_refused_without_panicking() {
     let mut flipped = good.clone();
     flipped[1000] ^= 1;
     let mut version = good.clone();
-    version[8] = 3;
+    version[8] = 4;
     let mut old = good.clone();
     old[8] = 1;
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("truncated", good[..good.len() / 2].to_vec(), "truncated"),
         ("header only", good[..20].to_vec(), "shorter than"),
         ("flipped", flipped, "checksum mismatch"),
-        ("version", version, "format version 3"),
+        ("version", version, "format version 4"),
         ("version 1", old, "regenerate it"),
         ("empty", Vec::new(), "shorter than"),
     ];

@@ -15,9 +15,11 @@
 //! ```
 //!
 //! Versions: 2 changed only the Niuniu payload (one entry per rank multiset and tie-break
-//! suit, with banker EVs, instead of one per hand). Every other game's payload is the same
-//! in versions 1 and 2, so their version 1 files load as before; a version 1 Niuniu file
-//! is refused with an error that says to regenerate it.
+//! suit, with banker EVs, instead of one per hand); 3 only the Zhajinhua payload (suit
+//! classes and equities against calling ranges appended). Every other game's payload is
+//! the same in versions 1 to 3, so their older files load as before; a Niuniu file older
+//! than version 2 and a Zhajinhua file older than version 3 are refused with an error that
+//! says to regenerate them. Version 3 also adds game code 7 (Hold'em push/fold).
 //!
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
@@ -32,7 +34,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
 /// The format version this crate writes.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.

@@ -3,7 +3,9 @@
 //! For each of the C(52,3) = 22,100 hands (colex index): category, strength, whether it is
 //! the off-suit 2-3-5 that beats trips under `special_235`, and for 1..=`max_opponents`
 //! opponents dealt from the 49 unseen cards: P(win), P(tie), equity and the standard error
-//! (0 for exact values, positive for Monte Carlo estimates).
+//! (0 for exact values, positive for Monte Carlo estimates). Also, exactly, the equity
+//! against one and two opponents who hold only the top 1 %, 2 %, … 100 % of hands (a
+//! calling range), per suit class ([`Zhajinhua::range_equity`]).
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -16,6 +18,10 @@ use crate::format::{self, Game, TableError, TableHeader};
 pub const HANDS: usize = 22_100;
 /// Most opponents any table may cover (a 52-card deck deals at most 16 hands of three).
 pub const OPPONENTS_LIMIT: usize = 9;
+/// Opponent counts the range equities cover: 1 and 2.
+pub const RANGE_OPPONENTS: usize = 2;
+/// Range steps: the top 1 %, 2 %, … 100 %.
+pub const RANGE_STEPS: usize = 100;
 
 /// The payload of a Zhajinhua table file. Per-opponent arrays are laid out as
 /// `[(opponents − 1) · HANDS + hand]`.
@@ -42,6 +48,13 @@ pub struct ZhajinhuaPayload {
     pub equity: Vec<f64>,
     #[serde(deserialize_with = "format::bounded_vec")]
     pub std_error: Vec<f64>,
+    /// Each hand's suit class (hands equal up to renaming suits share every figure).
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub suit_class: Vec<u16>,
+    /// Equity against opponents holding a top range, by
+    /// `[((opponents − 1) · classes + class) · 100 + (top % − 1)]`.
+    #[serde(deserialize_with = "format::bounded_vec")]
+    pub range_equity: Vec<f64>,
 }
 
 /// What the table says about one hand against some number of opponents.
@@ -83,9 +96,23 @@ pub enum QueryError {
     Cards(#[from] CardError),
     #[error("{asked} opponents is not covered: this table answers for 1 to {max}")]
     Opponents { asked: usize, max: usize },
+    #[error("top {0} % is not a range: ranges are the top 1 to 100 %")]
+    TopPercent(u32),
 }
 
-format::table_file!(Zhajinhua, ZhajinhuaPayload, Game::Zhajinhua);
+format::table_file!(Zhajinhua, ZhajinhuaPayload, Game::Zhajinhua, decode);
+
+/// The payload of a file of `version`: version 2 and older hold no range equities, so
+/// they are refused with what to do.
+fn decode(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableError> {
+    if version < 3 {
+        return Err(TableError::Invalid(format!(
+            "a format version {version} Zhajinhua table holds no equities against calling \
+             ranges: regenerate it with `pipeline run`"
+        )));
+    }
+    format::decode(payload)
+}
 
 impl Zhajinhua {
     /// Opponent counts covered: 1..=this.
@@ -149,6 +176,34 @@ impl Zhajinhua {
     }
 }
 
+impl Zhajinhua {
+    /// Equity of a hand against `opponents` (1 or 2) players who hold only the top
+    /// `top_percent` % of hands (1 to 100; a hand is in the top x % when fewer than x %
+    /// of all hands are strictly stronger), dealt from the unseen cards, in O(1). Exact.
+    pub fn range_equity(
+        &self,
+        cards: &[Card],
+        opponents: usize,
+        top_percent: u32,
+    ) -> Result<f64, QueryError> {
+        let i = hand_index(cards)? as usize;
+        if opponents == 0 || opponents > RANGE_OPPONENTS {
+            return Err(QueryError::Opponents {
+                asked: opponents,
+                max: RANGE_OPPONENTS,
+            });
+        }
+        if top_percent == 0 || top_percent as usize > RANGE_STEPS {
+            return Err(QueryError::TopPercent(top_percent));
+        }
+        let p = &self.payload;
+        let classes = p.range_equity.len() / (RANGE_OPPONENTS * RANGE_STEPS);
+        let class = usize::from(p.suit_class[i]);
+        Ok(p.range_equity
+            [((opponents - 1) * classes + class) * RANGE_STEPS + top_percent as usize - 1])
+    }
+}
+
 /// Colex index of three distinct cards in any order.
 pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
     if cards.len() != 3 {
@@ -205,6 +260,28 @@ fn validate(p: &ZhajinhuaPayload) -> Result<(), TableError> {
     }) {
         return invalid(format!("cell {k} holds probabilities outside [0, 1]"));
     }
+    if p.suit_class.len() != HANDS {
+        return invalid(format!(
+            "{} suit classes given, expected one per hand",
+            p.suit_class.len()
+        ));
+    }
+    let classes = p
+        .suit_class
+        .iter()
+        .map(|&c| usize::from(c) + 1)
+        .max()
+        .unwrap_or(0);
+    if p.range_equity.len() != classes * RANGE_OPPONENTS * RANGE_STEPS {
+        return invalid(format!(
+            "{} range equities for {classes} suit classes, expected {}",
+            p.range_equity.len(),
+            classes * RANGE_OPPONENTS * RANGE_STEPS
+        ));
+    }
+    if p.range_equity.iter().any(|x| !(0.0..=1.0).contains(x)) {
+        return invalid("a range equity is outside [0, 1]".into());
+    }
     Ok(())
 }
 
@@ -238,6 +315,10 @@ mod tests {
             tie: vec![0.25; cells],
             equity: vec![0.5; cells],
             std_error: vec![0.0; cells],
+            suit_class: (0..HANDS).map(|i| (i % 3) as u16).collect(),
+            range_equity: (0..3 * RANGE_OPPONENTS * RANGE_STEPS)
+                .map(|k| k as f64 / 600.0)
+                .collect(),
         }
     }
 
@@ -260,6 +341,18 @@ mod tests {
         );
         let other = parse_cards("As Ks Qs").unwrap();
         assert_eq!(t.compare(&other, &hand).unwrap(), Ordering::Greater);
+        // Hand 0 is in suit class 0: two opponents, top 7 % is entry (3 + 0) · 100 + 6.
+        assert_eq!(t.range_equity(&hand, 2, 7).unwrap(), 306.0 / 600.0);
+        assert_eq!(t.range_equity(&hand, 1, 100).unwrap(), 99.0 / 600.0);
+        assert_eq!(t.range_equity(&hand, 2, 0), Err(QueryError::TopPercent(0)));
+        assert_eq!(
+            t.range_equity(&hand, 1, 101),
+            Err(QueryError::TopPercent(101))
+        );
+        assert_eq!(
+            t.range_equity(&hand, 3, 50),
+            Err(QueryError::Opponents { asked: 3, max: 2 })
+        );
     }
 
     #[test]
@@ -278,6 +371,18 @@ mod tests {
         ));
         let mut p = payload();
         p.max_opponents = 3;
+        assert!(matches!(
+            Zhajinhua::to_bytes(1, &p),
+            Err(TableError::Invalid(_))
+        ));
+        let mut p = payload();
+        p.range_equity.pop();
+        assert!(matches!(
+            Zhajinhua::to_bytes(1, &p),
+            Err(TableError::Invalid(_))
+        ));
+        let mut p = payload();
+        p.range_equity[3] = f64::NAN;
         assert!(matches!(
             Zhajinhua::to_bytes(1, &p),
             Err(TableError::Invalid(_))

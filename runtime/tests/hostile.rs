@@ -83,6 +83,8 @@ fn zhajinhua_file() -> Vec<u8> {
         tie: vec![0.01; cells],
         equity: vec![0.255; cells],
         std_error: vec![0.0; cells],
+        suit_class: (0..HANDS).map(|i| (i % 4) as u16).collect(),
+        range_equity: vec![0.5; 4 * 2 * 100],
     };
     Zhajinhua::to_bytes(3, &payload).unwrap()
 }
@@ -234,9 +236,17 @@ fn flipped_bytes_never_panic() {
             .enumerate()
             .all(|(i, (x, y))| x == y || (16..24).contains(&i));
         assert_eq!(load_all(&bad), usize::from(unchecked_only), "round {round}");
-        // Resealed: only the decoder and the validation stand in the way.
+        // Resealed: only the decoder and the validation stand in the way; whatever loads
+        // must answer without panicking.
         reseal(&mut bad);
         load_all(&bad);
+        if let Ok(table) = Zhajinhua::from_bytes(&bad) {
+            let hand = cardtables::parse_cards("Ks Kh Qd").unwrap();
+            for top in [1, 37, 100] {
+                let _ = table.range_equity(&hand, 2, top);
+                let _ = table.win_rate(&hand, 1);
+            }
+        }
     }
 }
 

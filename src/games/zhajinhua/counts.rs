@@ -6,6 +6,15 @@
 //! by inclusion–exclusion over shared cards:
 //! `D(X, Y) = |X||Y| − Σ_c x_c y_c + Σ_p x_p y_p − |X ∩ Y|`, where `x_c` counts hands of X
 //! holding card c and `x_p` those holding the pair p.
+//!
+//! **Against a range** ([`range_counts`]): the same counts when the opponents hold only
+//! the top x % of hands, x = 1 … 100. A hand is in the top x % when fewer than x % of
+//! the 22,100 hands are strictly stronger in the ordinary order (so hands of equal
+//! strength are in or out together; the off-suit 2-3-5 of `special_235` sits by its
+//! ordinary high-card strength, at the bottom). Each opponent is a uniformly random range
+//! hand disjoint from ours (and, for two, from each other). The ranges are nested, so one
+//! pass over the opponents from the strongest down adds each hand to the incidence counts
+//! once and reads the counts off at every step.
 
 use std::cmp::Ordering;
 
@@ -106,6 +115,80 @@ pub fn exact_counts(eval: &Evaluator, mine: &HandInfo) -> Counts {
     }
 }
 
+/// Range steps: the top 1 %, 2 %, … 100 % of hands.
+pub const RANGE_STEPS: usize = 100;
+
+/// The range step (1..=100) from which each hand (by colex index) is in the top range:
+/// the smallest x with fewer than x % of all hands strictly stronger.
+pub fn range_steps(eval: &Evaluator) -> Vec<u8> {
+    let mut strengths: Vec<u16> = eval.hands.iter().map(|h| h.strength).collect();
+    strengths.sort_unstable();
+    let n = strengths.len();
+    eval.hands
+        .iter()
+        .map(|h| {
+            let stronger = n - strengths.partition_point(|&s| s <= h.strength);
+            // stronger < x · n / 100  ⇔  x > 100 · stronger / n.
+            (100 * stronger / n + 1) as u8
+        })
+        .collect()
+}
+
+/// Exact counts for one hand against opponents restricted to each top range.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RangeCounts {
+    /// Per step (index x − 1): the counts, with the number of opponent hands and ordered
+    /// pairs of disjoint opponent hands the range leaves.
+    pub steps: Vec<RangeStep>,
+}
+
+/// The counts against one range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RangeStep {
+    pub counts: Counts,
+    /// Range hands disjoint from ours (the one-opponent deals).
+    pub hands: u64,
+    /// Ordered pairs of disjoint range hands, both disjoint from ours.
+    pub pairs: u64,
+}
+
+/// Exact counts for `mine` against one and two opponents holding the top x % of hands,
+/// for every step x; `steps` from [`range_steps`].
+pub fn range_counts(eval: &Evaluator, mine: &HandInfo, steps: &[u8]) -> RangeCounts {
+    let mut by_step: Vec<Vec<&HandInfo>> = vec![Vec::new(); RANGE_STEPS];
+    for (h, &x) in eval.hands.iter().zip(steps) {
+        if h.mask & mine.mask == 0 {
+            by_step[usize::from(x) - 1].push(h);
+        }
+    }
+    let (mut all, mut wins, mut ties) = (Incidence::new(), Incidence::new(), Incidence::new());
+    let steps = by_step
+        .iter()
+        .map(|added| {
+            for theirs in added {
+                all.add(theirs);
+                match eval.compare(mine, theirs) {
+                    Ordering::Greater => wins.add(theirs),
+                    Ordering::Equal => ties.add(theirs),
+                    Ordering::Less => {}
+                }
+            }
+            RangeStep {
+                counts: Counts {
+                    win1: wins.size as u64,
+                    tie1: ties.size as u64,
+                    win2: wins.disjoint_pairs(&wins, wins.size),
+                    tie2_two_way: 2 * wins.disjoint_pairs(&ties, 0),
+                    tie2_three_way: ties.disjoint_pairs(&ties, ties.size),
+                },
+                hands: all.size as u64,
+                pairs: all.disjoint_pairs(&all, all.size),
+            }
+        })
+        .collect();
+    RangeCounts { steps }
+}
+
 /// Win, tie and equity of a hand against `n` opponents from its exact counts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outcome {
@@ -119,18 +202,23 @@ pub struct Outcome {
 }
 
 impl Counts {
+    /// Against `opponents` (1 or 2) random hands.
     pub fn outcome(&self, opponents: u8, ties_rule: Ties) -> Outcome {
-        let (wins, ties, total, shared) = match opponents {
-            1 => (
-                self.win1,
-                self.tie1,
-                u64::from(OPPONENT_HANDS),
-                self.tie1 as f64 / 2.0,
-            ),
+        let total = match opponents {
+            1 => u64::from(OPPONENT_HANDS),
+            _ => OPPONENT_PAIRS,
+        };
+        self.outcome_of(opponents, total, ties_rule)
+    }
+
+    /// Against `opponents` (1 or 2) hands from a set of `total` deals (hands, or ordered
+    /// pairs of disjoint hands) that these counts were taken over.
+    pub fn outcome_of(&self, opponents: u8, total: u64, ties_rule: Ties) -> Outcome {
+        let (wins, ties, shared) = match opponents {
+            1 => (self.win1, self.tie1, self.tie1 as f64 / 2.0),
             _ => (
                 self.win2,
                 self.tie2_two_way + self.tie2_three_way,
-                OPPONENT_PAIRS,
                 self.tie2_two_way as f64 / 2.0 + self.tie2_three_way as f64 / 3.0,
             ),
         };

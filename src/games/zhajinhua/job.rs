@@ -11,7 +11,8 @@ use cardtables::zhajinhua::ZhajinhuaPayload;
 use cardtables::Card;
 use serde::{Deserialize, Serialize};
 
-use super::counts::{exact_counts, Counts};
+use super::counts::OPPONENT_PAIRS;
+use super::counts::{exact_counts, range_counts, range_steps, Counts, RangeCounts, RANGE_STEPS};
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, HANDS, OPPONENT_HANDS};
 use super::multiway::{self, Budget, Estimate, Sample};
@@ -28,11 +29,12 @@ pub(super) const EXACT_OPPONENTS: u8 = 2;
 /// Opponents covered by `zhajinhua.multiway`.
 pub const MULTIWAY_OPPONENTS: u8 = 5;
 
-/// What one work unit computes: exact counts for a run of suit classes, or the Monte
-/// Carlo sample of one suit class against one number of opponents.
+/// What one work unit computes: exact counts against every top range (the last step
+/// being every hand) for a run of suit classes, or the Monte Carlo sample of one suit
+/// class against one number of opponents.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Unit {
-    Exact(Vec<Counts>),
+    Exact(Vec<RangeCounts>),
     Sampled(Sample),
 }
 
@@ -44,9 +46,11 @@ pub struct HandsJob {
     seed: u64,
     pub(super) budget: Budget,
     /// Representative hand index of each suit class, increasing.
-    classes: Vec<usize>,
+    pub(super) classes: Vec<usize>,
     /// Class number of each hand.
-    class_of: Vec<u32>,
+    pub(super) class_of: Vec<u32>,
+    /// The top-range step from which each hand is in an opponent's range.
+    steps: Vec<u8>,
 }
 
 impl HandsJob {
@@ -107,6 +111,7 @@ impl HandsJob {
             .iter()
             .map(|r| classes.binary_search(r).expect("representative listed") as u32)
             .collect();
+        let steps = range_steps(&eval);
         HandsJob {
             eval,
             max_opponents: EXACT_OPPONENTS,
@@ -118,6 +123,7 @@ impl HandsJob {
             },
             classes,
             class_of,
+            steps,
         }
     }
 
@@ -140,8 +146,12 @@ impl HandsJob {
         self.classes.len().div_ceil(CLASSES_PER_UNIT)
     }
 
-    /// Splits unit results into exact counts by class and samples by (opponents, class).
-    fn split_units(&self, units: Vec<Unit>) -> anyhow::Result<(Vec<Counts>, Vec<Vec<Sample>>)> {
+    /// Splits unit results into exact range counts by class and samples by (opponents,
+    /// class).
+    fn split_units(
+        &self,
+        units: Vec<Unit>,
+    ) -> anyhow::Result<(Vec<RangeCounts>, Vec<Vec<Sample>>)> {
         let mut exact = Vec::with_capacity(self.classes.len());
         let mut sampled = vec![
             Vec::with_capacity(self.classes.len());
@@ -194,6 +204,48 @@ impl HandsJob {
     }
 }
 
+/// Range counts read back from a checkpoint or part must be possible: every step, each
+/// within its range's deals, the last range the whole deck.
+fn check_range_counts(r: &RangeCounts) -> Result<(), String> {
+    if r.steps.len() != RANGE_STEPS {
+        return Err(format!(
+            "{} range steps, expected {RANGE_STEPS}",
+            r.steps.len()
+        ));
+    }
+    let last = &r.steps[RANGE_STEPS - 1];
+    if (last.hands, last.pairs) != (u64::from(OPPONENT_HANDS), OPPONENT_PAIRS) {
+        return Err("the widest range is not every hand".into());
+    }
+    let bad = r.steps.iter().any(|s| {
+        let c = &s.counts;
+        s.hands == 0
+            || s.hands > last.hands
+            || s.pairs > last.pairs
+            || c.win1.checked_add(c.tie1).is_none_or(|n| n > s.hands)
+            || c.win2
+                .checked_add(c.tie2_two_way)
+                .and_then(|n| n.checked_add(c.tie2_three_way))
+                .is_none_or(|n| n > s.pairs)
+    });
+    if bad {
+        return Err("range counts exceed their deals".into());
+    }
+    Ok(())
+}
+
+impl HandsJob {
+    /// Win, tie and equity against `n` (1 or 2) opponents holding one top range.
+    pub(super) fn range_outcome(
+        &self,
+        step: &super::counts::RangeStep,
+        n: u8,
+    ) -> super::counts::Outcome {
+        let total = if n == 1 { step.hands } else { step.pairs };
+        step.counts.outcome_of(n, total, self.eval.rules.ties)
+    }
+}
+
 /// One (hand, opponents) result, exact or sampled.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Cell {
@@ -236,11 +288,10 @@ impl Job for HandsJob {
             Unit::Exact(counts) if index < self.exact_units() => {
                 let start = index * CLASSES_PER_UNIT;
                 let want = (start + CLASSES_PER_UNIT).min(self.classes.len()) - start;
-                if counts.len() == want {
-                    Ok(())
-                } else {
-                    Err(format!("{} suit classes, expected {want}", counts.len()))
+                if counts.len() != want {
+                    return Err(format!("{} suit classes, expected {want}", counts.len()));
                 }
+                counts.iter().try_for_each(check_range_counts)
             }
             Unit::Sampled(s) if index >= self.exact_units() => {
                 let k = index - self.exact_units();
@@ -267,7 +318,7 @@ impl Job for HandsJob {
             return Unit::Exact(
                 self.classes[start..end]
                     .iter()
-                    .map(|&h| exact_counts(&self.eval, &self.eval.hands[h]))
+                    .map(|&h| range_counts(&self.eval, &self.eval.hands[h], &self.steps))
                     .collect(),
             );
         }
@@ -292,8 +343,13 @@ impl Job for HandsJob {
         units: Vec<Unit>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
-        let (by_class, samples) = self.split_units(units)?;
+        let (ranges, samples) = self.split_units(units)?;
         progress.phase("building tables");
+        // The last range is every hand.
+        let by_class: Vec<Counts> = ranges
+            .iter()
+            .map(|r| r.steps[RANGE_STEPS - 1].counts)
+            .collect();
         let counts = self.counts_by_hand(&by_class);
         // Every ordered pair of disjoint hands is a win for one side or a tie for both.
         let win_total: u64 = counts.iter().map(|c| c.win1).sum();
@@ -328,6 +384,16 @@ impl Job for HandsJob {
             win,
             tie,
             equity,
+            suit_class: self.class_of.iter().map(|&c| c as u16).collect(),
+            range_equity: (1..=EXACT_OPPONENTS)
+                .flat_map(|n| {
+                    ranges.iter().flat_map(move |r| {
+                        r.steps
+                            .iter()
+                            .map(move |step| self.range_outcome(step, n).equity)
+                    })
+                })
+                .collect(),
         };
         let table = cardtables::Zhajinhua::to_bytes(rules_hash, &payload)?;
         Ok(Outputs {
@@ -336,6 +402,11 @@ impl Job for HandsJob {
                     file: "hands.parquet".into(),
                     batches: vec![self.hands_batch(&counts, &samples)?],
                     plain_columns: vec!["hand_index", "cards"],
+                },
+                ParquetOutput {
+                    file: "range_equity.parquet".into(),
+                    batches: vec![self.range_equity_batch(&ranges)?],
+                    plain_columns: vec!["win", "tie", "equity"],
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),

@@ -1,11 +1,12 @@
 //! The outputs of the Zhajinhua jobs as Arrow batches: `hands.parquet` (one row per hand
-//! and opponent count), `categories.parquet` and `raise_curve.parquet`.
+//! and opponent count), `range_equity.parquet` (one row per suit class, opponent count
+//! and top range), `categories.parquet` and `raise_curve.parquet`.
 
 use std::sync::Arc;
 
 use arrow_array::{RecordBatch, StringArray};
 
-use super::counts::Counts;
+use super::counts::{Counts, RangeCounts};
 use super::decisions;
 use super::eval::{CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::job::HandsJob;
@@ -32,6 +33,7 @@ impl HandsJob {
         let mut hand = Vec::with_capacity(rows);
         let mut cards = Vec::with_capacity(rows);
         let mut pattern = Vec::with_capacity(rows);
+        let mut class = Vec::with_capacity(rows);
         let mut c = [(); 3].map(|_| Vec::with_capacity(rows));
         let mut category = Vec::with_capacity(rows);
         let mut strength = Vec::with_capacity(rows);
@@ -46,6 +48,7 @@ impl HandsJob {
                 hand.push(i as u32);
                 cards.push(crate::cards::text(&info.cards));
                 pattern.push(rank_pattern(&info.cards));
+                class.push(self.class_of[i] as u16);
                 for (k, card) in info.cards.iter().enumerate() {
                     c[k].push(card.id());
                 }
@@ -70,6 +73,7 @@ impl HandsJob {
             .u32("hand_index", hand)
             .str("cards", cards)
             .str("rank_pattern", pattern)
+            .u16("suit_class", class)
             .u8("c1", c1)
             .u8("c2", c2)
             .u8("c3", c3)
@@ -86,6 +90,47 @@ impl HandsJob {
             .f64("equity", equity)
             .f64("std_error", std_error)
             .dict("method", method, &methods)
+            .batch()
+    }
+
+    /// `range_equity.parquet`: every suit class against one and two opponents holding the
+    /// top 1 %, 2 %, … 100 % of hands, exact.
+    pub(super) fn range_equity_batch(&self, ranges: &[RangeCounts]) -> anyhow::Result<RecordBatch> {
+        let (mut class, mut cards, mut pattern, mut opponents, mut top) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        let (mut wins, mut ties, mut deals) = (vec![], vec![], vec![]);
+        let (mut win, mut tie, mut equity) = (vec![], vec![], vec![]);
+        for n in 1..=super::job::EXACT_OPPONENTS {
+            for (k, r) in ranges.iter().enumerate() {
+                let info = &self.eval.hands[self.classes[k]];
+                for (x, step) in r.steps.iter().enumerate() {
+                    let o = self.range_outcome(step, n);
+                    class.push(k as u16);
+                    cards.push(crate::cards::text(&info.cards));
+                    pattern.push(rank_pattern(&info.cards));
+                    opponents.push(n);
+                    top.push(x as u8 + 1);
+                    wins.push(o.wins);
+                    ties.push(o.ties);
+                    deals.push(o.total);
+                    win.push(o.win);
+                    tie.push(o.tie);
+                    equity.push(o.equity);
+                }
+            }
+        }
+        Columns::new()
+            .u16("suit_class", class)
+            .str("cards", cards)
+            .str("rank_pattern", pattern)
+            .u8("opponents", opponents)
+            .u8("top_pct", top)
+            .u64("wins", wins)
+            .u64("ties", ties)
+            .u64("deals", deals)
+            .f64("win", win)
+            .f64("tie", tie)
+            .f64("equity", equity)
             .batch()
     }
 
@@ -145,8 +190,8 @@ impl HandsJob {
 }
 
 /// The hand up to suits: ranks high to low, with `s` when all three share a suit (as
-/// Hold'em writes classes), e.g. `KKQ`, `AKQs`, `AKQ`. Hands with the same pattern are
-/// suit copies of each other and have the same figures.
+/// Hold'em writes classes), e.g. `KKQ`, `AKQs`, `AKQ`. Hands with the same pattern have
+/// the same category and strength; their figures can differ a little by card removal.
 fn rank_pattern(cards: &[cardtables::Card; 3]) -> String {
     use cardtables::card::RANK_CHARS;
     let mut ranks = cards.map(|c| c.rank());

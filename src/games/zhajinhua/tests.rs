@@ -9,7 +9,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 
-use super::counts::{exact_counts, Counts, OPPONENT_PAIRS};
+use super::counts::{exact_counts, range_counts, range_steps, Counts, OPPONENT_PAIRS, RANGE_STEPS};
 use super::eval::{index_of, Evaluator, HANDS, OPPONENT_HANDS};
 use super::job::{HandsJob, Unit};
 use super::rules::{Ties, ZhajinhuaRules, A23};
@@ -96,7 +96,11 @@ fn all_counts(rules: ZhajinhuaRules) -> (HandsJob, Vec<Counts>) {
     let by_class: Vec<Counts> = (0..job.unit_count())
         .into_par_iter()
         .flat_map_iter(|u| match job.run_unit(u) {
-            Unit::Exact(counts) => counts,
+            // The widest range is every hand.
+            Unit::Exact(ranges) => ranges
+                .into_iter()
+                .map(|r| r.steps[RANGE_STEPS - 1].counts)
+                .collect::<Vec<_>>(),
             Unit::Sampled(_) => panic!("the exact job plans no sampled units"),
         })
         .collect();
@@ -198,6 +202,84 @@ fn two_opponent_counts_match_direct_enumeration() {
             (win, two, three),
             "{text}"
         );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "enumerates opponents in ranges: run with --release"
+)]
+fn range_counts_match_direct_enumeration() {
+    for rules in variants() {
+        let eval = Evaluator::new(rules);
+        let steps = range_steps(&eval);
+        // The top x % holds every hand with fewer than 221 · x hands strictly stronger,
+        // counted from the literal order.
+        let literals: Vec<Literal> = eval
+            .hands
+            .iter()
+            .map(|h| literal(&h.cards, &rules))
+            .collect();
+        let keys: Vec<&(u8, Vec<u8>)> = literals.iter().map(|l| &l.0).collect();
+        for (i, &x) in steps.iter().enumerate().step_by(97) {
+            let stronger = keys.iter().filter(|k| **k > keys[i]).count();
+            assert!(stronger < 221 * usize::from(x), "hand {i} step {x}");
+            assert!(
+                x == 1 || stronger >= 221 * usize::from(x - 1),
+                "hand {i} step {x}"
+            );
+        }
+        assert!(steps.contains(&100));
+        for text in ["Ks Kh Qd", "As Ks Js", "3c 2d 5h", "Qh Jh Th"] {
+            let mine = eval.hands[index_of(&hand(text))];
+            let lit = literal(&mine.cards, &rules);
+            let ranges = range_counts(&eval, &mine, &steps);
+            for x in [1u8, 5, 9, 15, 40, 77, 100] {
+                let range: Vec<_> = eval
+                    .hands
+                    .iter()
+                    .zip(&steps)
+                    .filter(|(h, &s)| s <= x && h.mask & mine.mask == 0)
+                    .map(|(h, _)| h)
+                    .collect();
+                let vs =
+                    |h: &&super::eval::HandInfo| literal_compare(&lit, &literal(&h.cards, &rules));
+                let step = &ranges.steps[usize::from(x) - 1];
+                let win1 = range.iter().filter(|h| vs(h) == Ordering::Greater).count() as u64;
+                let tie1 = range.iter().filter(|h| vs(h) == Ordering::Equal).count() as u64;
+                assert_eq!(
+                    (step.hands, step.counts.win1, step.counts.tie1),
+                    (range.len() as u64, win1, tie1),
+                    "{rules:?} {text} top {x} %"
+                );
+                if x > 15 {
+                    continue;
+                }
+                // Two opponents: every ordered pair of disjoint range hands.
+                let (mut pairs, mut win, mut two, mut three) = (0u64, 0u64, 0u64, 0u64);
+                for a in &range {
+                    for b in &range {
+                        if a.mask & b.mask != 0 {
+                            continue;
+                        }
+                        pairs += 1;
+                        match (vs(a), vs(b)) {
+                            (Ordering::Less, _) | (_, Ordering::Less) => {}
+                            (Ordering::Greater, Ordering::Greater) => win += 1,
+                            (Ordering::Equal, Ordering::Equal) => three += 1,
+                            _ => two += 1,
+                        }
+                    }
+                }
+                let c = &step.counts;
+                assert_eq!(
+                    (step.pairs, c.win2, c.tie2_two_way, c.tie2_three_way),
+                    (pairs, win, two, three),
+                    "{rules:?} {text} top {x} %"
+                );
+            }
+        }
     }
 }
 
