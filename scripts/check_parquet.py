@@ -420,8 +420,18 @@ def check_zhajinhua(con, folder: Path) -> None:
         f"SELECT opponents, count(*), min(deals), min(std_error) FROM '{hands}' "
         f"WHERE method = 'monte_carlo' GROUP BY opponents ORDER BY opponents"
     ).fetchall()
-    if any(n != ZHAJINHUA_HANDS or trials < 16_384 or se <= 0 for _, n, trials, se in sampled):
+    if any(n != ZHAJINHUA_HANDS or trials < 16_384 or se < 0 for _, n, trials, se in sampled):
         fail(f"{hands}: Monte Carlo rows per opponent count {sampled}")
+    # A Monte Carlo row has a standard error of 0 exactly when its value is certain: the
+    # hand beats every opponent hand (so any number of them), and then it wins for sure.
+    (wrong_certainty,) = one(
+        con,
+        f"SELECT count(*) FROM '{hands}' m JOIN '{hands}' o ON o.hand_index = m.hand_index AND o.opponents = 1 "
+        f"WHERE m.method = 'monte_carlo' AND ((m.std_error = 0) <> (o.wins = {ZHAJINHUA_OPPONENTS}) "
+        f"OR (m.std_error = 0 AND (m.win <> 1 OR m.equity <> 1)))",
+    )
+    if wrong_certainty:
+        fail(f"{hands}: {wrong_certainty} Monte Carlo rows whose zero standard error does not match a certain win")
     if rows != expected:
         fail(f"{hands}: rows per opponent count {rows}, expected {expected}")
     ranges = str(folder / "range_equity.parquet")

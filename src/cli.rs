@@ -243,6 +243,12 @@ pub struct ZhajinhuaQuestion {
     /// Cost of asking for a comparison (比牌); default: the call.
     #[arg(long, value_parser = amount)]
     pub compare: Option<f64>,
+    /// For the best raise: the limit of the fold curve f(R) = M·(R − C)/(R − C + P).
+    #[arg(long, default_value_t = 1.0, value_parser = probability)]
+    pub max_fold: f64,
+    /// For the best raise: the largest raise-to allowed (default: 5 × the pot).
+    #[arg(long, value_parser = amount)]
+    pub cap: Option<f64>,
     /// The table to read.
     #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
     pub table: PathBuf,

@@ -1,11 +1,14 @@
-//! `pipeline query zhajinhua`: a hand's exact win / tie / loss and each action's EV.
+//! `pipeline query zhajinhua`: a hand's exact win / tie / loss and each action's EV, with
+//! raises priced against the hands that call them, and the best raise along a fold curve.
 
 use anyhow::Context;
 use cardtables::decision::{
-    ev_call, ev_compare, ev_raise_article, half_kelly, kelly, required_equity,
+    calling_top_percent, ev_call, ev_compare, ev_raise, ev_raise_article, optimum_raise,
+    required_equity,
 };
+use cardtables::zhajinhua::RANGE_OPPONENTS;
 
-use super::{bet_actions, method_note, open_table, print_actions, raises};
+use super::{method_note, open_table, print_actions, raises};
 use crate::cli::ZhajinhuaQuestion;
 use crate::commands::UsageError;
 
@@ -14,6 +17,13 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     let bet = &q.bet;
     let raises = raises(bet)?;
     let cost = q.compare.unwrap_or(bet.call);
+    let cap = q.cap.unwrap_or(5.0 * bet.pot);
+    if cap < bet.call {
+        return Err(UsageError::error(format!(
+            "--cap {cap} must be at least the call ({})",
+            bet.call
+        )));
+    }
     let cards = cardtables::card::parse_exact(&q.hand, 3)
         .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
     let table = open_table(&q.table, "zhajinhua.toml", "--table", |p| {
@@ -50,24 +60,61 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         bet.call,
         required_equity(bet.pot, bet.call)
     );
-    let mut actions = bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?;
+    // Who calls a raise: the strongest hands, priced exactly for one and two opponents
+    // (who call or fold together); beyond, the table has no ranges and callers are
+    // taken as random hands.
+    let ranged = q.opponents <= RANGE_OPPONENTS;
+    let vs_top = |x: u32| -> f64 {
+        if x == 0 {
+            0.0
+        } else if ranged {
+            table
+                .range_equity(&cards, q.opponents, x)
+                .expect("a hand and opponent count already checked")
+        } else {
+            w
+        }
+    };
+    let top = calling_top_percent(bet.fold);
+    let mut actions = vec![
+        ("fold".to_string(), 0.0),
+        (format!("call {}", bet.call), ev_call(w, bet.pot, bet.call)),
+    ];
+    for &r in &raises {
+        let label = if ranged {
+            format!(
+                "raise to {r} (fold {:.0}%; callers: top {top} %, equity {:.4})",
+                100.0 * bet.fold,
+                vs_top(top)
+            )
+        } else {
+            format!(
+                "raise to {r} (fold {:.0}%; callers as random hands)",
+                100.0 * bet.fold
+            )
+        };
+        actions.push((label, ev_raise(vs_top(top), bet.pot, bet.call, r, bet.fold)));
+    }
     actions.push((
         format!("compare, cost {cost} (heads-up win {:.4})", heads_up.win),
         ev_compare(heads_up.equity, bet.pot, cost),
     ));
     print_actions(&actions);
+    let best = optimum_raise(bet.pot, bet.call, q.max_fold, cap, vs_top);
+    println!(
+        "best raise if folds grow with the raise, f(R) = {}·(R − C)/(R − C + P), up to {cap}: raise to {:.2}{} (fold {:.1}%, callers top {} %, equity {:.4}): EV {:+.3} (exact optimum)",
+        q.max_fold,
+        best.raise_to,
+        if best.at_cap { ", the cap" } else { "" },
+        100.0 * best.fold,
+        best.calling_top_percent,
+        best.equity,
+        best.ev
+    );
     for &r in &raises {
         println!(
-            "  (the article's raise formula for {r} would say {:+.3}: it forgets the opponent's call)",
+            "  (the article's raise formula for {r} would say {:+.3}: it forgets the opponent's call and that callers hold strong hands)",
             ev_raise_article(w, bet.pot, r, bet.fold)
-        );
-    }
-    if bet.call > 0.0 {
-        let odds = bet.pot / bet.call;
-        println!(
-            "Kelly fraction for this call at odds {odds:.2}:1: {:.4} (half-Kelly {:.4})",
-            kelly(odds, w),
-            half_kelly(odds, w)
         );
     }
     Ok(())

@@ -5,8 +5,8 @@
 
 use arrow_array::RecordBatch;
 use cardtables::decision::{
-    ev_call, ev_compare, ev_raise, ev_raise_article, half_kelly, kelly, required_equity, Style,
-    EV_FOLD,
+    curved_fold, ev_call, ev_compare, ev_raise, ev_raise_article, ev_raise_vs_callers,
+    required_equity, Style, EV_FOLD,
 };
 
 use crate::sink::columns::Columns;
@@ -70,7 +70,8 @@ impl Row {
 }
 
 /// `decisions.parquet`: every grid point with each action's EV, the best action, what each
-/// style would do, the required equity and the Kelly fractions of the call.
+/// style would do and the required equity. (No Kelly fraction: Kelly sizes a stake one
+/// chooses as a share of a bankroll, and a call's size is fixed by the bet.)
 pub fn grid_batch() -> anyhow::Result<RecordBatch> {
     let mut rows = Vec::new();
     for &equity in &EQUITIES {
@@ -108,45 +109,56 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
             "required_equity",
             r.iter().map(|r| required_equity(r.pot, r.call)),
         )
-        .f64("kelly", r.iter().map(|r| kelly(r.pot / r.call, r.equity)))
-        .f64(
-            "half_kelly",
-            r.iter().map(|r| half_kelly(r.pot / r.call, r.equity)),
-        )
         .batch()
 }
 
-/// Fold rate against a raise to `raise_to`: grows with the raise relative to the pot and
-/// saturates at `max`. The tutorial argues fold rates rise with the raise; this is the
-/// simplest such model, stated in the report.
-pub fn fold_rate(raise_to: f64, call: f64, pot: f64, max: f64) -> f64 {
-    let extra = (raise_to - call).max(0.0);
-    max * extra / (extra + pot)
-}
-
-/// The raise-size EV curve of one hand: `(raise_to, fold_rate, corrected EV, the article's EV)`.
-pub fn raise_curve(equity: f64, pot: f64, call: f64, max_fold: f64) -> Vec<(f64, f64, f64, f64)> {
+/// Raise-to amounts the curve tables and charts show: 101 from the call to 5 × the pot.
+pub fn curve_raises(pot: f64, call: f64) -> Vec<f64> {
     (0..=100)
-        .map(|i| {
-            let r = call + (5.0 * pot - call) * f64::from(i) / 100.0;
-            let f = fold_rate(r, call, pot, max_fold);
-            (
-                r,
-                f,
-                ev_raise(equity, pot, call, r, f),
-                ev_raise_article(equity, pot, r, f),
-            )
-        })
+        .map(|i| call + (5.0 * pot - call) * f64::from(i) / 100.0)
         .collect()
 }
 
-/// The raise that maximises a curve's column (`2` corrected, `3` the article's formula).
-pub fn peak(curve: &[(f64, f64, f64, f64)], article: bool) -> (f64, f64) {
-    curve
-        .iter()
-        .map(|p| (p.0, if article { p.3 } else { p.2 }))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .expect("non-empty curve")
+/// One point of a hand's raise-size curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    pub raise_to: f64,
+    pub fold: f64,
+    /// EV if the callers held random hands (equity against a random hand).
+    pub ev_random_callers: f64,
+    /// The calling range (top %), our equity against it and the EV with it.
+    pub calling_top_percent: u32,
+    pub calling_equity: f64,
+    pub ev: f64,
+    /// The tutorial article's formula with the random-hand equity.
+    pub ev_article: f64,
+}
+
+/// A hand's raise-size curve under the fold curve with limit `max_fold`; `equity_vs_top`
+/// gives its equity against the top x % (x = 100: a random hand).
+pub fn raise_curve(
+    pot: f64,
+    call: f64,
+    max_fold: f64,
+    equity_vs_top: &dyn Fn(u32) -> f64,
+) -> Vec<CurvePoint> {
+    let w = equity_vs_top(100);
+    curve_raises(pot, call)
+        .into_iter()
+        .map(|r| {
+            let f = curved_fold(r, call, pot, max_fold);
+            let (ev, _, top, calling) = ev_raise_vs_callers(pot, call, r, max_fold, equity_vs_top);
+            CurvePoint {
+                raise_to: r,
+                fold: f,
+                ev_random_callers: ev_raise(w, pot, call, r, f),
+                calling_top_percent: top,
+                calling_equity: calling,
+                ev,
+                ev_article: ev_raise_article(w, pot, r, f),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -166,13 +178,18 @@ mod tests {
     }
 
     #[test]
-    fn raise_curve_peaks_inside_for_a_weak_hand() {
-        let curve = raise_curve(0.35, 100.0, 20.0, 0.6);
-        let (at, ev) = peak(&curve, false);
-        assert!(at > 20.0 && at < 500.0, "peak at {at}");
-        assert!(ev > curve[0].2 && ev > curve[100].2);
-        // With equity above 1/2 the corrected EV only grows with the raise.
-        let strong = raise_curve(0.8, 100.0, 20.0, 0.6);
-        assert_eq!(peak(&strong, false).0, strong[100].0);
+    fn curves_use_the_calling_range_and_meet_the_random_model_at_a_call() {
+        // Equity 0.8 against a random hand, falling as the callers tighten.
+        let w = |x: u32| 0.3 + 0.5 * f64::from(x) / 100.0;
+        let curve = raise_curve(100.0, 20.0, 0.6, &w);
+        assert_eq!(curve.len(), 101);
+        // A raise to the call is a call: nobody folds and the callers are every hand.
+        assert_eq!(curve[0].calling_top_percent, 100);
+        assert_eq!(curve[0].ev, curve[0].ev_random_callers);
+        for p in &curve[1..] {
+            assert!(p.calling_top_percent < 100 || p.fold == 0.0);
+            // Tighter callers, lower equity: never better than random callers.
+            assert!(p.ev <= p.ev_random_callers + 1e-12);
+        }
     }
 }

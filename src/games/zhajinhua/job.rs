@@ -420,7 +420,7 @@ impl Job for HandsJob {
                 },
                 ParquetOutput {
                     file: "raise_curve.parquet".into(),
-                    batches: vec![self.raise_curve_batch(&counts)?],
+                    batches: vec![self.raise_curve_batch(&ranges)?],
                     plain_columns: vec![],
                 },
             ],
@@ -429,7 +429,7 @@ impl Job for HandsJob {
                 bytes: table,
                 entries: HANDS as u64,
             }],
-            report: self.report(meta, &counts, &samples, &rules)?,
+            report: self.report(meta, &counts, &samples, &ranges, &rules)?,
             rules,
         })
     }

@@ -68,8 +68,18 @@ fn regress(n: f64, sx: f64, sx2: f64, sy: f64, sy2: f64, sxy: f64, mean_y: f64) 
 }
 
 impl Sample {
-    /// Estimates, given the exact two-opponent counts of the same hand.
+    /// Estimates, given the exact counts of the same hand. A hand that beats every
+    /// opponent hand beats any number of them: its figures are certain (standard error 0),
+    /// whatever the sample says.
     pub fn estimate(&self, exact: &Counts, ties_rule: Ties) -> Estimate {
+        if exact.win1 == u64::from(super::eval::OPPONENT_HANDS) {
+            return Estimate {
+                win: 1.0,
+                tie: 0.0,
+                equity: 1.0,
+                std_error: 0.0,
+            };
+        }
         let n = self.trials as f64;
         let two = exact.outcome(2, ties_rule);
         let (win, se_win) = regress(

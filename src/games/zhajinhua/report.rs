@@ -3,7 +3,9 @@
 
 use cardtables::Card;
 
-use super::counts::{Counts, OPPONENT_PAIRS};
+use cardtables::decision::{optimum_raise, RaiseOptimum};
+
+use super::counts::{Counts, RangeCounts, OPPONENT_PAIRS};
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::job::{HandsJob, EXACT_OPPONENTS};
@@ -12,12 +14,16 @@ use super::rules::{ZhajinhuaRules, A23};
 use crate::engine::JobMeta;
 use crate::report::{header, line_chart_svg, markdown_table, Report};
 
-/// Hands whose raise-size EV curves the report draws (a strong and a weak one), the
-/// situation they face, and the fold model's saturation.
-pub(super) const CURVE_HANDS: [&str; 2] = ["Ks Kh Qd", "Qh 8d 4c"];
+/// Hands whose raise-size EV curves the report draws (a strong one, a weak one, and the
+/// A-2-3 straight whose rank the `a23` variant moves), the situation they face, and the
+/// fold model's saturation.
+pub(super) const CURVE_HANDS: [&str; 3] = ["Ks Kh Qd", "Qh 8d 4c", "Ah 2d 3c"];
 pub(super) const CURVE_POT: f64 = 100.0;
 pub(super) const CURVE_CALL: f64 = 20.0;
-pub(super) const CURVE_MAX_FOLD: f64 = 0.6;
+pub(super) const CURVE_MAX_FOLD: f64 = 1.0;
+/// The fold curve's limit in the report's earlier model (random callers), kept for the
+/// comparison with its grid-found optimum.
+const EARLIER_MAX_FOLD: f64 = 0.6;
 
 /// Category counts under each `a23` variant, side by side (`special_235` and `ties` change
 /// who wins, not how many hands fall in each category).
@@ -59,22 +65,37 @@ fn variant_counts() -> String {
 }
 
 impl HandsJob {
-    /// Heads-up equity of a hand given as text (the report's fixed example hands).
-    pub(super) fn equity_of(&self, counts: &[Counts], text: &str) -> f64 {
+    /// A hand's exact equity against one opponent holding the top x %, x = 1..=100
+    /// (index x − 1; the last is a random hand).
+    pub(super) fn range_equities(&self, ranges: &[RangeCounts], text: &str) -> Vec<f64> {
         let cards: [Card; 3] = cardtables::parse_cards(text)
             .expect("example hands parse")
             .try_into()
             .expect("three cards");
-        counts[index_of(&cards)]
-            .outcome(1, self.eval.rules.ties)
-            .equity
+        let class = self.class_of[index_of(&cards)] as usize;
+        ranges[class]
+            .steps
+            .iter()
+            .map(|step| self.range_outcome(step, 1).equity)
+            .collect()
+    }
+
+    /// The hands whose raise-size curves the report draws: a strong and a weak one, the
+    /// A-2-3 whose rank the `a23` variant moves, and the off-suit 2-3-5 under
+    /// `special_235`.
+    pub(super) fn curve_hands(&self) -> Vec<&'static str> {
+        let mut hands = CURVE_HANDS.to_vec();
+        if self.eval.rules.special_235 {
+            hands.push("5h 3c 2d");
+        }
+        hands
     }
 
     /// The report's decision-model section and its raise-size chart.
     fn decision_report(
         &self,
         meta: &JobMeta,
-        counts: &[Counts],
+        ranges: &[RangeCounts],
     ) -> anyhow::Result<(String, String)> {
         let mut md = String::from(
             "\n## Decisions\n\n\
@@ -88,85 +109,107 @@ impl HandsJob {
              f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C and is in \
              `ev_raise_article_formula` only to show the gap\n\
              - EV(compare at cost K) = w·(P + K) − K, with K = C on the grid\n\
-             - Kelly fraction of the call at odds b = P / C: f* = (b·w − (1 − w)) / b, and \
-             half-Kelly\n\
              - styles (the article's §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
              of the pot, steady on EV > 0 but prices raises with a fold rate of at most 0.1; \
-             `*_action` is the best action each style accepts, else fold.\n\n",
+             `*_action` is the best action each style accepts, else fold.\n\n\
+             No Kelly fraction is given: Kelly sizes a stake one chooses as a share of one's \
+             bankroll, and the size of a call is fixed by the bet.\n\n",
         );
         md.push_str(&format!(
-            "### Raise size\n\nThe tutorial article suggests tabulating EV against the raise size to find \
-             its peak. With a constant fold rate EV is linear in R, so there is a peak only if \
-             folds grow with the raise. We use f(R) = {max} · (R − C) / (R − C + P), which \
-             rises from 0 towards {max}, for pot {pot} and call {call}, heads-up:\n\n",
+            "### Raise size\n\nA raise is called by the hands that do not fold, and those are the \
+             strongest ones. We let the fold rate grow with the raise, f(R) = {max} · (R − C) / \
+             (R − C + P): 0 at a call, one half at a pot-sized raise (R − C = P), tending to 1, \
+             so the callers of a huge raise are only the best hands. We value a called raise with the exact \
+             equity against the **calling range**: the top ⌈100 · (1 − f(R))⌉ % of hands \
+             (`range_equity.parquet`; the range in whole percent, rounded up). Pot {pot}, call \
+             {call}, heads-up, raises up to 5 × the pot ({cap}). The best raise is found exactly, \
+             not on the chart's grid: between the raises where the calling range changes by one \
+             percent the equity is constant and the EV has a closed-form stationary point \
+             (docs/rules/zhajinhua.md); the best of those, the range steps and the ends is the \
+             optimum. For comparison, the same fold curve with callers holding random hands \
+             (the model this report used before), whose optimum is the closed form itself.\n\n",
             max = CURVE_MAX_FOLD,
             pot = CURVE_POT,
-            call = CURVE_CALL
+            call = CURVE_CALL,
+            cap = 5.0 * CURVE_POT
         ));
+        let cap = 5.0 * CURVE_POT;
         let mut rows = Vec::new();
         let mut series = Vec::new();
-        let mut findings = Vec::new();
-        for text in CURVE_HANDS {
-            let w = self.equity_of(counts, text);
-            let curve = decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD);
-            let (at, ev) = decisions::peak(&curve, false);
-            let (article_at, article_ev) = decisions::peak(&curve, true);
-            let (first, last) = (curve[0].0, curve[curve.len() - 1].0);
-            let shape = |r: f64| {
-                if r >= last {
-                    format!(
-                        "rises across the whole range, so its best raise is the largest ({r:.0})"
-                    )
-                } else if r <= first {
-                    format!("falls from the start, so its best is not to raise beyond the call ({r:.0})")
+        for text in self.curve_hands() {
+            let equities = self.range_equities(ranges, text);
+            let vs_top = |x: u32| equities[x as usize - 1];
+            let w = vs_top(100);
+            let best = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, vs_top);
+            let random = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, |_| w);
+            let place = |o: &RaiseOptimum| {
+                if o.at_cap {
+                    format!("{:.2} (the cap)", o.raise_to)
+                } else if o.raise_to <= CURVE_CALL {
+                    format!("{:.2} (a call)", o.raise_to)
                 } else {
-                    format!("peaks at a raise to {r:.0}")
+                    format!("{:.2}", o.raise_to)
                 }
             };
-            findings.push(format!(
-                "- `{text}` (equity {w:.3}): the corrected EV {}; the article's formula {}.",
-                shape(at),
-                shape(article_at)
-            ));
             rows.push(vec![
                 format!("`{text}`"),
                 format!("{w:.4}"),
-                format!("{at:.0}"),
-                format!("{ev:+.2}"),
-                format!("{article_at:.0}"),
-                format!("{article_ev:+.2}"),
+                place(&best),
+                if best.ev < 0.0 {
+                    format!("{:+.2} (folding, 0, is better)", best.ev)
+                } else {
+                    format!("{:+.2}", best.ev)
+                },
+                format!(
+                    "top {} %, equity {:.4}",
+                    best.calling_top_percent, best.equity
+                ),
+                place(&random),
+                format!("{:+.2}", random.ev),
             ]);
+            let curve = decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, &vs_top);
             series.push((
-                format!("{text} (w={w:.3})"),
-                curve.iter().map(|p| (p.0, p.2)).collect(),
+                format!("{text}: callers hold the calling range"),
+                curve.iter().map(|p| (p.raise_to, p.ev)).collect(),
             ));
             series.push((
-                format!("{text}, article's formula"),
-                curve.iter().map(|p| (p.0, p.3)).collect(),
+                format!("{text}: callers hold random hands"),
+                curve
+                    .iter()
+                    .map(|p| (p.raise_to, p.ev_random_callers))
+                    .collect(),
             ));
         }
         md.push_str(&markdown_table(
             &[
                 "hand",
-                "equity vs 1",
+                "equity vs a random hand",
                 "best raise-to",
                 "EV there",
-                "article formula's best",
-                "article EV there",
+                "callers there",
+                "best if callers were random",
+                "EV there",
             ],
             &rows,
         ));
+        let weak = self.range_equities(ranges, CURVE_HANDS[1])[99];
+        let earlier = optimum_raise(CURVE_POT, CURVE_CALL, EARLIER_MAX_FOLD, cap, |_| weak);
         md.push_str(&format!(
-            "\n![EV against raise size]({}/raise_curve.svg)\n\n{}\n\n\
-             With equity above 1/2 every chip a caller adds is worth more to us than it costs, \
-             so only fold equity against the cost of being called can make a peak. The article's \
-             formula undercounts what a called raise wins (it leaves out the caller's R − C), \
-             which pushes its best raise down. The curves are in `raise_curve.parquet`.\n",
-            meta.name,
-            findings.join("\n")
+            "\n![EV against raise size]({}/raise_curve.svg)\n\n\
+             Against random callers every chip a caller adds is worth 2w − 1 to us, so a hand \
+             with equity above 1/2 wants the largest raise the fold curve allows; against the \
+             hands that really call, the equity falls as the raise grows and a strong hand's \
+             best raise is inside the range. Only hands that beat almost every caller (trips, \
+             the best straight flushes) still want the cap. With whole-percent ranges a raise \
+             just short of the first step (about 1 % folds, callers still every hand) can edge \
+             out a call for a weak hand. The earlier model of this report (random callers, \
+             folds tending to {EARLIER_MAX_FOLD}) has its exact optimum for `{}` at a raise to \
+             {:.2} (EV {:+.2}); its chart's grid put it at 78. The curves (both models, and the \
+             article's formula) are in `raise_curve.parquet`.\n",
+            meta.name, CURVE_HANDS[1], earlier.raise_to, earlier.ev
         ));
         let chart = line_chart_svg(
-            "EV of raising, by raise-to amount (pot 100, call 20)",
+            "EV of raising, by raise-to amount (pot 100, call 20; exact)",
             "raise to (chips)",
             "EV (chips)",
             &series,
@@ -179,6 +222,7 @@ impl HandsJob {
         meta: &JobMeta,
         counts: &[Counts],
         samples: &[Vec<Sample>],
+        ranges: &[RangeCounts],
         rules: &str,
     ) -> anyhow::Result<Report> {
         let category_counts = self.category_counts();
@@ -259,8 +303,16 @@ impl HandsJob {
                 points,
             ));
         }
+        let title = if self.max_opponents > EXACT_OPPONENTS {
+            format!(
+                "Win probability by strength percentile (1, 2 opponents exact; 3 to {} Monte Carlo)",
+                self.max_opponents
+            )
+        } else {
+            "Win probability by strength percentile (exact)".to_string()
+        };
         let chart = line_chart_svg(
-            "Exact win probability by strength percentile",
+            &title,
             "strength percentile (weakest = 0)",
             "P(win)",
             &series,
@@ -303,7 +355,7 @@ impl HandsJob {
             "\nChecks asserted when this table is built: every ordered pair of disjoint hands \
              is counted once as a win for one side or a tie for both.\n",
         );
-        let (decision_md, raise_chart) = self.decision_report(meta, counts)?;
+        let (decision_md, raise_chart) = self.decision_report(meta, ranges)?;
         md.push_str(&decision_md);
         let top = CATEGORIES.len() - 1;
         let headline = vec![

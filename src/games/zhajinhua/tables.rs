@@ -11,7 +11,7 @@ use super::decisions;
 use super::eval::{CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::job::HandsJob;
 use super::multiway::Sample;
-use super::report::{CURVE_CALL, CURVE_HANDS, CURVE_MAX_FOLD, CURVE_POT};
+use super::report::{CURVE_CALL, CURVE_MAX_FOLD, CURVE_POT};
 use super::rules::A23;
 use crate::sink::columns::Columns;
 
@@ -161,30 +161,36 @@ impl HandsJob {
             .batch()
     }
 
-    pub(super) fn raise_curve_batch(&self, counts: &[Counts]) -> anyhow::Result<RecordBatch> {
-        let (mut hand, mut equity, mut raise_to, mut fold, mut ev, mut article) =
-            (vec![], vec![], vec![], vec![], vec![], vec![]);
-        for text in CURVE_HANDS {
-            let w = self.equity_of(counts, text);
-            for (r, f, e, s) in decisions::raise_curve(w, CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD) {
+    pub(super) fn raise_curve_batch(&self, ranges: &[RangeCounts]) -> anyhow::Result<RecordBatch> {
+        let mut hand = vec![];
+        let mut points: Vec<(f64, decisions::CurvePoint)> = vec![];
+        for text in self.curve_hands() {
+            let equities = self.range_equities(ranges, text);
+            let vs_top = |x: u32| equities[x as usize - 1];
+            for p in decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, &vs_top) {
                 hand.push(text);
-                equity.push(w);
-                raise_to.push(r);
-                fold.push(f);
-                ev.push(e);
-                article.push(s);
+                points.push((vs_top(100), p));
             }
         }
         let n = hand.len();
+        let col = |f: fn(&decisions::CurvePoint) -> f64| {
+            points.iter().map(|(_, p)| f(p)).collect::<Vec<f64>>()
+        };
         Columns::new()
             .str("cards", hand)
-            .f64("equity", equity)
+            .f64("equity", points.iter().map(|(w, _)| *w))
             .f64("pot", vec![CURVE_POT; n])
             .f64("call", vec![CURVE_CALL; n])
-            .f64("raise_to", raise_to)
-            .f64("fold_rate", fold)
-            .f64("ev_raise", ev)
-            .f64("ev_raise_article_formula", article)
+            .f64("raise_to", col(|p| p.raise_to))
+            .f64("fold_rate", col(|p| p.fold))
+            .u8(
+                "calling_top_pct",
+                points.iter().map(|(_, p)| p.calling_top_percent as u8),
+            )
+            .f64("calling_equity", col(|p| p.calling_equity))
+            .f64("ev_raise", col(|p| p.ev))
+            .f64("ev_raise_random_callers", col(|p| p.ev_random_callers))
+            .f64("ev_raise_article_formula", col(|p| p.ev_article))
             .batch()
     }
 }
