@@ -219,10 +219,12 @@ pub fn rank_grid(ranks_high_first: &[u8], cell: impl Fn(u8, u8, bool) -> String)
 }
 
 /// A 13×13 starting-hand grid as an SVG heatmap: pairs on the diagonal, suited hands above
-/// it, offsuit below (rows and columns high rank first), each cell coloured from red (low)
-/// through white to green (high) between `low` and `high` and labelled with `label`.
+/// it, offsuit below (rows and columns high rank first), each cell coloured on the
+/// [`viridis`] scale between `low` and `high` and labelled with `label`, with a colour bar
+/// titled `legend` beside the grid.
 pub fn rank_grid_svg(
     title: &str,
+    legend: &str,
     value: impl Fn(u8, u8, bool) -> f64,
     low: f64,
     high: f64,
@@ -230,6 +232,7 @@ pub fn rank_grid_svg(
 ) -> String {
     rank_grid_svg_cells(
         title,
+        legend,
         |hi, lo, suited| {
             let v = value(hi, lo, suited);
             (v, label(v))
@@ -243,12 +246,15 @@ pub fn rank_grid_svg(
 /// say more than the value, such as marks on some hands).
 pub fn rank_grid_svg_cells(
     title: &str,
+    legend: &str,
     cell_of: impl Fn(u8, u8, bool) -> (f64, String),
     low: f64,
     high: f64,
 ) -> String {
     let (cell, left, top) = (46usize, 24usize, 44usize);
-    let size = left + 13 * cell + 10;
+    // The grid, then the colour bar and its labels.
+    let (bar_x, bar_width) = (left + 13 * cell + 16, 18usize);
+    let size = bar_x + bar_width + 70;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n\
@@ -278,14 +284,8 @@ pub fn rank_grid_svg_cells(
             };
             let (v, cell_label) = cell_of(hi, lo, suited && hi != lo);
             let t = ((v - low) / (high - low)).clamp(0.0, 1.0);
-            // Red (0) → white (0.5) → green (1).
-            let (r, g, b) = if t < 0.5 {
-                let u = t / 0.5;
-                (255.0, 120.0 + 135.0 * u, 120.0 + 135.0 * u)
-            } else {
-                let u = (t - 0.5) / 0.5;
-                (255.0 - 155.0 * u, 255.0 - 55.0 * u, 255.0 - 155.0 * u)
-            };
+            let [r, g, b] = viridis(t);
+            let ink = ink_on([r, g, b]);
             let text = if hi == lo {
                 format!("{}{}", name(hi), name(lo))
             } else {
@@ -293,10 +293,7 @@ pub fn rank_grid_svg_cells(
             };
             let (x, y) = (left + usize::from(j) * cell, top + usize::from(i) * cell);
             svg.push_str(&format!(
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({},{},{})\" stroke=\"#999\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{text}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                r as u8,
-                g as u8,
-                b as u8,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({r},{g},{b})\" stroke=\"#999\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"{ink}\">{text}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\n",
                 x + cell / 2,
                 y + 18,
                 x + cell / 2,
@@ -305,8 +302,78 @@ pub fn rank_grid_svg_cells(
             ));
         }
     }
+    // The colour bar: high at the top, in 26 bands, with the two ends and the middle
+    // labelled.
+    let bands = 26;
+    let band = 13 * cell / bands;
+    for k in 0..bands {
+        let t = 1.0 - (k as f64 + 0.5) / bands as f64;
+        let [r, g, b] = viridis(t);
+        svg.push_str(&format!(
+            "<rect x=\"{bar_x}\" y=\"{}\" width=\"{bar_width}\" height=\"{band}\" fill=\"rgb({r},{g},{b})\"/>\n",
+            top + k * band
+        ));
+    }
+    let scale = |v: f64| {
+        let spread = (high - low).abs();
+        if spread >= 10.0 {
+            format!("{v:.0}")
+        } else if spread >= 1.5 {
+            format!("{v:.1}")
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    for (y, v) in [
+        (top + 4, high),
+        (top + 13 * cell / 2 + 4, (low + high) / 2.0),
+        (top + bands * band, low),
+    ] {
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{y}\">{}</text>\n",
+            bar_x + bar_width + 4,
+            scale(v)
+        ));
+    }
+    svg.push_str(&format!(
+        "<text x=\"{bar_x}\" y=\"{}\" font-weight=\"bold\">{legend}</text>\n",
+        top - 6
+    ));
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The viridis colour scale (perceptually uniform, readable with every common form of
+/// colour blindness and in grey): `t` in [0, 1] from dark purple through teal to yellow,
+/// interpolated between ten published anchor colours.
+pub fn viridis(t: f64) -> [u8; 3] {
+    const ANCHORS: [[f64; 3]; 10] = [
+        [68.0, 1.0, 84.0],
+        [72.0, 40.0, 120.0],
+        [62.0, 74.0, 137.0],
+        [49.0, 104.0, 142.0],
+        [38.0, 130.0, 142.0],
+        [31.0, 158.0, 137.0],
+        [53.0, 183.0, 121.0],
+        [109.0, 205.0, 89.0],
+        [180.0, 222.0, 44.0],
+        [253.0, 231.0, 37.0],
+    ];
+    let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+    let x = t * 9.0;
+    let i = (x.floor() as usize).min(8);
+    let u = x - i as f64;
+    std::array::from_fn(|c| (ANCHORS[i][c] + (ANCHORS[i + 1][c] - ANCHORS[i][c]) * u).round() as u8)
+}
+
+/// Black or white, whichever reads better on a background colour (by relative luminance).
+fn ink_on([r, g, b]: [u8; 3]) -> &'static str {
+    let luminance = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
+    if luminance > 140.0 {
+        "#000000"
+    } else {
+        "#ffffff"
+    }
 }
 
 #[cfg(test)]
@@ -323,6 +390,25 @@ mod tests {
         );
         meta.description = "one line".into();
         assert!(header("Niuniu", &meta).contains("`n`\n\none line\n\nWritten by"));
+    }
+
+    #[test]
+    fn the_heatmap_scale_runs_dark_to_light_with_readable_ink() {
+        assert_eq!(viridis(0.0), [68, 1, 84]);
+        assert_eq!(viridis(1.0), [253, 231, 37]);
+        assert_eq!(viridis(-3.0), viridis(0.0));
+        assert_eq!(viridis(f64::NAN), viridis(0.0));
+        // Lightness rises along the scale, so it reads in grey too.
+        let light = |t: f64| {
+            let [r, g, b] = viridis(t);
+            0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b)
+        };
+        let steps: Vec<f64> = (0..=100).map(|k| light(f64::from(k) / 100.0)).collect();
+        assert!(steps.windows(2).all(|w| w[1] >= w[0] - 0.5), "{steps:?}");
+        assert_eq!(ink_on(viridis(0.0)), "#ffffff");
+        assert_eq!(ink_on(viridis(1.0)), "#000000");
+        let svg = rank_grid_svg("t", "equity", |_, _, _| 0.5, 0.0, 1.0, |v| format!("{v}"));
+        assert!(svg.contains(">equity</text>") && svg.contains(">1.00</text>"));
     }
 
     #[test]

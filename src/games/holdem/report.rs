@@ -61,9 +61,14 @@ impl PreflopJob {
             list(&order[..5]),
             list(&order[CLASSES - 5..])
         ));
-        let chart = rank_grid_svg("Equity against one random hand", cell, 0.3, 0.85, |v| {
-            format!("{v:.3}")
-        });
+        let chart = rank_grid_svg(
+            "Equity against one random hand",
+            "equity",
+            cell,
+            0.3,
+            0.85,
+            |v| format!("{v:.3}"),
+        );
         let headline = vec![
             format!(
                 "strongest against one random hand: {} (exact)",
@@ -174,6 +179,7 @@ impl HeadsUpJob {
                 format!("{hero}.svg"),
                 rank_grid_svg(
                     &format!("Equity of {hero} against each class"),
+                    "equity",
                     cell,
                     0.0,
                     1.0,
@@ -436,6 +442,7 @@ impl PushFoldJob {
             });
             let svg = rank_grid_svg_cells(
                 title,
+                "stack (bb)",
                 |hi, lo, suited| {
                     let c = grid_class(hi, lo, suited);
                     let v = runs[c]
