@@ -255,13 +255,31 @@ impl TablesJob {
             ],
             &rows,
         ));
-        md.push_str(
-            "\nThe rule of 4 overstates the two-card chance more the more outs there are (it \
-             counts hitting twice as two hits). `hit_probability.parquet` has outs 1–20 × 20–47 \
+        // Where the rule of 4 turns from understating to overstating (46 unseen, 2 cards),
+        // and whether the rule of 2 ever overstates (45 unseen, 1 card), from the figures.
+        let over4 = (1..=20u32).find(|&o| rule_of_2_and_4(o, 2) > hit_probability(o, 46, 2));
+        let over2 = (1..=20u32).any(|o| rule_of_2_and_4(o, 1) > hit_probability(o, 45, 1));
+        let four = match over4 {
+            Some(1) => "The rule of 4 overstates the two-card chance at every number of outs".to_string(),
+            Some(o) => format!(
+                "The rule of 4 understates the two-card chance up to {} outs and overstates it \
+                 from {o} on, by more the more outs there are (it counts hitting twice as two hits)",
+                o - 1
+            ),
+            None => "The rule of 4 understates the two-card chance at every number of outs up to 20".to_string(),
+        };
+        let two = if over2 {
+            "the rule of 2 overstates the one-card chance somewhere in 1–20 outs"
+        } else {
+            "the rule of 2 understates the one-card chance throughout (one card from 45 unseen \
+             is 1/45 ≈ 2.22 % per out, not 2 %)"
+        };
+        md.push_str(&format!(
+            "\n{four}; {two}. `hit_probability.parquet` has outs 1–20 × 20–47 \
              unseen × 1 or 2 cards; `break_even.parquet` the fewest outs that make a call \
              profitable, EV(call) = p·(P + I) − (1 − p)·C, over pot, call, implied win, unseen \
              cards and cards to come.\n\n",
-        );
+        ));
         md.push_str(&self.article_example()?);
         let (one, two) = (hit_probability(9, 45, 1), hit_probability(9, 46, 2));
         let headline = vec![

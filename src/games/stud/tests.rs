@@ -77,4 +77,12 @@ fn a_job_without_headsup_decks_counts_every_variant_and_writes_every_table() {
         "{md}"
     );
     assert!(md.contains("Written by `pipeline run jobs/showhand.toml` (kind `stud.tables`)"));
+    // The rule of 4 against the exact two-card chance from 46 unseen: 8 outs hit with
+    // 1 − C(38,2)/C(46,2) = 332/1035 = 0.3208 > 0.32, 9 outs with 369/1035 = 0.3565 < 0.36,
+    // so the report says it understates up to 8 outs and overstates from 9.
+    assert!(
+        md.contains("understates the two-card chance up to 8 outs and overstates it from 9 on"),
+        "{md}"
+    );
+    assert!(md.contains("the rule of 2 understates the one-card chance throughout"));
 }

@@ -11,8 +11,9 @@ use cardtables::zhajinhua::ZhajinhuaPayload;
 use cardtables::Card;
 use serde::{Deserialize, Serialize};
 
-use super::counts::OPPONENT_PAIRS;
-use super::counts::{exact_counts, range_counts, range_steps, Counts, RangeCounts, RANGE_STEPS};
+use super::counts::{
+    exact_counts, range_counts, range_steps, Counts, RangeCounts, OPPONENT_PAIRS, RANGE_STEPS,
+};
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, HANDS, OPPONENT_HANDS};
 use super::multiway::{self, Budget, Estimate, Sample};
