@@ -423,11 +423,12 @@ def check_zhajinhua(con, folder: Path) -> None:
     if any(n != ZHAJINHUA_HANDS or trials < 16_384 or se < 0 for _, n, trials, se in sampled):
         fail(f"{hands}: Monte Carlo rows per opponent count {sampled}")
     # A Monte Carlo row has a standard error of 0 exactly when its value is certain: the
-    # hand beats every opponent hand (so any number of them), and then it wins for sure.
+    # hand beats every pair of opponent hands in a showdown of three (so any number of
+    # opponents), and then it wins for sure.
     (wrong_certainty,) = one(
         con,
-        f"SELECT count(*) FROM '{hands}' m JOIN '{hands}' o ON o.hand_index = m.hand_index AND o.opponents = 1 "
-        f"WHERE m.method = 'monte_carlo' AND ((m.std_error = 0) <> (o.wins = {ZHAJINHUA_OPPONENTS}) "
+        f"SELECT count(*) FROM '{hands}' m JOIN '{hands}' o ON o.hand_index = m.hand_index AND o.opponents = 2 "
+        f"WHERE m.method = 'monte_carlo' AND ((m.std_error = 0) <> (o.wins = o.deals) "
         f"OR (m.std_error = 0 AND (m.win <> 1 OR m.equity <> 1)))",
     )
     if wrong_certainty:
@@ -480,8 +481,27 @@ def check_zhajinhua(con, folder: Path) -> None:
         f"<> CASE best_action WHEN 'fold' THEN ev_fold WHEN 'call' THEN ev_call "
         f"WHEN 'raise' THEN ev_raise ELSE ev_compare END) FROM '{decisions}'",
     )
-    if n != 9 * 3 * 3 * 3 * 4 or wrong_best:
+    # The grid, against seen and against blind opponents (the shipped jobs keep the default
+    # raise cap, so no raise is left out).
+    if n != 2 * 9 * 3 * 3 * 3 * 4 or wrong_best:
         fail(f"{decisions}: {n} rows, {wrong_best} with a best action that is not the max EV")
+    (cheaper,) = one(
+        con,
+        f"SELECT count(*) FROM '{decisions}' s JOIN '{decisions}' b USING "
+        f"(equity, pot, call, raise_to, fold_rate) WHERE s.opponents = 'seen' AND "
+        f"b.opponents = 'blind' AND (s.ev_call <> b.ev_call OR "
+        f"(s.raise_to > s.call AND s.fold_rate < 1 AND b.ev_raise >= s.ev_raise AND s.equity > 0))",
+    )
+    if cheaper:
+        fail(f"{decisions}: {cheaper} rows where a blind caller's cheaper call is not worth less to a raise")
+    curve = str(folder / "raise_curve.parquet")
+    (random_blind,) = one(
+        con,
+        f"SELECT count(*) FROM '{curve}' WHERE opponents = 'blind' AND "
+        f"(calling_top_pct <> 100 OR ev_raise <> ev_raise_random_callers)",
+    )
+    if random_blind:
+        fail(f"{curve}: {random_blind} blind-opponent rows whose callers are not random hands")
     print(
         f"check_parquet: ok: {folder} (zhajinhua, exact identities hold"
         f"{', ' + str(len(sampled)) + ' Monte Carlo opponent counts' if sampled else ''})"

@@ -243,6 +243,16 @@ pub struct ZhajinhuaQuestion {
     /// Cost of asking for a comparison (比牌); default: the call.
     #[arg(long, value_parser = amount)]
     pub compare: Option<f64>,
+    /// The opponent asked for a comparison pays its cost too (at its rate), not only us.
+    #[arg(long)]
+    pub both_pay: bool,
+    /// The opponents play blind (闷牌, not having looked): they pay 1/--seen-multiplier of
+    /// our chips for a stake and call a raise with any hand. We have seen our hand.
+    #[arg(long)]
+    pub blind: bool,
+    /// What a seen player pays per chip a blind player pays for the same stake.
+    #[arg(long, default_value_t = 2.0, value_parser = seen_multiplier)]
+    pub seen_multiplier: f64,
     /// For the best raise: the limit of the fold curve f(R) = M·(R − C)/(R − C + P).
     #[arg(long, default_value_t = 1.0, value_parser = probability)]
     pub max_fold: f64,
@@ -260,6 +270,16 @@ fn threads(text: &str) -> Result<usize, String> {
         Ok(n) if n <= MAX_THREADS => Ok(n),
         _ => Err(format!(
             "{text:?} is not a thread count: use 0 (every core) or 1..={MAX_THREADS}"
+        )),
+    }
+}
+
+/// A seen player's multiple of a blind player's stake: 1 to 10.
+fn seen_multiplier(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(k) if (1.0..=10.0).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "{text:?} is not a seen multiplier: a seen player pays 1 to 10 times a blind player's stake"
         )),
     }
 }

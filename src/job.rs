@@ -67,6 +67,10 @@ struct JobFile {
     #[serde(default)]
     #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
     pushfold: Option<toml::Table>,
+    /// Zhajinhua: the stakes decisions are priced with.
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    betting: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -347,13 +351,14 @@ impl JobMeta {
 /// Every top-level entry of a job file must be one of its tables, written as a table:
 /// `run = [..]` would otherwise be read by position, silently.
 fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
-    const TABLES: [&str; 7] = [
+    const TABLES: [&str; 8] = [
         "job",
         "rules",
         "grid",
         "simulation",
         "analysis",
         "pushfold",
+        "betting",
         "run",
     ];
     let Ok(doc) = toml_edit::Document::parse(text) else {
@@ -372,7 +377,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         };
         if !TABLES.contains(&key) {
             return Err(located(
-                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold] and [run]"
+                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold], [betting] and [run]"
                     .to_string(),
             ));
         }

@@ -559,6 +559,35 @@ fn zhajinhua_query_prices_every_action() {
         "{text}"
     );
     assert!(text.contains("best: raise to 130"), "{text}");
+    // Against two blind opponents (seen pays double), each caller of the raise to 130 adds
+    // (130 − 30)/2: 0.25·100 + 0.75·(w·(100 + 130 + 2·50) − 130) = +126.636; blind callers
+    // hold any hand, so the best raise along the fold curve is the cap.
+    let out = run_ok(&[
+        "query",
+        "zhajinhua",
+        "Ks Kh Qd",
+        "--opponents",
+        "2",
+        "--pot",
+        "100",
+        "--call",
+        "30",
+        "--fold",
+        "0.25",
+        "--blind",
+        "--table",
+        table.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("opponents:   blind"), "{text}");
+    assert!(
+        text.contains("raise to 130 (fold 25%; blind callers: any hand, equity 0.8046) +126.636"),
+        "{text}"
+    );
+    assert!(
+        text.contains("raise to 500.00, the cap") && text.contains("callers any hand"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -577,6 +606,11 @@ fn zhajinhua_query_refuses_bad_questions() {
             "at least the call",
         ),
         (vec!["Ks Kh", "--opponents", "1"], 2, "expected 3 cards"),
+        (
+            vec!["Ks Kh Qd", "--blind", "--seen-multiplier", "0.5"],
+            2,
+            "not a seen multiplier",
+        ),
     ] {
         let out = bin()
             .args(["query", "zhajinhua"])

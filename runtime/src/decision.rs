@@ -58,46 +58,147 @@ pub struct RaiseOptimum {
     pub at_cap: bool,
 }
 
-/// EV of raising to `raise_to` when opponents fold along [`curved_fold`] and a caller holds
-/// the top [`calling_top_percent`] % of hands, our equity against it being
-/// `equity_vs_top(x)` (x = 1..=100): `f·P + (1 − f)·(w·(P + 2R − C) − R)`.
+/// Zhajinhua's betting conventions, as they change a decision's chips: whether the
+/// opponents play blind (闷牌) or seen (看牌), and what asking for a comparison (比牌) costs
+/// and who pays it. We have looked at our own hand, so we bet as a seen player, and every
+/// amount (pot, call, raise-to, cost) is in our chips.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Betting {
+    /// What a seen player pays per chip a blind player pays for the same stake (≥ 1;
+    /// usually 2: a blind player's bet counts double).
+    pub seen_multiplier: f64,
+    /// Whether the opponents play blind: a blind opponent matches a stake with
+    /// `1 / seen_multiplier` of the chips we pay, and, not having looked, calls or folds
+    /// whatever its cards, so the hands that call a raise are random hands.
+    pub opponents_blind: bool,
+    /// What asking for a comparison costs, as a multiple of the call.
+    pub showdown_cost: f64,
+    /// Whether the opponent asked pays the cost too (at its rate), not only the asker.
+    pub showdown_both_pay: bool,
+    /// How many opponents a raise is priced against: they call or fold together, and each
+    /// caller adds its share of the raise.
+    pub callers: u32,
+}
+
+impl Betting {
+    /// Seen opponents, comparison at the price of a call paid by the asker: the model of
+    /// [`ev_raise`] and [`ev_compare`].
+    pub const SEEN: Betting = Betting {
+        seen_multiplier: 2.0,
+        opponents_blind: false,
+        showdown_cost: 1.0,
+        showdown_both_pay: false,
+        callers: 1,
+    };
+
+    /// These conventions with a raise priced against `callers` opponents.
+    pub fn with_callers(self, callers: u32) -> Betting {
+        Betting { callers, ..self }
+    }
+
+    /// The chips an opponent puts in per chip of ours for the same stake: 1 when seen,
+    /// `1 / seen_multiplier` when blind.
+    pub fn opponent_rate(&self) -> f64 {
+        if self.opponents_blind {
+            1.0 / self.seen_multiplier
+        } else {
+            1.0
+        }
+    }
+
+    /// The chips the callers of a raise add per chip of ours: `n·ρ` for `n` callers.
+    pub fn callers_rate(&self) -> f64 {
+        f64::from(self.callers) * self.opponent_rate()
+    }
+
+    /// EV of raising to `raise_to` (≥ `call`) when the opponents fold with probability
+    /// `fold`: `f·P + (1 − f)·(w·(P + R + n·ρ·(R − C)) − R)`, where each of the `n` callers
+    /// adds its share `ρ` ([`Betting::opponent_rate`]) of the raise `R − C`. With one seen
+    /// caller this is [`ev_raise`].
+    pub fn ev_raise(&self, equity: f64, pot: f64, call: f64, raise_to: f64, fold: f64) -> f64 {
+        let called = pot + raise_to + self.callers_rate() * (raise_to - call);
+        fold * pot + (1.0 - fold) * (equity * called - raise_to)
+    }
+
+    /// The chips a comparison costs us when the call is `call`.
+    pub fn showdown_chips(&self, call: f64) -> f64 {
+        self.showdown_cost * call
+    }
+
+    /// EV of paying `cost` to compare with one opponent and taking the pot on a win
+    /// (`win` counts a tie as the rules settle it): `w·(P + K + ρ·K) − K` when both pay,
+    /// [`ev_compare`] when only we do.
+    pub fn ev_compare(&self, win: f64, pot: f64, cost: f64) -> f64 {
+        let theirs = if self.showdown_both_pay {
+            self.opponent_rate() * cost
+        } else {
+            0.0
+        };
+        win * (pot + cost + theirs) - cost
+    }
+
+    /// The calling range (top %) after a raise a share `fold` folds to: the strongest
+    /// [`calling_top_percent`] when the opponents have seen their cards, every hand when
+    /// they play blind.
+    pub fn calling_top(&self, fold: f64) -> u32 {
+        if self.opponents_blind {
+            if fold >= 1.0 {
+                0
+            } else {
+                100
+            }
+        } else {
+            calling_top_percent(fold)
+        }
+    }
+}
+
+/// EV of raising to `raise_to` when opponents fold along [`curved_fold`] and the callers
+/// hold the top [`Betting::calling_top`] % of hands, our equity against it being
+/// `equity_vs_top(x)` (x = 1..=100): [`Betting::ev_raise`] at that equity. Returns the EV,
+/// the fold rate, the calling range and the equity against it.
 pub fn ev_raise_vs_callers(
     pot: f64,
     call: f64,
     raise_to: f64,
     max_fold: f64,
+    betting: &Betting,
     equity_vs_top: impl Fn(u32) -> f64,
 ) -> (f64, f64, u32, f64) {
     let fold = curved_fold(raise_to, call, pot, max_fold);
-    let top = calling_top_percent(fold);
+    let top = betting.calling_top(fold);
     let w = if top == 0 { 0.0 } else { equity_vs_top(top) };
-    (ev_raise(w, pot, call, raise_to, fold), fold, top, w)
+    (betting.ev_raise(w, pot, call, raise_to, fold), fold, top, w)
 }
 
 /// The raise-to `R` in `[call, cap]` with the highest [`ev_raise_vs_callers`], found
 /// exactly: between the raises where the calling range steps by one percent the equity is
 /// constant, and there the EV `g(d)` (d = R − C) has at most one stationary point, the
 /// root `d* = −P + √(P² − P·(m·(P − A) + P·B)/((1 − m)·B))` of `g′ = 0`, with
-/// `A = w·(P + C) − C` and `B = 2w − 1`. The optimum is the best of those points, the
-/// step boundaries (and just below each, where the fold rate is 1e-11 short of the step)
-/// and the two ends. Ties go to the smaller raise.
-/// With an equity that does not depend on the range this is the closed form itself.
+/// `A = w·(P + C) − C` and `B = (1 + n·ρ)·w − 1` (n·ρ the callers' chips per chip of
+/// ours, [`Betting::callers_rate`]). The optimum is the best of those points, the step
+/// boundaries (and just below each, where the fold rate is 1e-11 short of the step) and
+/// the two ends. Ties go to the smaller raise.
+/// With an equity that does not depend on the range (random or blind callers) this is the
+/// closed form itself.
 pub fn optimum_raise(
     pot: f64,
     call: f64,
     max_fold: f64,
     cap: f64,
+    betting: &Betting,
     equity_vs_top: impl Fn(u32) -> f64,
 ) -> RaiseOptimum {
     let span = (cap - call).max(0.0);
     let m = max_fold;
+    let rho = betting.callers_rate();
     let mut candidates = vec![0.0, span];
     // Where the fold rate reaches `f`: m·d / (d + P) = f.
     let reach = |f: f64| -> Option<f64> { (m > f && f > 0.0).then(|| f * pot / (m - f)) };
     // Where the calling range becomes the top k %: 1 − f(d) = k / 100.
     let boundary = |k: u32| reach(1.0 - f64::from(k) / 100.0);
     let stationary = |w: f64| -> Option<f64> {
-        let (a, b) = (w * (pot + call) - call, 2.0 * w - 1.0);
+        let (a, b) = (w * (pot + call) - call, (1.0 + rho) * w - 1.0);
         let c2 = (1.0 - m) * b;
         if c2 == 0.0 {
             return None;
@@ -105,21 +206,33 @@ pub fn optimum_raise(
         let disc = pot * pot - pot * (m * (pot - a) + pot * b) / c2;
         (disc >= 0.0).then(|| -pot + disc.sqrt())
     };
-    for k in 1..=100u32 {
+    // Blind callers hold every hand whatever the fold rate: one piece.
+    let pieces: Vec<u32> = if betting.opponents_blind {
+        vec![100]
+    } else {
+        (1..=100).collect()
+    };
+    for k in pieces {
         // The piece where the range is the top k %: [boundary(k), boundary(k − 1)).
-        let lo = if k == 100 { Some(0.0) } else { boundary(k) };
+        let (lo, hi) = if betting.opponents_blind {
+            (Some(0.0), f64::INFINITY)
+        } else {
+            let lo = if k == 100 { Some(0.0) } else { boundary(k) };
+            (lo, boundary(k - 1).unwrap_or(f64::INFINITY))
+        };
         let Some(lo) = lo.filter(|&d| d <= span) else {
             continue;
         };
         candidates.push(lo);
         // Just below the step, where the range is still the top k + 1 % (the EV can be
         // highest there): the fold rate 1e-11 short of it.
-        if let Some(below) = reach(1.0 - f64::from(k) / 100.0 - 1e-11) {
-            candidates.push(below);
+        if !betting.opponents_blind {
+            if let Some(below) = reach(1.0 - f64::from(k) / 100.0 - 1e-11) {
+                candidates.push(below);
+            }
         }
         if let Some(d) = stationary(equity_vs_top(k)) {
-            let hi = boundary(k - 1).unwrap_or(f64::INFINITY).min(span);
-            if d >= lo && d <= hi {
+            if d >= lo && d <= hi.min(span) {
                 candidates.push(d);
             }
         }
@@ -127,7 +240,7 @@ pub fn optimum_raise(
     let mut best: Option<RaiseOptimum> = None;
     for d in candidates {
         let r = call + d;
-        let (ev, fold, top, equity) = ev_raise_vs_callers(pot, call, r, m, &equity_vs_top);
+        let (ev, fold, top, equity) = ev_raise_vs_callers(pot, call, r, m, betting, &equity_vs_top);
         let better = match &best {
             None => true,
             Some(b) => ev > b.ev || (ev == b.ev && r < b.raise_to),
@@ -223,19 +336,22 @@ impl Style {
 mod tests {
     use super::*;
 
+    const SEEN: Betting = Betting::SEEN;
+
     /// The best raise on a grid of `step` chips.
     fn scan(
         pot: f64,
         call: f64,
         m: f64,
         cap: f64,
+        betting: &Betting,
         w: &dyn Fn(u32) -> f64,
         step: f64,
     ) -> (f64, f64) {
         let n = ((cap - call) / step).round() as usize;
         (0..=n)
             .map(|i| call + i as f64 * step)
-            .map(|r| (r, ev_raise_vs_callers(pot, call, r, m, w).0))
+            .map(|r| (r, ev_raise_vs_callers(pot, call, r, m, betting, w).0))
             .fold((call, f64::MIN), |b, x| if x.1 > b.1 { x } else { b })
     }
 
@@ -244,15 +360,15 @@ mod tests {
         // Constant equity 0.35 (callers hold random hands), pot 100, call 20, m = 0.6: the
         // stationary point of the closed form, checked by derivative and by scan.
         let w = |_: u32| 0.35;
-        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, w);
+        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, w);
         assert!(
             !o.at_cap && o.raise_to > 20.0 && o.raise_to < 500.0,
             "{o:?}"
         );
-        let g = |r: f64| ev_raise_vs_callers(100.0, 20.0, r, 0.6, w).0;
+        let g = |r: f64| ev_raise_vs_callers(100.0, 20.0, r, 0.6, &SEEN, w).0;
         let slope = (g(o.raise_to + 1e-4) - g(o.raise_to - 1e-4)) / 2e-4;
         assert!(slope.abs() < 1e-6, "slope {slope}");
-        let (at, ev) = scan(100.0, 20.0, 0.6, 500.0, &w, 0.01);
+        let (at, ev) = scan(100.0, 20.0, 0.6, 500.0, &SEEN, &w, 0.01);
         assert!(
             (at - o.raise_to).abs() <= 0.01 && ev <= o.ev + 1e-12,
             "{at} {ev} {o:?}"
@@ -260,15 +376,89 @@ mod tests {
         // Equity against callers falling as the range narrows: the exact optimum is never
         // beaten by a scan at 0.001 chips.
         let falling = |x: u32| 0.2 + 0.6 * f64::from(x) / 100.0;
-        let o = optimum_raise(100.0, 30.0, 0.9, 600.0, falling);
-        let (_, ev) = scan(100.0, 30.0, 0.9, 600.0, &falling, 0.001);
-        let (at, _) = scan(100.0, 30.0, 0.9, 600.0, &falling, 0.001);
+        let o = optimum_raise(100.0, 30.0, 0.9, 600.0, &SEEN, falling);
+        let (_, ev) = scan(100.0, 30.0, 0.9, 600.0, &SEEN, &falling, 0.001);
+        let (at, _) = scan(100.0, 30.0, 0.9, 600.0, &SEEN, &falling, 0.001);
         assert!(ev <= o.ev + 1e-12, "{ev} at {at} > {o:?}");
         assert_eq!(o.calling_top_percent, calling_top_percent(o.fold));
         // Equity above 1/2 against every range and folds capped below 1: the EV rises to
         // the cap.
-        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, |_| 0.9);
+        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, |_| 0.9);
         assert!(o.at_cap && o.raise_to == 500.0, "{o:?}");
+    }
+
+    #[test]
+    fn blind_opponents_and_showdown_costs_move_the_ev_as_a_hand_computation_says() {
+        // Pot 100, call 20, raise to 60, a quarter fold, equity 0.6 against the callers.
+        // Seen callers add 40: 0.25·100 + 0.75·(0.6·200 − 60) = 70.
+        assert!((SEEN.ev_raise(0.6, 100.0, 20.0, 60.0, 0.25) - 70.0).abs() < 1e-12);
+        assert!(
+            (SEEN.ev_raise(0.6, 100.0, 20.0, 60.0, 0.25) - ev_raise(0.6, 100.0, 20.0, 60.0, 0.25))
+                .abs()
+                < 1e-12
+        );
+        // Blind callers (seen pays double) add half of it, 20: 25 + 0.75·(0.6·180 − 60) = 61.
+        let blind = Betting {
+            opponents_blind: true,
+            ..SEEN
+        };
+        assert!((blind.ev_raise(0.6, 100.0, 20.0, 60.0, 0.25) - 61.0).abs() < 1e-12);
+        // Blind callers hold any hand: the range is every hand unless everyone folds.
+        assert_eq!(blind.calling_top(0.25), 100);
+        assert_eq!(SEEN.calling_top(0.25), 75);
+        assert_eq!(blind.calling_top(1.0), 0);
+        let (_, _, top, w) =
+            ev_raise_vs_callers(100.0, 20.0, 60.0, 0.6, &blind, |x| f64::from(x) / 200.0);
+        assert_eq!((top, w), (100, 0.5));
+        // Comparing at twice the call: only we pay 40: 0.55·140 − 40 = 37; both paying, a
+        // blind opponent adds 20: 0.55·160 − 40 = 48.
+        let double = Betting {
+            showdown_cost: 2.0,
+            ..SEEN
+        };
+        let k = double.showdown_chips(20.0);
+        assert_eq!(k, 40.0);
+        assert!((double.ev_compare(0.55, 100.0, k) - 37.0).abs() < 1e-12);
+        let both = Betting {
+            showdown_both_pay: true,
+            opponents_blind: true,
+            ..double
+        };
+        assert!((both.ev_compare(0.55, 100.0, k) - 48.0).abs() < 1e-12);
+        assert_eq!(
+            SEEN.ev_compare(0.55, 100.0, 20.0),
+            ev_compare(0.55, 100.0, 20.0)
+        );
+        // Two blind callers add 20 each: 25 + 0.75·(0.6·200 − 60) = 70.
+        let two = blind.with_callers(2);
+        assert!((two.ev_raise(0.6, 100.0, 20.0, 60.0, 0.25) - 70.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_optimum_against_blind_callers_is_their_closed_form() {
+        // Blind callers pay half: B = 1.5·w − 1. With w = 0.5, m = 0.6 the stationary point
+        // (d = 44.9) is interior and no 0.01-chip scan beats it.
+        let blind = Betting {
+            opponents_blind: true,
+            ..SEEN
+        };
+        let w = |x: u32| if x == 100 { 0.5 } else { 0.1 };
+        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &blind, w);
+        let (p, c, m) = (100.0f64, 20.0f64, 0.6f64);
+        let (a, b) = (0.5 * (p + c) - c, 1.5 * 0.5 - 1.0);
+        let d = -p + (p * p - p * (m * (p - a) + p * b) / ((1.0 - m) * b)).sqrt();
+        assert!((o.raise_to - (c + d)).abs() < 1e-9, "{o:?} vs {}", c + d);
+        assert!(d > 44.0 && d < 45.0 && !o.at_cap, "{d}");
+        assert_eq!(o.calling_top_percent, 100);
+        let (at, ev) = scan(100.0, 20.0, 0.6, 500.0, &blind, &w, 0.01);
+        assert!(
+            (at - o.raise_to).abs() <= 0.01 && ev <= o.ev + 1e-12,
+            "{at} {ev} {o:?}"
+        );
+        // Against seen callers the same hand's equity falls to 0.1 once anyone folds: a
+        // different, smaller best raise.
+        let seen = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, w);
+        assert!(seen.ev < o.ev, "{seen:?} {o:?}");
     }
 
     #[test]

@@ -70,7 +70,8 @@ pub struct ZhajinhuaHand<'a> {
     pub strength: u16,
     /// The number of opponents these figures are against.
     pub opponents: usize,
-    /// Probability of beating every opponent.
+    /// Probability of beating every opponent (against two or more, as the table's
+    /// `showdown` rule compares hands: two at a time, or all at once in the ordinary order).
     pub win: f64,
     /// Probability of tying for best (sharing the pot).
     pub tie: f64,

@@ -55,6 +55,7 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
     match kind {
         "blackjack.strategy" => &["grid", "simulation", "analysis"],
         "holdem.pushfold" => &["pushfold"],
+        "zhajinhua.hands" | "zhajinhua.multiway" => &["betting"],
         _ => &[],
     }
 }
@@ -62,7 +63,7 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     if KINDS.iter().any(|(k, _)| *k == spec.kind) {
-        for table in ["grid", "simulation", "analysis", "pushfold"] {
+        for table in ["grid", "simulation", "analysis", "pushfold", "betting"] {
             if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
                 let reader = KINDS
                     .iter()

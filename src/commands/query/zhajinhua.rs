@@ -2,10 +2,7 @@
 //! raises priced against the hands that call them, and the best raise along a fold curve.
 
 use anyhow::Context;
-use cardtables::decision::{
-    calling_top_percent, ev_call, ev_compare, ev_raise, ev_raise_article, optimum_raise,
-    required_equity,
-};
+use cardtables::decision::{ev_call, ev_raise_article, optimum_raise, required_equity, Betting};
 use cardtables::zhajinhua::RANGE_OPPONENTS;
 
 use super::{method_note, open_table, print_actions, raises};
@@ -75,13 +72,33 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
             w
         }
     };
-    let top = calling_top_percent(bet.fold);
+    let betting = Betting {
+        seen_multiplier: q.seen_multiplier,
+        opponents_blind: q.blind,
+        // The comparison is priced in chips (`cost`), not as a multiple of the call.
+        showdown_cost: 1.0,
+        showdown_both_pay: q.both_pay,
+        // Every opponent calls or folds a raise: each caller adds its share.
+        callers: q.opponents as u32,
+    };
+    if q.blind {
+        println!(
+            "opponents:   blind: they pay 1/{} of our chips for a stake and call with any hand",
+            q.seen_multiplier
+        );
+    }
+    let top = betting.calling_top(bet.fold);
     let mut actions = vec![
         ("fold".to_string(), 0.0),
         (format!("call {}", bet.call), ev_call(w, bet.pot, bet.call)),
     ];
     for &r in &raises {
-        let label = if ranged {
+        let label = if q.blind {
+            format!(
+                "raise to {r} (fold {:.0}%; blind callers: any hand, equity {w:.4})",
+                100.0 * bet.fold
+            )
+        } else if ranged {
             format!(
                 "raise to {r} (fold {:.0}%; callers: top {top} %, equity {:.4})",
                 100.0 * bet.fold,
@@ -93,25 +110,34 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
                 100.0 * bet.fold
             )
         };
-        actions.push((label, ev_raise(vs_top(top), bet.pot, bet.call, r, bet.fold)));
+        let wr = if top == 0 { 0.0 } else { vs_top(top) };
+        actions.push((label, betting.ev_raise(wr, bet.pot, bet.call, r, bet.fold)));
     }
     actions.push((
-        format!("compare, cost {cost} (heads-up win {:.4})", heads_up.win),
-        ev_compare(heads_up.equity, bet.pot, cost),
+        format!(
+            "compare, cost {cost}{} (heads-up win {:.4})",
+            if q.both_pay { " each" } else { "" },
+            heads_up.win
+        ),
+        betting.ev_compare(heads_up.equity, bet.pot, cost),
     ));
     print_actions(&actions);
-    let best = optimum_raise(bet.pot, bet.call, q.max_fold, cap, vs_top);
+    let best = optimum_raise(bet.pot, bet.call, q.max_fold, cap, &betting, vs_top);
     println!(
-        "best raise if folds grow with the raise, f(R) = {}·(R − C)/(R − C + P), up to {cap}: raise to {:.2}{} (fold {:.1}%, callers top {} %, equity {:.4}): EV {:+.3} (exact optimum)",
+        "best raise if folds grow with the raise, f(R) = {}·(R − C)/(R − C + P), up to {cap}: raise to {:.2}{} (fold {:.1}%, callers {}, equity {:.4}): EV {:+.3} (exact optimum)",
         q.max_fold,
         best.raise_to,
         if best.at_cap { ", the cap" } else { "" },
         100.0 * best.fold,
-        best.calling_top_percent,
+        if q.blind {
+            "any hand".to_string()
+        } else {
+            format!("top {} %", best.calling_top_percent)
+        },
         best.equity,
         best.ev
     );
-    for &r in &raises {
+    for &r in raises.iter().filter(|_| !q.blind) {
         println!(
             "  (the article's raise formula for {r} would say {:+.3}: it forgets the opponent's call and that callers hold strong hands)",
             ev_raise_article(w, bet.pot, r, bet.fold)

@@ -5,7 +5,9 @@
 //! pairs of *disjoint* opponent hands from the sets W (hands we beat) and E (hands we tie)
 //! by inclusion–exclusion over shared cards:
 //! `D(X, Y) = |X||Y| − Σ_c x_c y_c + Σ_p x_p y_p − |X ∩ Y|`, where `x_c` counts hands of X
-//! holding card c and `x_p` those holding the pair p.
+//! holding card c and `x_p` those holding the pair p. Heads-up the hands compare under
+//! the job's rules; against two, under the rules its showdown rule gives three hands
+//! ([`ZhajinhuaRules::against`]), so a simultaneous showdown counts in the ordinary order.
 //!
 //! **Against a range** ([`range_counts`]): the same counts when the opponents hold only
 //! the top x % of hands, x = 1 … 100. A hand is in the top x % when fewer than x % of
@@ -23,7 +25,7 @@ use cardtables::Card;
 use serde::{Deserialize, Serialize};
 
 use super::eval::{Evaluator, HandInfo, OPPONENT_HANDS};
-use super::rules::Ties;
+use super::rules::{Ties, ZhajinhuaRules};
 
 /// Ordered pairs of disjoint opponent hands: C(49,3) · C(46,3).
 pub const OPPONENT_PAIRS: u64 = 18_424 * 15_180;
@@ -92,27 +94,70 @@ impl Incidence {
     }
 }
 
-/// Exact counts for one hand against every opponent hand and every pair of them.
-pub fn exact_counts(eval: &Evaluator, mine: &HandInfo) -> Counts {
-    let mut wins = Incidence::new();
-    let mut ties = Incidence::new();
-    for theirs in &eval.hands {
-        if theirs.mask & mine.mask != 0 {
-            continue;
+/// The one-opponent counters and the two-opponent win / tie sets of one hand, filled one
+/// opponent hand at a time: heads-up the hands compare under `heads_up`, in a showdown of
+/// three under `multi` (the rules [`ZhajinhuaRules::against`] two opponents).
+struct Tally<'a> {
+    heads_up: &'a Evaluator,
+    multi: &'a Evaluator,
+    hand: usize,
+    win1: u64,
+    tie1: u64,
+    wins: Incidence,
+    ties: Incidence,
+}
+
+impl<'a> Tally<'a> {
+    fn new(heads_up: &'a Evaluator, multi: &'a Evaluator, hand: usize) -> Self {
+        Tally {
+            heads_up,
+            multi,
+            hand,
+            win1: 0,
+            tie1: 0,
+            wins: Incidence::new(),
+            ties: Incidence::new(),
         }
-        match eval.compare(mine, theirs) {
-            Ordering::Greater => wins.add(theirs),
-            Ordering::Equal => ties.add(theirs),
+    }
+
+    /// Adds opponent hand `j` (disjoint from ours).
+    fn add(&mut self, j: usize) {
+        let (h, m) = (&self.heads_up.hands, &self.multi.hands);
+        match self.heads_up.compare(&h[self.hand], &h[j]) {
+            Ordering::Greater => self.win1 += 1,
+            Ordering::Equal => self.tie1 += 1,
+            Ordering::Less => {}
+        }
+        match self.multi.compare(&m[self.hand], &m[j]) {
+            Ordering::Greater => self.wins.add(&m[j]),
+            Ordering::Equal => self.ties.add(&m[j]),
             Ordering::Less => {}
         }
     }
-    Counts {
-        win1: wins.size as u64,
-        tie1: ties.size as u64,
-        win2: wins.disjoint_pairs(&wins, wins.size),
-        tie2_two_way: 2 * wins.disjoint_pairs(&ties, 0),
-        tie2_three_way: ties.disjoint_pairs(&ties, ties.size),
+
+    fn counts(&self) -> Counts {
+        let (wins, ties) = (&self.wins, &self.ties);
+        Counts {
+            win1: self.win1,
+            tie1: self.tie1,
+            win2: wins.disjoint_pairs(wins, wins.size),
+            tie2_two_way: 2 * wins.disjoint_pairs(ties, 0),
+            tie2_three_way: ties.disjoint_pairs(ties, ties.size),
+        }
     }
+}
+
+/// Exact counts for hand `hand` (colex index) against every opponent hand, compared under
+/// `heads_up`'s rules, and every pair of them, under `multi`'s (see [`Tally`]).
+pub fn exact_counts(heads_up: &Evaluator, multi: &Evaluator, hand: usize) -> Counts {
+    let mine = heads_up.hands[hand].mask;
+    let mut tally = Tally::new(heads_up, multi, hand);
+    for (j, theirs) in heads_up.hands.iter().enumerate() {
+        if theirs.mask & mine == 0 {
+            tally.add(j);
+        }
+    }
+    tally.counts()
 }
 
 /// Range steps: the top 1 %, 2 %, … 100 % of hands.
@@ -152,35 +197,33 @@ pub struct RangeStep {
     pub pairs: u64,
 }
 
-/// Exact counts for `mine` against one and two opponents holding the top x % of hands,
-/// for every step x; `steps` from [`range_steps`].
-pub fn range_counts(eval: &Evaluator, mine: &HandInfo, steps: &[u8]) -> RangeCounts {
-    let mut by_step: Vec<Vec<&HandInfo>> = vec![Vec::new(); RANGE_STEPS];
-    for (h, &x) in eval.hands.iter().zip(steps) {
-        if h.mask & mine.mask == 0 {
-            by_step[usize::from(x) - 1].push(h);
+/// Exact counts for hand `hand` (colex index) against one and two opponents holding the
+/// top x % of hands, for every step x; `steps` from [`range_steps`], the evaluators as in
+/// [`exact_counts`].
+pub fn range_counts(
+    heads_up: &Evaluator,
+    multi: &Evaluator,
+    hand: usize,
+    steps: &[u8],
+) -> RangeCounts {
+    let mine = heads_up.hands[hand].mask;
+    let mut by_step: Vec<Vec<usize>> = vec![Vec::new(); RANGE_STEPS];
+    for (j, (h, &x)) in heads_up.hands.iter().zip(steps).enumerate() {
+        if h.mask & mine == 0 {
+            by_step[usize::from(x) - 1].push(j);
         }
     }
-    let (mut all, mut wins, mut ties) = (Incidence::new(), Incidence::new(), Incidence::new());
+    let mut all = Incidence::new();
+    let mut tally = Tally::new(heads_up, multi, hand);
     let steps = by_step
         .iter()
         .map(|added| {
-            for theirs in added {
-                all.add(theirs);
-                match eval.compare(mine, theirs) {
-                    Ordering::Greater => wins.add(theirs),
-                    Ordering::Equal => ties.add(theirs),
-                    Ordering::Less => {}
-                }
+            for &j in added {
+                all.add(&heads_up.hands[j]);
+                tally.add(j);
             }
             RangeStep {
-                counts: Counts {
-                    win1: wins.size as u64,
-                    tie1: ties.size as u64,
-                    win2: wins.disjoint_pairs(&wins, wins.size),
-                    tie2_two_way: 2 * wins.disjoint_pairs(&ties, 0),
-                    tie2_three_way: ties.disjoint_pairs(&ties, ties.size),
-                },
+                counts: tally.counts(),
                 hands: all.size as u64,
                 pairs: all.disjoint_pairs(&all, all.size),
             }
@@ -202,18 +245,20 @@ pub struct Outcome {
 }
 
 impl Counts {
-    /// Against `opponents` (1 or 2) random hands.
-    pub fn outcome(&self, opponents: u8, ties_rule: Ties) -> Outcome {
+    /// Against `opponents` (1 or 2) random hands, under `rules`.
+    pub fn outcome(&self, opponents: u8, rules: &ZhajinhuaRules) -> Outcome {
         let total = match opponents {
             1 => u64::from(OPPONENT_HANDS),
             _ => OPPONENT_PAIRS,
         };
-        self.outcome_of(opponents, total, ties_rule)
+        self.outcome_of(opponents, total, rules)
     }
 
     /// Against `opponents` (1 or 2) hands from a set of `total` deals (hands, or ordered
-    /// pairs of disjoint hands) that these counts were taken over.
-    pub fn outcome_of(&self, opponents: u8, total: u64, ties_rule: Ties) -> Outcome {
+    /// pairs of disjoint hands) that these counts were taken over; a tie is worth what
+    /// the rules [`ZhajinhuaRules::against`] that many opponents say.
+    pub fn outcome_of(&self, opponents: u8, total: u64, rules: &ZhajinhuaRules) -> Outcome {
+        let ties_rule = rules.against(opponents).ties;
         let (wins, ties, shared) = match opponents {
             1 => (self.win1, self.tie1, self.tie1 as f64 / 2.0),
             _ => (

@@ -5,10 +5,11 @@
 
 use arrow_array::RecordBatch;
 use cardtables::decision::{
-    curved_fold, ev_call, ev_compare, ev_raise, ev_raise_article, ev_raise_vs_callers,
-    required_equity, Style, EV_FOLD,
+    curved_fold, ev_call, ev_raise_article, ev_raise_vs_callers, required_equity, Betting, Style,
+    EV_FOLD,
 };
 
+use super::rules::BettingRules;
 use crate::sink::columns::Columns;
 /// Equities on the grid.
 pub const EQUITIES: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -21,6 +22,9 @@ pub const RAISE_MULTIPLES: [f64; 3] = [2.0, 3.0, 5.0];
 /// Opponent fold rates against a raise.
 pub const FOLD_RATES: [f64; 4] = [0.0, 0.1, 0.25, 0.5];
 
+/// Opponents as the grid prices them: seen (they have looked at their cards) or blind.
+pub const OPPONENTS: [(&str, bool); 2] = [("seen", false), ("blind", true)];
+
 /// One priced situation.
 struct Row {
     equity: f64,
@@ -28,23 +32,28 @@ struct Row {
     call: f64,
     raise_to: f64,
     fold: f64,
+    betting: Betting,
     evs: [(&'static str, f64); 4],
 }
 
 impl Row {
-    fn new(equity: f64, pot: f64, call: f64, raise_to: f64, fold: f64) -> Row {
+    fn new(equity: f64, pot: f64, call: f64, raise_to: f64, fold: f64, betting: Betting) -> Row {
         Row {
             equity,
             pot,
             call,
             raise_to,
             fold,
+            betting,
             evs: [
                 ("fold", EV_FOLD),
                 ("call", ev_call(equity, pot, call)),
-                ("raise", ev_raise(equity, pot, call, raise_to, fold)),
-                // Comparing costs what calling costs; heads-up, equity is the win share.
-                ("compare", ev_compare(equity, pot, call)),
+                ("raise", betting.ev_raise(equity, pot, call, raise_to, fold)),
+                // Heads-up, equity is the share of the pot a comparison wins.
+                (
+                    "compare",
+                    betting.ev_compare(equity, pot, betting.showdown_chips(call)),
+                ),
             ],
         }
     }
@@ -52,7 +61,14 @@ impl Row {
     /// The best action a style takes: the highest-EV action it accepts, else fold.
     fn choice(&self, style: Style) -> &'static str {
         let fold = style.fold_rate(self.fold);
-        let priced = Row::new(self.equity, self.pot, self.call, self.raise_to, fold);
+        let priced = Row::new(
+            self.equity,
+            self.pot,
+            self.call,
+            self.raise_to,
+            fold,
+            self.betting,
+        );
         priced.evs[1..]
             .iter()
             .filter(|(_, ev)| style.accepts(*ev, self.pot))
@@ -69,24 +85,34 @@ impl Row {
     }
 }
 
-/// `decisions.parquet`: every grid point with each action's EV, the best action, what each
-/// style would do and the required equity. (No Kelly fraction: Kelly sizes a stake one
-/// chooses as a share of a bankroll, and a call's size is fixed by the bet.)
-pub fn grid_batch() -> anyhow::Result<RecordBatch> {
+/// `decisions.parquet`: every grid point, against seen and against blind opponents, with
+/// each action's EV under the job's `[betting]`, the best action, what each style would do
+/// and the required equity. Raises above the cap (`raise_cap` pots) are left out. (No
+/// Kelly fraction: Kelly sizes a stake one chooses as a share of a bankroll, and a call's
+/// size is fixed by the bet.)
+pub fn grid_batch(stakes: &BettingRules) -> anyhow::Result<RecordBatch> {
     let mut rows = Vec::new();
-    for &equity in &EQUITIES {
-        for &pot in &POTS {
-            for &call in &CALLS {
-                for &m in &RAISE_MULTIPLES {
-                    for &fold in &FOLD_RATES {
-                        rows.push(Row::new(equity, pot, call, m * call, fold));
+    for (_, blind) in OPPONENTS {
+        let betting = stakes.betting(blind);
+        for &equity in &EQUITIES {
+            for &pot in &POTS {
+                for &call in &CALLS {
+                    for &m in &RAISE_MULTIPLES {
+                        if m * call > stakes.raise_cap * pot {
+                            continue;
+                        }
+                        for &fold in &FOLD_RATES {
+                            rows.push(Row::new(equity, pot, call, m * call, fold, betting));
+                        }
                     }
                 }
             }
         }
     }
     let r = &rows;
+    let opponents = |b: &Betting| if b.opponents_blind { "blind" } else { "seen" };
     Columns::new()
+        .str("opponents", r.iter().map(|r| opponents(&r.betting)))
         .f64("equity", r.iter().map(|r| r.equity))
         .f64("pot", r.iter().map(|r| r.pot))
         .f64("call", r.iter().map(|r| r.call))
@@ -100,6 +126,10 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
             r.iter()
                 .map(|r| ev_raise_article(r.equity, r.pot, r.raise_to, r.fold)),
         )
+        .f64(
+            "compare_cost",
+            r.iter().map(|r| r.betting.showdown_chips(r.call)),
+        )
         .f64("ev_compare", r.iter().map(|r| r.evs[3].1))
         .str("best_action", r.iter().map(|r| r.best()))
         .str("tight_action", r.iter().map(|r| r.choice(Style::Tight)))
@@ -112,10 +142,10 @@ pub fn grid_batch() -> anyhow::Result<RecordBatch> {
         .batch()
 }
 
-/// Raise-to amounts the curve tables and charts show: 101 from the call to 5 × the pot.
-pub fn curve_raises(pot: f64, call: f64) -> Vec<f64> {
+/// Raise-to amounts the curve tables and charts show: 101 from the call to `cap`.
+pub fn curve_raises(call: f64, cap: f64) -> Vec<f64> {
     (0..=100)
-        .map(|i| call + (5.0 * pot - call) * f64::from(i) / 100.0)
+        .map(|i| call + (cap - call) * f64::from(i) / 100.0)
         .collect()
 }
 
@@ -124,7 +154,8 @@ pub fn curve_raises(pot: f64, call: f64) -> Vec<f64> {
 pub struct CurvePoint {
     pub raise_to: f64,
     pub fold: f64,
-    /// EV if the callers held random hands (equity against a random hand).
+    /// EV if the callers held random hands (equity against a random hand; the EV itself
+    /// when the opponents play blind).
     pub ev_random_callers: f64,
     /// The calling range (top %), our equity against it and the EV with it.
     pub calling_top_percent: u32,
@@ -134,24 +165,28 @@ pub struct CurvePoint {
     pub ev_article: f64,
 }
 
-/// A hand's raise-size curve under the fold curve with limit `max_fold`; `equity_vs_top`
-/// gives its equity against the top x % (x = 100: a random hand).
+/// A hand's raise-size curve from the call to `cap` under the fold curve with limit
+/// `max_fold`; `equity_vs_top` gives its equity against the top x % (x = 100: a random
+/// hand).
 pub fn raise_curve(
     pot: f64,
     call: f64,
     max_fold: f64,
+    cap: f64,
+    betting: &Betting,
     equity_vs_top: &dyn Fn(u32) -> f64,
 ) -> Vec<CurvePoint> {
     let w = equity_vs_top(100);
-    curve_raises(pot, call)
+    curve_raises(call, cap)
         .into_iter()
         .map(|r| {
             let f = curved_fold(r, call, pot, max_fold);
-            let (ev, _, top, calling) = ev_raise_vs_callers(pot, call, r, max_fold, equity_vs_top);
+            let (ev, _, top, calling) =
+                ev_raise_vs_callers(pot, call, r, max_fold, betting, equity_vs_top);
             CurvePoint {
                 raise_to: r,
                 fold: f,
-                ev_random_callers: ev_raise(w, pot, call, r, f),
+                ev_random_callers: betting.ev_raise(w, pot, call, r, f),
                 calling_top_percent: top,
                 calling_equity: calling,
                 ev,
@@ -165,23 +200,62 @@ pub fn raise_curve(
 mod tests {
     use super::*;
 
+    const SEEN: Betting = Betting::SEEN;
+
     #[test]
     fn grid_covers_every_combination_and_picks_the_max() {
-        let batch = grid_batch().unwrap();
-        assert_eq!(batch.num_rows(), 9 * 3 * 3 * 3 * 4);
+        let batch = grid_batch(&BettingRules::default()).unwrap();
+        assert_eq!(batch.num_rows(), 2 * 9 * 3 * 3 * 3 * 4);
         // At equity 0.1 against a big call, folding is best; at 0.9 raising is.
-        let weak = Row::new(0.1, 50.0, 50.0, 100.0, 0.0);
+        let weak = Row::new(0.1, 50.0, 50.0, 100.0, 0.0, SEEN);
         assert_eq!(weak.best(), "fold");
-        let strong = Row::new(0.9, 100.0, 20.0, 100.0, 0.1);
+        let strong = Row::new(0.9, 100.0, 20.0, 100.0, 0.1, SEEN);
         assert_eq!(strong.best(), "raise");
         assert_eq!(strong.choice(Style::Tight), "raise");
+        // A cap of one pot keeps the raises-to (20, 30, 50, 40, 60, 100, 100, 150, 250)
+        // at most the pot: 4 of 9 in a pot of 50, 7 in 100, 8 in 200.
+        let capped = BettingRules {
+            raise_cap: 1.0,
+            ..BettingRules::default()
+        };
+        let kept: usize = POTS
+            .iter()
+            .map(|&p| {
+                CALLS
+                    .iter()
+                    .flat_map(|&c| RAISE_MULTIPLES.map(|m| m * c))
+                    .filter(|&r| r <= p)
+                    .count()
+            })
+            .sum();
+        assert_eq!(kept, 4 + 7 + 8);
+        let batch = grid_batch(&capped).unwrap();
+        assert_eq!(batch.num_rows(), 2 * 9 * kept * 4);
+    }
+
+    #[test]
+    fn the_grid_prices_blind_opponents_and_the_showdown_cost_by_the_betting_table() {
+        // Both pay a comparison of twice the call: with blind opponents (seen pays
+        // double) equity 0.5 in a pot of 100 facing 20 gets 0.5·(100 + 40 + 20) − 40 = 40.
+        let stakes = BettingRules {
+            showdown_cost: 2.0,
+            showdown_paid_by: super::super::rules::Payer::Both,
+            ..BettingRules::default()
+        };
+        let row = Row::new(0.5, 100.0, 20.0, 60.0, 0.0, stakes.betting(true));
+        assert!((row.evs[3].1 - 40.0).abs() < 1e-12);
+        // Called without folds, a blind caller adds 20 to our 60: 0.5·180 − 60 = 30; a seen
+        // one 40: 0.5·200 − 60 = 40.
+        assert!((row.evs[2].1 - 30.0).abs() < 1e-12);
+        let seen = Row::new(0.5, 100.0, 20.0, 60.0, 0.0, stakes.betting(false));
+        assert!((seen.evs[2].1 - 40.0).abs() < 1e-12);
     }
 
     #[test]
     fn curves_use_the_calling_range_and_meet_the_random_model_at_a_call() {
         // Equity 0.8 against a random hand, falling as the callers tighten.
         let w = |x: u32| 0.3 + 0.5 * f64::from(x) / 100.0;
-        let curve = raise_curve(100.0, 20.0, 0.6, &w);
+        let curve = raise_curve(100.0, 20.0, 0.6, 500.0, &SEEN, &w);
         assert_eq!(curve.len(), 101);
         // A raise to the call is a call: nobody folds and the callers are every hand.
         assert_eq!(curve[0].calling_top_percent, 100);
@@ -190,6 +264,15 @@ mod tests {
             assert!(p.calling_top_percent < 100 || p.fold == 0.0);
             // Tighter callers, lower equity: never better than random callers.
             assert!(p.ev <= p.ev_random_callers + 1e-12);
+        }
+        // Blind callers hold random hands whatever the raise.
+        let blind = Betting {
+            opponents_blind: true,
+            ..SEEN
+        };
+        for p in raise_curve(100.0, 20.0, 0.6, 500.0, &blind, &w) {
+            assert_eq!(p.calling_top_percent, 100);
+            assert_eq!(p.ev, p.ev_random_callers);
         }
     }
 }

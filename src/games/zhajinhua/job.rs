@@ -17,7 +17,7 @@ use super::counts::{
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, HANDS, OPPONENT_HANDS};
 use super::multiway::{self, Budget, Estimate, Sample};
-use super::rules::ZhajinhuaRules;
+use super::rules::{BettingRules, ZhajinhuaRules};
 use crate::cards::matchups::suit_permutations;
 use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
@@ -42,6 +42,11 @@ pub enum Unit {
 /// The `zhajinhua.hands` job.
 pub struct HandsJob {
     pub(super) eval: Evaluator,
+    /// The hands compared as a showdown of three or more compares them
+    /// ([`ZhajinhuaRules::against`]).
+    pub(super) multi: Evaluator,
+    /// The stakes of the decision tables.
+    pub(super) betting: BettingRules,
     /// Opponent counts covered: 1..=max_opponents (2 = exact only).
     pub(super) max_opponents: u8,
     seed: u64,
@@ -58,7 +63,8 @@ impl HandsJob {
     /// The exact job (`zhajinhua.hands`): one and two opponents.
     pub fn new(spec: &JobSpec) -> Result<HandsJob, JobError> {
         let rules = ZhajinhuaRules::from_spec(spec)?;
-        Ok(HandsJob::from_rules(rules))
+        let betting = BettingRules::from_spec(spec)?;
+        Ok(HandsJob::from_rules(rules).with_betting(betting))
     }
 
     /// The multiway job (`zhajinhua.multiway`): adds 3..=5 opponents by Monte Carlo,
@@ -84,9 +90,16 @@ impl HandsJob {
         self
     }
 
-    /// The exact job for an already validated rule set.
+    /// Prices decisions with `betting` instead of the default stakes.
+    pub fn with_betting(mut self, betting: BettingRules) -> Self {
+        self.betting = betting;
+        self
+    }
+
+    /// The exact job for an already validated rule set, with the default stakes.
     pub fn from_rules(rules: ZhajinhuaRules) -> Self {
         let eval = Evaluator::new(rules);
+        let multi = Evaluator::new(rules.against(EXACT_OPPONENTS));
         let perms = suit_permutations();
         // A hand's class representative: the smallest colex index over suit renamings.
         let rep_of: Vec<usize> = eval
@@ -115,6 +128,8 @@ impl HandsJob {
         let steps = range_steps(&eval);
         HandsJob {
             eval,
+            multi,
+            betting: BettingRules::default(),
             max_opponents: EXACT_OPPONENTS,
             seed: 0,
             budget: Budget {
@@ -177,9 +192,9 @@ impl HandsJob {
 
     /// Win, tie, equity, standard error, wins, ties and deals of hand `i` against `n`.
     pub(super) fn cell(&self, i: usize, n: u8, counts: &[Counts], samples: &[Vec<Sample>]) -> Cell {
-        let ties_rule = self.eval.rules.ties;
+        let rules = &self.eval.rules;
         if n <= EXACT_OPPONENTS {
-            let o = counts[i].outcome(n, ties_rule);
+            let o = counts[i].outcome(n, rules);
             Cell {
                 estimate: Estimate {
                     win: o.win,
@@ -195,7 +210,7 @@ impl HandsJob {
         } else {
             let s = &samples[usize::from(n - EXACT_OPPONENTS - 1)][self.class_of[i] as usize];
             Cell {
-                estimate: s.estimate(&counts[i], ties_rule),
+                estimate: s.estimate(&counts[i], rules),
                 wins: s.wins,
                 ties: s.ties,
                 deals: s.trials,
@@ -243,7 +258,7 @@ impl HandsJob {
         n: u8,
     ) -> super::counts::Outcome {
         let total = if n == 1 { step.hands } else { step.pairs };
-        step.counts.outcome_of(n, total, self.eval.rules.ties)
+        step.counts.outcome_of(n, total, &self.eval.rules)
     }
 }
 
@@ -319,18 +334,18 @@ impl Job for HandsJob {
             return Unit::Exact(
                 self.classes[start..end]
                     .iter()
-                    .map(|&h| range_counts(&self.eval, &self.eval.hands[h], &self.steps))
+                    .map(|&h| range_counts(&self.eval, &self.multi, h, &self.steps))
                     .collect(),
             );
         }
         let k = index - self.exact_units();
         let opponents = EXACT_OPPONENTS + 1 + (k / self.classes.len()) as u8;
-        let mine = &self.eval.hands[self.classes[k % self.classes.len()]];
-        let exact = exact_counts(&self.eval, mine);
+        let hand = self.classes[k % self.classes.len()];
+        let exact = exact_counts(&self.eval, &self.multi, hand);
         let mut rng = multiway::stream(self.seed, index as u64);
         Unit::Sampled(multiway::sample(
-            &self.eval,
-            mine,
+            &self.multi,
+            &self.multi.hands[hand],
             &exact,
             opponents,
             self.budget,
@@ -416,7 +431,7 @@ impl Job for HandsJob {
                 },
                 ParquetOutput {
                     file: "decisions.parquet".into(),
-                    batches: vec![decisions::grid_batch()?],
+                    batches: vec![decisions::grid_batch(&self.betting)?],
                     plain_columns: vec![],
                 },
                 ParquetOutput {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::counts::Counts;
 use super::eval::{Evaluator, HandInfo};
-use super::rules::Ties;
+use super::rules::{Ties, ZhajinhuaRules};
 use cardtables::colex::binomial;
 use std::cmp::Ordering;
 
@@ -68,11 +68,12 @@ fn regress(n: f64, sx: f64, sx2: f64, sy: f64, sy2: f64, sxy: f64, mean_y: f64) 
 }
 
 impl Sample {
-    /// Estimates, given the exact counts of the same hand. A hand that beats every
-    /// opponent hand beats any number of them: its figures are certain (standard error 0),
-    /// whatever the sample says.
-    pub fn estimate(&self, exact: &Counts, ties_rule: Ties) -> Estimate {
-        if exact.win1 == u64::from(super::eval::OPPONENT_HANDS) {
+    /// Estimates, given the exact counts of the same hand and the job's rules. A hand that
+    /// beats every pair of opponent hands beats every hand in a showdown of three or more,
+    /// so it beats any number of them: its figures are certain (standard error 0), whatever
+    /// the sample says.
+    pub fn estimate(&self, exact: &Counts, rules: &ZhajinhuaRules) -> Estimate {
+        if exact.win2 == super::counts::OPPONENT_PAIRS {
             return Estimate {
                 win: 1.0,
                 tie: 0.0,
@@ -81,7 +82,7 @@ impl Sample {
             };
         }
         let n = self.trials as f64;
-        let two = exact.outcome(2, ties_rule);
+        let two = exact.outcome(2, rules);
         let (win, se_win) = regress(
             n,
             self.wins as f64,
@@ -137,6 +138,8 @@ pub struct Budget {
 }
 
 /// Samples one hand against `opponents` (≥ 3) until the standard error meets the budget.
+/// `eval` compares hands as a showdown of three or more does under the job's rules
+/// ([`ZhajinhuaRules::against`]); `mine` is our hand in it.
 pub fn sample(
     eval: &Evaluator,
     mine: &HandInfo,
@@ -206,7 +209,7 @@ pub fn sample(
         }
         if s.trials >= budget.max_trials
             || (s.trials >= budget.min_trials
-                && s.estimate(exact, eval.rules.ties).std_error <= budget.target_std_error)
+                && s.estimate(exact, &eval.rules).std_error <= budget.target_std_error)
         {
             return s;
         }

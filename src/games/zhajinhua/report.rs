@@ -10,7 +10,7 @@ use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::job::{HandsJob, EXACT_OPPONENTS};
 use super::multiway::Sample;
-use super::rules::{ZhajinhuaRules, A23};
+use super::rules::{Payer, Showdown, Ties, ZhajinhuaRules, A23};
 use crate::engine::JobMeta;
 use crate::report::{header, line_chart_svg, markdown_table, Report};
 
@@ -64,6 +64,45 @@ fn variant_counts() -> String {
     )
 }
 
+/// The report's sentences on how a showdown against several opponents is settled under
+/// `rules`.
+fn showdown_words(rules: &ZhajinhuaRules) -> String {
+    let heads_up = match rules.ties {
+        Ties::Split => "Heads-up, tied hands split the pot",
+        Ties::CallerLoses => {
+            "Heads-up, the player asking for the comparison loses a tie, and our hand is the \
+             one asking, so a tie is worth nothing to us"
+        }
+    };
+    let multi = match rules.showdown {
+        Showdown::Sequential => {
+            "Against several opponents (`showdown = \"sequential\"`, as 比牌 works) hands are \
+             compared two at a time, ours asking each opponent in turn: a hand wins when it \
+             beats each of them, ties when none beats it and at least one ties it, every \
+             comparison under the rules above"
+        }
+        Showdown::Simultaneous => {
+            "Against several opponents (`showdown = \"simultaneous\"`) every hand is shown at \
+             once and the strongest in the ordinary order takes the pot, tied hands splitting \
+             it: the off-suit 2-3-5 counts as a high card and nobody loses a tie for asking, \
+             since with three or more hands the circular order may have no strongest hand and \
+             nobody asked"
+        }
+    };
+    let circular = if rules.special_235 && rules.showdown == Showdown::Sequential {
+        " Under `special_235` the order is circular (2-3-5 > trips > every other hand > \
+         2-3-5), so among three hands nobody may beat both others; our hand then loses, as it \
+         does in the comparison it loses."
+    } else {
+        ""
+    };
+    let equity = match rules.against(2).ties {
+        Ties::Split => "the equity splits a tie equally among the tied hands",
+        Ties::CallerLoses => "the equity counts a tie as nothing",
+    };
+    format!("{heads_up}. {multi}; {equity}.{circular}\n\n")
+}
+
 impl HandsJob {
     /// A hand's exact equity against one opponent holding the top x %, x = 1..=100
     /// (index x − 1; the last is a random hand).
@@ -97,24 +136,44 @@ impl HandsJob {
         meta: &JobMeta,
         ranges: &[RangeCounts],
     ) -> anyhow::Result<(String, String)> {
-        let mut md = String::from(
+        let b = &self.betting;
+        let k = b.seen_multiplier;
+        let both = b.showdown_paid_by == Payer::Both;
+        let mut md = format!(
             "\n## Decisions\n\n\
              `decisions.parquet` prices fold, call, raise and compare over a grid of equity \
-             (0.1–0.9), pot (50, 100, 200), call (10, 20, 50), raise-to (2×, 3×, 5× the call) \
-             and opponent fold rate (0, 0.1, 0.25, 0.5), with the model of docs/rules/zhajinhua.md (P = pot \
-             before our decision including the opponent's bet, C = call, w = equity, R = raise-to, \
-             f = fold rate):\n\n\
+             (0.1–0.9), pot (50, 100, 200), call (10, 20, 50), raise-to (2×, 3×, 5× the call, \
+             up to the cap of {cap_pots} pots) and opponent fold rate (0, 0.1, 0.25, 0.5), against \
+             opponents who have seen their cards and against blind ones (column `opponents`), \
+             with the model of docs/rules/zhajinhua.md and the job's `[betting]` table (below). \
+             We have looked at our hand, so we bet as a seen player and every amount is our \
+             chips: P = pot before our decision including the opponent's bet, C = call, \
+             w = equity, R = raise-to, f = fold rate, ρ = what an opponent pays per chip of \
+             ours for the same stake (1 when seen; 1/{k} when blind, since a seen player pays \
+             {k} × a blind player's stake):\n\n\
              - EV(fold) = 0; EV(call) = w·(P + C) − C; required equity = C / (P + C)\n\
-             - EV(raise to R) = f·P + (1 − f)·(w·(P + 2R − C) − R); the article's \
-             f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C and is in \
-             `ev_raise_article_formula` only to show the gap\n\
-             - EV(compare at cost K) = w·(P + K) − K, with K = C on the grid\n\
+             - EV(raise to R) = f·P + (1 − f)·(w·(P + R + ρ·(R − C)) − R); with seen opponents \
+             (ρ = 1) the article's f·P + (1 − f)·(w·(P + R) − R) forgets the opponent's R − C \
+             and is in `ev_raise_article_formula` only to show the gap\n\
+             - EV(compare) = w·(P + K{both_term}) − K, K = {cost} × C (column `compare_cost`), \
+             paid by {payer}\n\
              - styles (the article's §4.3): tight acts only on EV > 5 % of the pot, loose on EV > −2 % \
              of the pot, steady on EV > 0 but prices raises with a fold rate of at most 0.1; \
              `*_action` is the best action each style accepts, else fold.\n\n\
              No Kelly fraction is given: Kelly sizes a stake one chooses as a share of one's \
-             bankroll, and the size of a call is fixed by the bet.\n\n",
+             bankroll, and the size of a call is fixed by the bet.\n\n\
+             Stakes (`[betting]`):\n\n```toml\n{stakes}```\n\n",
+            cap_pots = b.raise_cap,
+            cost = b.showdown_cost,
+            both_term = if both { " + ρ·K" } else { "" },
+            payer = if both {
+                "both players compared, each at its rate"
+            } else {
+                "the player asking (us)"
+            },
+            stakes = b.canonical_toml(),
         );
+        let cap = b.raise_cap * CURVE_POT;
         md.push_str(&format!(
             "### Raise size\n\nA raise is called by the hands that do not fold, and those are the \
              strongest ones. We let the fold rate grow with the raise, f(R) = {max} · (R − C) / \
@@ -122,26 +181,30 @@ impl HandsJob {
              so the callers of a huge raise are only the best hands. We value a called raise with the exact \
              equity against the **calling range**: the top ⌈100 · (1 − f(R))⌉ % of hands \
              (`range_equity.parquet`; the range in whole percent, rounded up). Pot {pot}, call \
-             {call}, heads-up, raises up to 5 × the pot ({cap}). The best raise is found exactly, \
+             {call}, heads-up, raises up to the cap ({cap}). The best raise is found exactly, \
              not on the chart's grid: between the raises where the calling range changes by one \
              percent the equity is constant and the EV has a closed-form stationary point \
              (docs/rules/zhajinhua.md); the best of those, the range steps and the ends is the \
              optimum. For comparison, the same fold curve with callers holding random hands \
-             (the model this report used before), whose optimum is the closed form itself.\n\n",
+             (the model this report used before), whose optimum is the closed form itself, and \
+             the best raise against a **blind** opponent, who folds along the same curve but, \
+             not having looked, calls with any hand and pays 1/{k} of our chips.\n\n",
             max = CURVE_MAX_FOLD,
             pot = CURVE_POT,
             call = CURVE_CALL,
-            cap = 5.0 * CURVE_POT
         ));
-        let cap = 5.0 * CURVE_POT;
+        let seen = b.betting(false);
+        let blind = b.betting(true);
         let mut rows = Vec::new();
         let mut series = Vec::new();
         for text in self.curve_hands() {
             let equities = self.range_equities(ranges, text);
             let vs_top = |x: u32| equities[x as usize - 1];
             let w = vs_top(100);
-            let best = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, vs_top);
-            let random = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, |_| w);
+            let best = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, vs_top);
+            let random = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, |_| w);
+            let vs_blind =
+                optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &blind, vs_top);
             let place = |o: &RaiseOptimum| {
                 if o.at_cap {
                     format!("{:.2} (the cap)", o.raise_to)
@@ -166,8 +229,11 @@ impl HandsJob {
                 ),
                 place(&random),
                 format!("{:+.2}", random.ev),
+                place(&vs_blind),
+                format!("{:+.2}", vs_blind.ev),
             ]);
-            let curve = decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, &vs_top);
+            let curve =
+                decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, &vs_top);
             series.push((
                 format!("{text}: callers hold the calling range"),
                 curve.iter().map(|p| (p.raise_to, p.ev)).collect(),
@@ -189,11 +255,21 @@ impl HandsJob {
                 "callers there",
                 "best if callers were random",
                 "EV there",
+                "best against a blind opponent",
+                "EV there",
             ],
             &rows,
         ));
         let weak = self.range_equities(ranges, CURVE_HANDS[1])[99];
-        let earlier = optimum_raise(CURVE_POT, CURVE_CALL, EARLIER_MAX_FOLD, cap, |_| weak);
+        // The earlier model: seen opponents, the default cap of 5 pots.
+        let earlier = optimum_raise(
+            CURVE_POT,
+            CURVE_CALL,
+            EARLIER_MAX_FOLD,
+            5.0 * CURVE_POT,
+            &cardtables::decision::Betting::SEEN,
+            |_| weak,
+        );
         md.push_str(&format!(
             "\n![EV against raise size]({}/raise_curve.svg)\n\n\
              Against random callers every chip a caller adds is worth 2w − 1 to us, so a hand \
@@ -204,12 +280,21 @@ impl HandsJob {
              just short of the first step (about 1 % folds, callers still every hand) can edge \
              out a call for a weak hand. The earlier model of this report (random callers, \
              folds tending to {EARLIER_MAX_FOLD}) has its exact optimum for `{}` at a raise to \
-             {:.2} (EV {:+.2}); its chart's grid put it at 78. The curves (both models, and the \
-             article's formula) are in `raise_curve.parquet`.\n",
-            meta.name, CURVE_HANDS[1], earlier.raise_to, earlier.ev
+             {:.2} (EV {:+.2}); its chart's grid put it at 78. A blind caller adds only \
+             1/{k} of our raise, so each called chip is worth (1 + 1/{k})·w − 1 to us and only \
+             a hand with equity above {:.4} against a random hand gains from a bigger raise \
+             once called; but a blind opponent's callers do not get stronger as the raise \
+             grows, so the folds the curve adds can make the cap best even for a weak hand \
+             (the table above). The curves (both models, seen and blind opponents, and the article's \
+             formula) are in `raise_curve.parquet`.\n",
+            meta.name,
+            CURVE_HANDS[1],
+            earlier.raise_to,
+            earlier.ev,
+            1.0 / (1.0 + 1.0 / k)
         ));
         let chart = line_chart_svg(
-            "EV of raising, by raise-to amount (pot 100, call 20; exact)",
+            "EV of raising against seen opponents, by raise-to amount (pot 100, call 20; exact)",
             "raise to (chips)",
             "EV (chips)",
             &series,
@@ -261,10 +346,9 @@ impl HandsJob {
             "```\n\nCategories, strongest first: 豹子 trips > 同花顺 straight flush > 同花 flush > \
              顺子 straight > 对子 pair > 散牌 high card. Within a category: trips by rank, \
              straights by top card, flush and high card by ranks from the top down, pair by \
-             its rank then the kicker; suits never break ties. Against several opponents a \
-             hand wins when it beats each of them, ties when none beats it and at least one \
-             ties it, and the equity splits ties.\n\n",
+             its rank then the kicker; suits never break ties.\n\n",
         );
+        md.push_str(&showdown_words(&self.eval.rules));
         md.push_str("## Categories\n\n");
         let rows: Vec<Vec<String>> = (0..CATEGORIES.len())
             .rev()

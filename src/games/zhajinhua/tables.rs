@@ -162,14 +162,27 @@ impl HandsJob {
     }
 
     pub(super) fn raise_curve_batch(&self, ranges: &[RangeCounts]) -> anyhow::Result<RecordBatch> {
-        let mut hand = vec![];
+        let (mut hand, mut who) = (vec![], vec![]);
         let mut points: Vec<(f64, decisions::CurvePoint)> = vec![];
-        for text in self.curve_hands() {
-            let equities = self.range_equities(ranges, text);
-            let vs_top = |x: u32| equities[x as usize - 1];
-            for p in decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, &vs_top) {
-                hand.push(text);
-                points.push((vs_top(100), p));
+        let cap = self.betting.raise_cap * CURVE_POT;
+        for (name, blind) in decisions::OPPONENTS {
+            let betting = self.betting.betting(blind);
+            for text in self.curve_hands() {
+                let equities = self.range_equities(ranges, text);
+                let vs_top = |x: u32| equities[x as usize - 1];
+                let curve = decisions::raise_curve(
+                    CURVE_POT,
+                    CURVE_CALL,
+                    CURVE_MAX_FOLD,
+                    cap,
+                    &betting,
+                    &vs_top,
+                );
+                for p in curve {
+                    hand.push(text);
+                    who.push(name);
+                    points.push((vs_top(100), p));
+                }
             }
         }
         let n = hand.len();
@@ -177,6 +190,7 @@ impl HandsJob {
             points.iter().map(|(_, p)| f(p)).collect::<Vec<f64>>()
         };
         Columns::new()
+            .str("opponents", who)
             .str("cards", hand)
             .f64("equity", points.iter().map(|(w, _)| *w))
             .f64("pot", vec![CURVE_POT; n])

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::counts::{exact_counts, range_counts, range_steps, Counts, OPPONENT_PAIRS, RANGE_STEPS};
 use super::eval::{index_of, Evaluator, HANDS, OPPONENT_HANDS};
 use super::job::{HandsJob, Unit};
-use super::rules::{Ties, ZhajinhuaRules, A23};
+use super::rules::{Showdown, Ties, ZhajinhuaRules, A23};
 use crate::engine::Job;
 
 /// The comparison written out plainly, independent of `eval::classify`'s integer keys:
@@ -85,6 +85,13 @@ fn variants() -> Vec<ZhajinhuaRules> {
             a23: A23::None,
             special_235: true,
             ties: Ties::CallerLoses,
+            showdown: Showdown::Sequential,
+        },
+        ZhajinhuaRules {
+            a23: A23::Lowest,
+            special_235: true,
+            ties: Ties::CallerLoses,
+            showdown: Showdown::Simultaneous,
         },
     ]
 }
@@ -106,10 +113,10 @@ fn all_counts(rules: ZhajinhuaRules) -> (HandsJob, Vec<Counts>) {
         .collect();
     let expanded = job.counts_by_hand(&by_class);
     let eval = Evaluator::new(rules);
-    let direct: Vec<Counts> = eval
-        .hands
-        .par_iter()
-        .map(|h| exact_counts(&eval, h))
+    let multi = Evaluator::new(rules.against(2));
+    let direct: Vec<Counts> = (0..HANDS)
+        .into_par_iter()
+        .map(|h| exact_counts(&eval, &multi, h))
         .collect();
     assert_eq!(expanded, direct, "suit classes must share exact results");
     (job, expanded)
@@ -168,40 +175,77 @@ fn one_opponent_counts_match_a_brute_force_oracle() {
     ignore = "enumerates opponent pairs: run with --release"
 )]
 fn two_opponent_counts_match_direct_enumeration() {
-    let rules = ZhajinhuaRules::default();
-    let eval = Evaluator::new(rules);
-    for text in ["Ks Kh Qd", "7s 7d 2c"] {
-        let mine = eval.hands[index_of(&hand(text))];
+    // Under special_235 the showdown rule matters: sequentially 2-3-5 can beat two trips
+    // and trips lose to a 2-3-5 anywhere; shown at once, trips beat everything below.
+    let special = |showdown| ZhajinhuaRules {
+        special_235: true,
+        showdown,
+        ..ZhajinhuaRules::default()
+    };
+    for (rules, text) in [
+        (ZhajinhuaRules::default(), "Ks Kh Qd"),
+        (ZhajinhuaRules::default(), "7s 7d 2c"),
+        (special(Showdown::Sequential), "5h 3c 2d"),
+        (special(Showdown::Simultaneous), "5h 3c 2d"),
+        (special(Showdown::Sequential), "Ks Kh Kd"),
+        (special(Showdown::Simultaneous), "Ks Kh Kd"),
+    ] {
+        let heads_up = Evaluator::new(rules);
+        // The oracle compares with the literal order under the rules three hands use.
+        let eval = Evaluator::new(rules.against(2));
+        let lit = |h: &super::eval::HandInfo| literal(&h.cards, &rules.against(2));
+        let idx = index_of(&hand(text));
+        let mine = eval.hands[idx];
         let others: Vec<_> = eval
             .hands
             .iter()
             .filter(|h| h.mask & mine.mask == 0)
             .collect();
         assert_eq!(others.len() as u32, OPPONENT_HANDS);
-        let (mut win, mut two, mut three) = (0u64, 0u64, 0u64);
-        for (i, a) in others.iter().enumerate() {
-            let ca = eval.compare(&mine, a);
-            if ca == Ordering::Less {
-                continue;
-            }
-            for b in &others[i + 1..] {
-                if a.mask & b.mask != 0 {
-                    continue;
+        // Our literal relation to each opponent hand, then every unordered disjoint pair.
+        let ours = lit(&mine);
+        let vs: Vec<Ordering> = others
+            .iter()
+            .map(|o| literal_compare(&ours, &lit(o)))
+            .collect();
+        let (win, two, three) = (0..others.len())
+            .into_par_iter()
+            .map(|i| {
+                let (mut win, mut two, mut three) = (0u64, 0u64, 0u64);
+                if vs[i] == Ordering::Less {
+                    return (0, 0, 0);
                 }
-                match (ca, eval.compare(&mine, b)) {
-                    (_, Ordering::Less) => {}
-                    (Ordering::Greater, Ordering::Greater) => win += 2,
-                    (Ordering::Equal, Ordering::Equal) => three += 2,
-                    _ => two += 2,
+                for j in i + 1..others.len() {
+                    if others[i].mask & others[j].mask != 0 {
+                        continue;
+                    }
+                    match (vs[i], vs[j]) {
+                        (_, Ordering::Less) => {}
+                        (Ordering::Greater, Ordering::Greater) => win += 2,
+                        (Ordering::Equal, Ordering::Equal) => three += 2,
+                        _ => two += 2,
+                    }
                 }
-            }
-        }
-        let c = exact_counts(&eval, &mine);
+                (win, two, three)
+            })
+            .reduce(|| (0, 0, 0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2));
+        let c = exact_counts(&heads_up, &eval, idx);
         assert_eq!(
             (c.win2, c.tie2_two_way, c.tie2_three_way),
             (win, two, three),
-            "{text}"
+            "{rules:?} {text}"
         );
+        match (rules.showdown, text) {
+            // Shown at once, the off-suit 2-3-5 is the weakest high card: it never wins.
+            (Showdown::Simultaneous, "5h 3c 2d") => assert_eq!(c.win2, 0),
+            // Shown at once, K-K-K loses only to A-A-A (four hands: the ordered pairs
+            // holding one, and no pair holds two), and ties nothing.
+            (Showdown::Simultaneous, "Ks Kh Kd") => {
+                assert_eq!(c.win2, OPPONENT_PAIRS - 2 * 4 * 15_180);
+                assert_eq!(c.tie2_two_way + c.tie2_three_way, 0);
+            }
+            _ => {}
+        }
     }
 }
 
@@ -234,7 +278,12 @@ fn range_counts_match_direct_enumeration() {
         for text in ["Ks Kh Qd", "As Ks Js", "3c 2d 5h", "Qh Jh Th"] {
             let mine = eval.hands[index_of(&hand(text))];
             let lit = literal(&mine.cards, &rules);
-            let ranges = range_counts(&eval, &mine, &steps);
+            let multi = Evaluator::new(rules.against(2));
+            let ranges = range_counts(&eval, &multi, index_of(&mine.cards), &steps);
+            let lit2 = literal(&mine.cards, &rules.against(2));
+            let vs2 = |h: &&super::eval::HandInfo| {
+                literal_compare(&lit2, &literal(&h.cards, &rules.against(2)))
+            };
             for x in [1u8, 5, 9, 15, 40, 77, 100] {
                 let range: Vec<_> = eval
                     .hands
@@ -264,7 +313,7 @@ fn range_counts_match_direct_enumeration() {
                             continue;
                         }
                         pairs += 1;
-                        match (vs(a), vs(b)) {
+                        match (vs2(a), vs2(b)) {
                             (Ordering::Less, _) | (_, Ordering::Less) => {}
                             (Ordering::Greater, Ordering::Greater) => win += 1,
                             (Ordering::Equal, Ordering::Equal) => three += 1,
@@ -316,7 +365,7 @@ fn two_opponent_exact_agrees_with_seeded_monte_carlo() {
                 _ => equity += 0.5,
             }
         }
-        let exact = exact_counts(&eval, &mine).outcome(2, Ties::Split);
+        let exact = exact_counts(&eval, &eval, index_of(&mine.cards)).outcome(2, &rules);
         let p = f64::from(wins) / f64::from(trials);
         let se = (exact.win * (1.0 - exact.win) / f64::from(trials))
             .sqrt()
@@ -343,18 +392,24 @@ fn special_235_wins_exactly_against_the_trips_left() {
         ..ZhajinhuaRules::default()
     };
     let eval = Evaluator::new(rules);
-    let c = exact_counts(&eval, &eval.hands[index_of(&hand("2s 3h 5d"))]);
+    let c = exact_counts(&eval, &eval, index_of(&hand("2s 3h 5d")));
     // Trips we can face: 10 untouched ranks × 4, and ranks 2, 3, 5 with one card gone × 1.
     assert_eq!(c.win1, 43);
     // It ties the other off-suit 2-3-5 hands: 3·3·3 = 27 from the remaining 2s, 3s and 5s,
     // of which only ♣♣♣ is a flush (we hold 2♠, 3♥, 5♦), so 26.
     assert_eq!(c.tie1, 26);
     let plain = Evaluator::new(ZhajinhuaRules::default());
-    let p = exact_counts(&plain, &plain.hands[index_of(&hand("2s 3h 5d"))]);
+    let p = exact_counts(&plain, &plain, index_of(&hand("2s 3h 5d")));
     assert_eq!(p.win1, 0);
     assert_eq!(c.tie1, p.tie1);
     // Under caller_loses the equity counts ties as nothing.
-    let o = c.outcome(1, Ties::CallerLoses);
+    let o = c.outcome(
+        1,
+        &ZhajinhuaRules {
+            ties: Ties::CallerLoses,
+            ..rules
+        },
+    );
     assert_eq!(o.equity, o.win);
 }
 
@@ -378,7 +433,7 @@ mod monte_carlo {
         let eval = Evaluator::new(ZhajinhuaRules::default());
         for (u, text) in ["Ks Kh Qd", "Ah Kd 9c", "7s 7d 2c"].iter().enumerate() {
             let mine = eval.hands[index_of(&hand(text))];
-            let exact = exact_counts(&eval, &mine);
+            let exact = exact_counts(&eval, &eval, index_of(&mine.cards));
             let s = sample(
                 &eval,
                 &mine,
@@ -387,7 +442,7 @@ mod monte_carlo {
                 budget(1e-3),
                 &mut stream(7, u as u64),
             );
-            let p2 = exact.outcome(2, Ties::Split).win;
+            let p2 = exact.outcome(2, &eval.rules).win;
             let n = s.trials as f64;
             let y = s.sum_y as f64 / n;
             assert!(
@@ -405,7 +460,7 @@ mod monte_carlo {
         let rules = ZhajinhuaRules::default();
         let eval = Evaluator::new(rules);
         let mine = eval.hands[index_of(&hand("Ks Kh Qd"))];
-        let exact = exact_counts(&eval, &mine);
+        let exact = exact_counts(&eval, &eval, index_of(&mine.cards));
         let mut last = 1.0;
         for opponents in 3..=5u8 {
             let s = sample(
@@ -416,7 +471,7 @@ mod monte_carlo {
                 budget(2e-3),
                 &mut stream(1, 0),
             );
-            let e = s.estimate(&exact, Ties::Split);
+            let e = s.estimate(&exact, &rules);
             assert!(e.std_error <= 2e-3);
             // Plain Monte Carlo with another generator and a full shuffle of the deck.
             let mut rng = Pcg64::seed_from_u64(99 + u64::from(opponents));
@@ -453,7 +508,7 @@ mod monte_carlo {
     fn streams_are_reproducible_and_distinct() {
         let eval = Evaluator::new(ZhajinhuaRules::default());
         let mine = eval.hands[index_of(&hand("Ah Kd 9c"))];
-        let exact = exact_counts(&eval, &mine);
+        let exact = exact_counts(&eval, &eval, index_of(&mine.cards));
         let small = Budget {
             target_std_error: 0.5,
             min_trials: 4096,
@@ -489,7 +544,8 @@ fn all_ranges(rules: ZhajinhuaRules) -> (HandsJob, Vec<super::counts::RangeCount
     ignore = "every suit class's ranges: run with --release"
 )]
 fn best_raises_against_calling_ranges_are_exact_for_every_hand() {
-    use cardtables::decision::{ev_raise_vs_callers, optimum_raise};
+    use cardtables::decision::{ev_raise_vs_callers, optimum_raise, Betting};
+    let seen = Betting::SEEN;
     let (job, ranges) = all_ranges(ZhajinhuaRules::default());
     let (pot, call, cap) = (100.0, 20.0, 500.0);
     let mut interior = 0;
@@ -500,12 +556,12 @@ fn best_raises_against_calling_ranges_are_exact_for_every_hand() {
             .map(|s| job.range_outcome(s, 1).equity)
             .collect();
         let vs_top = |x: u32| equity[x as usize - 1];
-        let best = optimum_raise(pot, call, 1.0, cap, vs_top);
+        let best = optimum_raise(pot, call, 1.0, cap, &seen, vs_top);
         assert!(best.ev.is_finite() && best.raise_to >= call && best.raise_to <= cap);
         // No raise on a 0.05-chip grid does better.
         for i in 0..=9600 {
             let raise = call + f64::from(i) * 0.05;
-            let (ev, ..) = ev_raise_vs_callers(pot, call, raise, 1.0, vs_top);
+            let (ev, ..) = ev_raise_vs_callers(pot, call, raise, 1.0, &seen, vs_top);
             assert!(ev <= best.ev + 1e-9, "raise {raise}: {ev} > {best:?}");
         }
         if best.at_cap {
@@ -526,7 +582,7 @@ fn best_raises_against_calling_ranges_are_exact_for_every_hand() {
             .iter()
             .map(|s| job.range_outcome(s, 1).equity)
             .collect();
-        let best = optimum_raise(pot, call, 1.0, cap, |x| equity[x as usize - 1]);
+        let best = optimum_raise(pot, call, 1.0, cap, &seen, |x| equity[x as usize - 1]);
         assert!(!best.at_cap && best.raise_to > call, "{text}: {best:?}");
     }
 }
@@ -537,7 +593,7 @@ fn best_raises_against_calling_ranges_are_exact_for_every_hand() {
     ignore = "every suit class's counts: run with --release"
 )]
 fn the_random_caller_optimum_is_the_closed_form() {
-    use cardtables::decision::{curved_fold, ev_raise, optimum_raise};
+    use cardtables::decision::{curved_fold, ev_raise, optimum_raise, Betting};
     // Qh 8d 4c against random callers with folds tending to 0.6, pot 100, call 20: the
     // optimum of the closed form, 75.43 with split ties and 74.98 under caller_loses (not
     // the 78 and 73 a coarse grid gave), checked by a ternary search of the unimodal EV.
@@ -547,7 +603,9 @@ fn the_random_caller_optimum_is_the_closed_form() {
             ..ZhajinhuaRules::default()
         };
         let (_, counts) = all_counts(rules);
-        let w = counts[index_of(&hand("Qh 8d 4c"))].outcome(1, ties).equity;
+        let w = counts[index_of(&hand("Qh 8d 4c"))]
+            .outcome(1, &rules)
+            .equity;
         let g = |r: f64| ev_raise(w, 100.0, 20.0, r, curved_fold(r, 20.0, 100.0, 0.6));
         let (mut lo, mut hi) = (20.0, 500.0);
         for _ in 0..200 {
@@ -558,7 +616,7 @@ fn the_random_caller_optimum_is_the_closed_form() {
                 hi = b;
             }
         }
-        let best = optimum_raise(100.0, 20.0, 0.6, 500.0, |_| w);
+        let best = optimum_raise(100.0, 20.0, 0.6, 500.0, &Betting::SEEN, |_| w);
         assert!((best.raise_to - lo).abs() < 1e-6, "{best:?} vs {lo}");
         assert!((best.raise_to - want).abs() < 0.005, "{ties:?}: {best:?}");
     }
