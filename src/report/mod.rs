@@ -49,6 +49,73 @@ pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// A figure a report holds up against a published value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Published {
+    /// What the figure is, e.g. "AA against one random hand".
+    pub what: String,
+    /// Our value, from this run's tables.
+    pub ours: f64,
+    /// The published value, as published.
+    pub published: f64,
+    /// Decimals the published value has (in the unit printed); the figures agree when they
+    /// differ by at most half a unit of its last place.
+    pub decimals: usize,
+    /// Where it is published.
+    pub source: &'static str,
+}
+
+/// The "matches published figures" section: each figure beside its published value and
+/// source. An error, which fails the run, when a figure is further from its published value
+/// than half a unit of the published value's last place (so a table that drifts cannot
+/// go out with the box still claiming agreement).
+pub fn published_box(figures: &[Published]) -> anyhow::Result<String> {
+    let mut rows = Vec::new();
+    for f in figures {
+        let half_unit = 0.5 * 10f64.powi(-(f.decimals as i32));
+        let gap = (f.ours - f.published).abs();
+        if gap.is_nan() || gap > half_unit * (1.0 + 1e-9) {
+            anyhow::bail!(
+                "{}: this run gives {}, {gap:.3e} from the published {} ({}): more than the {half_unit:e} the published rounding allows",
+                f.what,
+                f.ours,
+                f.published,
+                f.source
+            );
+        }
+        let ours = if f.decimals == 0 {
+            format!("{:.0}", f.ours)
+        } else {
+            format!("{:.*}", f.decimals + 2, f.ours)
+        };
+        rows.push(vec![
+            f.what.clone(),
+            ours,
+            format!("{:.*}", f.decimals, f.published),
+            f.source.to_string(),
+        ]);
+    }
+    let intro = "\n## Matches published figures\n\nComputed from this run's tables and checked on \
+                 every run: the run fails if a figure is further from its published value than \
+                 the published rounding allows (half a unit of its last place).\n\n";
+    // One source for every row: said once, under the table.
+    match figures.first().map(|f| f.source) {
+        Some(source) if figures.iter().all(|f| f.source == source) => {
+            for row in &mut rows {
+                row.pop();
+            }
+            Ok(format!(
+                "{intro}{}\nSource: {source}.\n",
+                markdown_table(&["figure", "this run", "published"], &rows)
+            ))
+        }
+        _ => Ok(format!(
+            "{intro}{}",
+            markdown_table(&["figure", "this run", "published", "source"], &rows)
+        )),
+    }
+}
+
 /// A vertical bar chart as SVG text. On a linear axis bars start at zero and may be
 /// negative; `log_scale` plots values on a log10 axis (values must then be positive).
 pub fn bar_chart_svg(
@@ -140,14 +207,73 @@ fn chart_error<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("cannot draw chart: {e}")
 }
 
-/// A line chart of several named series as SVG text, with a legend.
+/// Line colours, colour-blind safe (the Okabe–Ito palette): blue, vermillion, bluish
+/// green, reddish purple, orange, sky blue, black.
+const LINE_COLOURS: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x00, 0x00, 0x00),
+];
+
+/// One named series of a line chart. Lines that belong together (an exact curve and its
+/// rule of thumb, one hand under two models) share a colour and differ by stroke.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    /// Index into the chart palette (wraps around).
+    pub colour: usize,
+    /// Dashed rather than solid: the approximation or the comparison model.
+    pub dashed: bool,
+}
+
+impl Line {
+    /// A solid line.
+    pub fn solid(name: impl Into<String>, points: Vec<(f64, f64)>, colour: usize) -> Line {
+        Line {
+            name: name.into(),
+            points,
+            colour,
+            dashed: false,
+        }
+    }
+
+    /// A dashed line.
+    pub fn dashed(name: impl Into<String>, points: Vec<(f64, f64)>, colour: usize) -> Line {
+        Line {
+            dashed: true,
+            ..Line::solid(name, points, colour)
+        }
+    }
+}
+
+/// A labelled point drawn on a line chart (an optimum, a crossover).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    pub label: String,
+    pub x: f64,
+    pub y: f64,
+    pub colour: usize,
+}
+
+/// A line chart of named lines as SVG text, with a legend and labelled marks.
 pub fn line_chart_svg(
     title: &str,
     x_label: &str,
     y_label: &str,
-    series: &[(String, Vec<(f64, f64)>)],
+    lines: &[Line],
+    marks: &[Mark],
 ) -> anyhow::Result<String> {
-    let points = || series.iter().flat_map(|(_, p)| p.iter());
+    let points = || {
+        lines
+            .iter()
+            .flat_map(|l| l.points.iter().copied())
+            .chain(marks.iter().map(|m| (m.x, m.y)))
+    };
     let (x0, x1) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
         (lo.min(p.0), hi.max(p.0))
     });
@@ -155,7 +281,7 @@ pub fn line_chart_svg(
         (lo.min(p.1), hi.max(p.1))
     });
     let pad = ((y1 - y0) * 0.05).max(1e-9);
-    let palette = [BLUE, RED, GREEN, MAGENTA, BLACK, CYAN];
+    let colour = |i: usize| LINE_COLOURS[i % LINE_COLOURS.len()];
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 520)).into_drawing_area();
@@ -173,13 +299,43 @@ pub fn line_chart_svg(
             .y_desc(y_label)
             .draw()
             .map_err(chart_error)?;
-        for (i, (name, data)) in series.iter().enumerate() {
-            let color = palette[i % palette.len()];
+        for line in lines {
+            let style = colour(line.colour).stroke_width(2);
+            let data = line.points.iter().copied();
+            if line.dashed {
+                chart
+                    .draw_series(DashedLineSeries::new(data, 8, 5, style))
+                    .map_err(chart_error)?
+                    .label(line.name.as_str())
+                    .legend(move |(x, y)| {
+                        plotters::element::DashedPathElement::new(
+                            vec![(x, y), (x + 20, y)],
+                            5,
+                            3,
+                            style,
+                        )
+                    });
+            } else {
+                chart
+                    .draw_series(LineSeries::new(data, style))
+                    .map_err(chart_error)?
+                    .label(line.name.as_str())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            }
+        }
+        for m in marks {
+            let c = colour(m.colour);
             chart
-                .draw_series(LineSeries::new(data.iter().copied(), color.stroke_width(2)))
-                .map_err(chart_error)?
-                .label(name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+                .draw_series(std::iter::once(
+                    EmptyElement::at((m.x, m.y))
+                        + Circle::new((0, 0), 5, c.filled())
+                        + Text::new(
+                            m.label.clone(),
+                            (8, -18),
+                            ("sans-serif", 14).into_font().color(&c),
+                        ),
+                ))
+                .map_err(chart_error)?;
         }
         chart
             .configure_series_labels()
@@ -412,6 +568,40 @@ mod tests {
     }
 
     #[test]
+    fn the_published_box_passes_within_the_published_rounding_and_fails_beyond() {
+        let figure = |ours: f64| Published {
+            what: "AA against one random hand".into(),
+            ours,
+            published: 0.852,
+            decimals: 3,
+            source: "calculators",
+        };
+        let md = published_box(&[figure(0.85204)]).unwrap();
+        assert!(
+            md.contains("| AA against one random hand | 0.85204 | 0.852 |\n"),
+            "{md}"
+        );
+        assert!(md.contains("Source: calculators."), "{md}");
+        assert!(published_box(&[figure(0.8525)]).is_ok());
+        let e = published_box(&[figure(0.8526)]).unwrap_err().to_string();
+        assert!(
+            e.contains("AA against one random hand") && e.contains("0.852"),
+            "{e}"
+        );
+        // Counts published exactly must match exactly.
+        let count = |ours: f64| Published {
+            what: "flushes".into(),
+            ours,
+            published: 5108.0,
+            decimals: 0,
+            source: "textbook",
+        };
+        assert!(published_box(&[count(5108.0)]).is_ok());
+        assert!(published_box(&[count(5109.0)]).is_err());
+        assert!(published_box(&[count(f64::NAN)]).is_err());
+    }
+
+    #[test]
     fn markdown_tables_right_align_every_column_but_the_first() {
         let table = markdown_table(
             &["hand", "equity"],
@@ -446,9 +636,29 @@ mod tests {
         for text in ["Categories", "pair", "flush"] {
             assert!(svg.contains(text), "{text} missing");
         }
-        let series = vec![("exact".to_string(), vec![(1.0, 0.1), (2.0, 0.2)])];
-        let svg = line_chart_svg("Hits", "outs", "p", &series).unwrap();
-        assert!(svg.contains("exact") && svg.contains("Hits"));
+        let lines = vec![
+            Line::solid("exact", vec![(1.0, 0.1), (2.0, 0.2)], 0),
+            Line::dashed("rule", vec![(1.0, 0.12), (2.0, 0.18)], 0),
+        ];
+        let marks = vec![Mark {
+            label: "best 1.5".into(),
+            x: 1.5,
+            y: 0.15,
+            colour: 0,
+        }];
+        let svg = line_chart_svg("Hits", "outs", "p", &lines, &marks).unwrap();
+        assert!(svg.contains("exact") && svg.contains("Hits") && svg.contains("best 1.5"));
+        // Both lines in the first colour, the rule of thumb dashed: one solid polyline,
+        // dashes drawn as many short segments, and the mark a filled circle.
+        let blue_lines = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains("stroke=\"#0072B2\""))
+            .count();
+        // Solid: the line and its legend sample; dashed: several dashes each.
+        assert!(blue_lines > 4, "{blue_lines} blue polylines");
+        assert!(svg.contains("fill=\"#0072B2\"") && svg.contains("<circle"));
+        assert!(!svg.contains("#D55E00"), "a second colour");
     }
 
     #[test]

@@ -238,7 +238,7 @@ impl Job for HeadsUpJob {
                 bytes: table,
                 entries: self.matchups.len() as u64,
             }],
-            report: self.report(meta, &matrix, &results),
+            report: self.report(meta, &matrix, &results)?,
             rules,
         })
     }
@@ -626,7 +626,7 @@ impl Job for MultiwayJob {
             std_error: rows.std_error.clone(),
         };
         let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
-        let report = self.report(meta, &rows, worst, deals);
+        let report = self.report(meta, &rows, worst, deals)?;
         Ok(Outputs {
             parquet: vec![ParquetOutput {
                 file: "multiway.parquet".into(),

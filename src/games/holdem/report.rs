@@ -15,7 +15,8 @@ use super::tables::ROLES;
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::engine::JobMeta;
 use crate::report::{
-    header, line_chart_svg, markdown_table, rank_grid, rank_grid_svg, rank_grid_svg_cells, Report,
+    header, line_chart_svg, markdown_table, published_box, rank_grid, rank_grid_svg,
+    rank_grid_svg_cells, Line, Published, Report,
 };
 
 impl PreflopJob {
@@ -61,6 +62,19 @@ impl PreflopJob {
             list(&order[..5]),
             list(&order[CLASSES - 5..])
         ));
+        let published: Vec<Published> = [("AA", 0.852), ("KK", 0.824), ("QQ", 0.799), ("AKs", 0.670)]
+            .into_iter()
+            .filter_map(|(name, value)| {
+                Some(Published {
+                    what: format!("{name} against one random hand"),
+                    ours: equity(parse_class(name)?),
+                    published: value,
+                    decimals: 3,
+                    source: "preflop all-in equity tables of the standard equity calculators (e.g. PokerStove), to 0.1 %",
+                })
+            })
+            .collect();
+        md.push_str(&published_box(&published)?);
         let chart = rank_grid_svg(
             "Equity against one random hand",
             "equity",
@@ -90,7 +104,7 @@ impl HeadsUpJob {
         meta: &JobMeta,
         matrix: &ClassMatrix,
         results: &[MatchupResult],
-    ) -> Report {
+    ) -> anyhow::Result<Report> {
         let mut md = header("Texas Hold'em heads-up", meta);
         let total: u64 = self.matchups.iter().map(|m| u64::from(m.weight)).sum();
         md.push_str(&format!(
@@ -126,6 +140,15 @@ impl HeadsUpJob {
             .collect();
         md.push_str("## Classic matchups\n\nClass against class, averaged over their combos that share no card.\n\n");
         md.push_str(&markdown_table(&["hand", "against", "equity"], &rows));
+        if let Some(aa_kk) = find("AA", "KK") {
+            md.push_str(&published_box(&[Published {
+                what: "AA against KK".into(),
+                ours: aa_kk,
+                published: 0.8195,
+                decimals: 4,
+                source: "the standard equity calculators (e.g. PokerStove), 81.95 %",
+            }])?);
+        }
         // Each class is stored with its first hand the lower-numbered one, often the
         // underdog: show the favourite first.
         let show = |m: &Matchup, r: &MatchupResult| {
@@ -201,16 +224,22 @@ impl HeadsUpJob {
                 by(&|r| (r.equity() - 0.5).abs())
             ),
         ];
-        Report {
+        Ok(Report {
             markdown: md,
             charts,
             headline,
-        }
+        })
     }
 }
 
 impl MultiwayJob {
-    pub(super) fn report(&self, meta: &JobMeta, rows: &Rows, worst: f64, deals: u64) -> Report {
+    pub(super) fn report(
+        &self,
+        meta: &JobMeta,
+        rows: &Rows,
+        worst: f64,
+        deals: u64,
+    ) -> anyhow::Result<Report> {
         let mut md = header("Texas Hold'em multiway", meta);
         md.push_str(&format!(
             ". Against one opponent \
@@ -243,6 +272,8 @@ impl MultiwayJob {
         md.push_str("## Equity by number of opponents\n\n");
         md.push_str(&markdown_table(&header, &table));
         md.push_str("\nEvery class and opponent count is in `multiway.parquet`.\n");
+        let (md_chart, chart) = multiway_chart(meta, &equity)?;
+        md.push_str(&md_chart);
         let aa = super::classes::parse_class("AA").map(|c| {
             (1..=MAX_OPPONENTS)
                 .map(|n| format!("{:.3}", equity(c, n)))
@@ -256,12 +287,96 @@ impl MultiwayJob {
             ),
             format!("1 and 2 opponents exact; 3 and more Monte Carlo, largest standard error {worst:.1e}"),
         ];
-        Report {
+        Ok(Report {
             markdown: md,
-            charts: vec![],
+            charts: vec![("multiway.svg".into(), chart)],
             headline,
-        }
+        })
     }
+}
+
+/// Opponent counts the multiway chart draws.
+const CHART_OPPONENTS: [usize; 4] = [1, 2, 5, 9];
+
+/// The multiway chart and its text: each class's equity as a multiple of its fair share
+/// 1/(n + 1), classes in order of heads-up equity, for 1, 2, 5 and 9 opponents, and the
+/// classes whose share grows most from heads-up to the largest table.
+fn multiway_chart(
+    meta: &JobMeta,
+    equity: &dyn Fn(usize, usize) -> f64,
+) -> anyhow::Result<(String, String)> {
+    let counts: Vec<usize> = CHART_OPPONENTS
+        .into_iter()
+        .filter(|&n| n <= MAX_OPPONENTS)
+        .collect();
+    let most = *counts.last().expect("one opponent is always covered");
+    let share = |c: usize, n: usize| equity(c, n) * (n + 1) as f64;
+    let mut order: Vec<usize> = (0..CLASSES).collect();
+    order.sort_by(|&a, &b| equity(b, 1).total_cmp(&equity(a, 1)).then(a.cmp(&b)));
+    let mut lines: Vec<Line> = counts
+        .iter()
+        .enumerate()
+        .map(|(colour, &n)| {
+            Line::solid(
+                format!("{n} opponent{}", if n > 1 { "s" } else { "" }),
+                order
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &c)| ((k + 1) as f64, share(c, n)))
+                    .collect(),
+                colour,
+            )
+        })
+        .collect();
+    lines.push(Line::dashed(
+        "fair share",
+        vec![(1.0, 1.0), (CLASSES as f64, 1.0)],
+        6,
+    ));
+    let method = if most > 2 {
+        "1 and 2 exact, more by Monte Carlo"
+    } else {
+        "exact"
+    };
+    let svg = line_chart_svg(
+        &format!("Equity as a multiple of the fair share 1/(n + 1) ({method})"),
+        "class, by equity against one opponent (strongest first)",
+        "equity × (n + 1)",
+        &lines,
+        &[],
+    )?;
+    // The classes whose multiple grows most from one opponent to the most.
+    let mut gain: Vec<usize> = (0..CLASSES).collect();
+    gain.sort_by(|&a, &b| {
+        (share(b, most) / share(b, 1))
+            .total_cmp(&(share(a, most) / share(a, 1)))
+            .then(a.cmp(&b))
+    });
+    let named = |cs: &[usize]| {
+        cs.iter()
+            .map(|&c| {
+                format!(
+                    "{} ({:.2} → {:.2})",
+                    class_name(c),
+                    share(c, 1),
+                    share(c, most)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let md = format!(
+        "\n## Who gains in multiway pots\n\n![equity against the fair share]({}/multiway.svg)\n\n\
+         A hand's fair share against n opponents is 1/(n + 1) of the pot; the chart divides \
+         each class's equity by it, with the classes ordered by their equity against one \
+         opponent. Above 1 a hand takes more than its share. The classes whose multiple \
+         grows most from one opponent to {most} (multiple against 1 → against {most}): {}. \
+         Those that lose most: {}.\n",
+        meta.name,
+        named(&gain[..5]),
+        named(&gain[CLASSES - 5..]),
+    );
+    Ok((md, svg))
 }
 
 /// An exploitability in scientific notation (`0` when exactly zero).
@@ -486,15 +601,10 @@ impl PushFoldJob {
                 "effective stack (bb)",
                 "% of the 1,326 hands",
                 &[
-                    (
-                        "SB pushes".to_string(),
-                        series(|e| 100.0 * range_share(&e.push)),
-                    ),
-                    (
-                        "BB calls".to_string(),
-                        series(|e| 100.0 * range_share(&e.call)),
-                    ),
+                    Line::solid("SB pushes", series(|e| 100.0 * range_share(&e.push)), 0),
+                    Line::solid("BB calls", series(|e| 100.0 * range_share(&e.call)), 1),
                 ],
+                &[],
             )?,
         ));
         md.push_str(

@@ -57,7 +57,10 @@ pub(super) fn build(
              disjoint hands never tie. The loser pays the winner's multiplier.{}\n\n",
         order.join(" > "),
         if ranking.rules.banker_wins_ties {
-            " For `banker_ev`, the banker wins every category tie (`banker_wins_ties`)."
+            " For `banker_ev`, the banker wins every category tie (`banker_wins_ties`): a \
+             *category tie* is two hands of the same category, which the highest card would \
+             otherwise settle, so under this rule the banker also takes the equal-category \
+             hands whose highest card is lower."
         } else {
             ""
         }
@@ -86,8 +89,9 @@ pub(super) fn build(
             ""
         } else {
             ": zero by symmetry, since both hands come from the same deck and the loser \
-                 pays the winner's multiplier either way; only `banker_wins_ties` gives the \
-                 banker an edge"
+                 pays the winner's multiplier either way; only `banker_wins_ties` (the banker \
+                 takes every pair of hands of the same category, which the highest card \
+                 settles otherwise) gives the banker an edge"
         }
     ));
     md.push_str(&format!(

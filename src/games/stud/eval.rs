@@ -22,6 +22,18 @@ pub const CATEGORIES: [&str; 9] = [
     "quads",
     "straight_flush",
 ];
+/// Chinese names, same order (as 梭哈 players say them).
+pub const CATEGORIES_ZH: [&str; 9] = [
+    "散牌",
+    "对子",
+    "两对",
+    "三条",
+    "顺子",
+    "同花",
+    "葫芦",
+    "铁支",
+    "同花顺",
+];
 pub const FLUSH: u8 = 5;
 pub const FULL_HOUSE: u8 = 6;
 

@@ -4,13 +4,14 @@
 use cardtables::decision::{hit_probability, rule_of_2_and_4};
 use cardtables::{parse_cards, Card, CardSet};
 
-use super::eval::VARIANTS;
-use super::eval::{Evaluator, CATEGORIES};
+use super::eval::{Evaluator, CATEGORIES, CATEGORIES_ZH, VARIANTS};
 use super::job::TablesJob;
 use super::outs::{analyse, Situation};
 use super::rules::StudRules;
 use crate::engine::JobMeta;
-use crate::report::{header, line_chart_svg, markdown_table, rank_grid, Report};
+use crate::report::{
+    header, line_chart_svg, markdown_table, published_box, rank_grid, Line, Published, Report,
+};
 
 /// Best five of up to seven cards (for the Hold'em reading of the tutorial's example).
 fn best_of(eval: &Evaluator, cards: &[Card]) -> u32 {
@@ -179,7 +180,7 @@ impl TablesJob {
         let rows: Vec<Vec<String>> = (0..CATEGORIES.len())
             .rev()
             .map(|c| {
-                let mut row = vec![format!("`{}`", CATEGORIES[c])];
+                let mut row = vec![format!("`{}`", CATEGORIES[c]), CATEGORIES_ZH[c].to_string()];
                 for (i, counts) in units.iter().enumerate() {
                     if VARIANTS[i].1 {
                         let total: u64 = counts.iter().sum();
@@ -194,19 +195,51 @@ impl TablesJob {
             })
             .collect();
         md.push_str(&markdown_table(
-            &["category", "52 cards", "32 cards (7–A)", "28 cards (8–A)"],
+            &[
+                "category",
+                "中文",
+                "52 cards",
+                "32 cards (7–A)",
+                "28 cards (8–A)",
+            ],
             &rows,
         ));
         md.push_str(
             "\nWith the ace also low (A-2-3-4-5, or A with the deck's four lowest ranks). In the \
              short decks a flush is rarer than a full house (and than four of a kind), which is \
              why `flush_beats_full_house = true` is common there; `categories.parquet` has every \
-             deck, with and without ace-low straights, in both orders.\n\n",
+             deck, with and without ace-low straights, in both orders.\n\n\
+             Hands of equal rank split the pot in every table here (an equity counts a tie \
+             as half, or 1/n among n tied hands). Traditional 梭哈 breaks such ties by the \
+             suit of the highest card, ♠ > ♥ > ♣ > ♦; these tables do not model that rule.\n\n",
         );
+        // The 52-card counts with the ace also low, strongest category first.
+        let textbook: [u64; 9] = [
+            1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40,
+        ];
+        let full_deck = VARIANTS
+            .iter()
+            .position(|&v| v == (52, true))
+            .and_then(|i| units.get(i));
+        if let Some(counts) = full_deck {
+            let figures: Vec<Published> = (0..CATEGORIES.len())
+                .rev()
+                .map(|c| Published {
+                    what: format!("52 cards: {} ({})", CATEGORIES[c], CATEGORIES_ZH[c]),
+                    ours: counts[c] as f64,
+                    published: textbook[c] as f64,
+                    decimals: 0,
+                    source: "the five-card poker hand counts of every probability textbook (e.g. Wikipedia, Poker probability)",
+                })
+                .collect();
+            md.push_str(&published_box(&figures)?);
+            md.push('\n');
+        }
         md.push_str("## Exact hit probability against the rule of 2 and 4\n\n");
-        let mut series = Vec::new();
-        for (k, u) in [(1u32, 45u32), (2, 46)] {
-            series.push((
+        // Each count of cards to come in one colour: exact solid, its rule dashed.
+        let mut lines = Vec::new();
+        for (colour, (k, u)) in [(1u32, 45u32), (2, 46)].into_iter().enumerate() {
+            lines.push(Line::solid(
                 format!(
                     "exact, {k} card{} to come ({u} unseen)",
                     if k > 1 { "s" } else { "" }
@@ -214,19 +247,22 @@ impl TablesJob {
                 (1..=20)
                     .map(|o| (f64::from(o), hit_probability(o, u, k)))
                     .collect(),
+                colour,
             ));
-            series.push((
+            lines.push(Line::dashed(
                 format!("rule of {}", 2 * k),
                 (1..=20)
                     .map(|o| (f64::from(o), rule_of_2_and_4(o, k)))
                     .collect(),
+                colour,
             ));
         }
         let chart = line_chart_svg(
-            "P(hit) by outs: exact vs rule of 2 and 4",
+            "P(hit) by outs: exact (solid) vs rule of 2 and 4 (dashed)",
             "outs",
             "probability",
-            &series,
+            &lines,
+            &[],
         )?;
         let rows: Vec<Vec<String>> = [4u32, 8, 9, 12, 15, 20]
             .iter()

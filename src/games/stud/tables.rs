@@ -6,7 +6,7 @@ use cardtables::decision::{break_even_outs, hit_probability, rule_of_2_and_4};
 use cardtables::stud::HeadsUpTable;
 use cardtables::Card;
 
-use super::eval::{Evaluator, CATEGORIES, VARIANTS};
+use super::eval::{Evaluator, CATEGORIES, CATEGORIES_ZH, VARIANTS};
 use super::rules::StudRules;
 use crate::cards::matchups::{suit_permutations, two_cards, Matchup, MatchupResult};
 use crate::sink::columns::Columns;
@@ -72,6 +72,7 @@ pub(super) fn headsup_table(
 pub(super) fn categories_batch(units: &[[u64; 9]]) -> anyhow::Result<RecordBatch> {
     let (mut deck, mut ace_low, mut flush_beats) = (vec![], vec![], vec![]);
     let (mut category, mut rank, mut count, mut probability) = (vec![], vec![], vec![], vec![]);
+    let mut category_zh = vec![];
     for (&(d, low), counts) in VARIANTS.iter().zip(units) {
         let total: u64 = counts.iter().sum();
         for beats in [false, true] {
@@ -85,6 +86,7 @@ pub(super) fn categories_batch(units: &[[u64; 9]]) -> anyhow::Result<RecordBatch
                 ace_low.push(low);
                 flush_beats.push(beats);
                 category.push(CATEGORIES[c]);
+                category_zh.push(CATEGORIES_ZH[c]);
                 rank.push(eval.category_rank(c as u8));
                 count.push(n as u32);
                 probability.push(n as f64 / total as f64);
@@ -96,6 +98,7 @@ pub(super) fn categories_batch(units: &[[u64; 9]]) -> anyhow::Result<RecordBatch
         .bool("ace_low_straight", ace_low)
         .bool("flush_beats_full_house", flush_beats)
         .str("category", category)
+        .str("category_zh", category_zh)
         .u8("category_rank", rank)
         .u32("count", count)
         .f64("probability", probability)

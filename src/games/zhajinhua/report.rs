@@ -12,7 +12,9 @@ use super::job::{HandsJob, EXACT_OPPONENTS};
 use super::multiway::Sample;
 use super::rules::{Payer, Showdown, Ties, ZhajinhuaRules, A23};
 use crate::engine::JobMeta;
-use crate::report::{header, line_chart_svg, markdown_table, Report};
+use crate::report::{
+    header, line_chart_svg, markdown_table, published_box, Line, Mark, Published, Report,
+};
 
 /// Hands whose raise-size EV curves the report draws (a strong one, a weak one, and the
 /// A-2-3 straight whose rank the `a23` variant moves), the situation they face, and the
@@ -104,6 +106,27 @@ fn showdown_words(rules: &ZhajinhuaRules) -> String {
 }
 
 impl HandsJob {
+    /// The published-figures box: the three-card category counts every probability text
+    /// gives, which count A-2-3 as a straight, so under `a23 = "none"` only the counts
+    /// that do not depend on it (trips and pairs) are compared.
+    fn published_counts(&self, counts: &[u32; 6]) -> anyhow::Result<String> {
+        // Weakest first, as CATEGORIES.
+        let textbook: [u32; 6] = [16_440, 3_744, 720, 1_096, 48, 52];
+        let straights_count = self.eval.rules.a23 != A23::None;
+        let figures: Vec<Published> = (0..CATEGORIES.len())
+            .rev()
+            .filter(|&c| straights_count || c == 1 || c == usize::from(super::eval::TRIPS))
+            .map(|c| Published {
+                what: format!("{} ({})", CATEGORIES[c], CATEGORIES_ZH[c]),
+                ours: f64::from(counts[c]),
+                published: f64::from(textbook[c]),
+                decimals: 0,
+                source: "the three-card poker hand counts of the probability texts (e.g. Wikipedia, Three card poker), A-2-3 a straight",
+            })
+            .collect();
+        published_box(&figures)
+    }
+
     /// A hand's exact equity against one opponent holding the top x %, x = 1..=100
     /// (index x − 1; the last is a random hand).
     pub(super) fn range_equities(&self, ranges: &[RangeCounts], text: &str) -> Vec<f64> {
@@ -197,6 +220,7 @@ impl HandsJob {
         let blind = b.betting(true);
         let mut rows = Vec::new();
         let mut series = Vec::new();
+        let mut marks = Vec::new();
         for text in self.curve_hands() {
             let equities = self.range_equities(ranges, text);
             let vs_top = |x: u32| equities[x as usize - 1];
@@ -234,17 +258,28 @@ impl HandsJob {
             ]);
             let curve =
                 decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, &vs_top);
-            series.push((
+            // One colour per hand: the calling-range model solid with its exact optimum
+            // marked, the random-caller model dashed.
+            let colour = series.len() / 2;
+            series.push(Line::solid(
                 format!("{text}: callers hold the calling range"),
                 curve.iter().map(|p| (p.raise_to, p.ev)).collect(),
+                colour,
             ));
-            series.push((
+            series.push(Line::dashed(
                 format!("{text}: callers hold random hands"),
                 curve
                     .iter()
                     .map(|p| (p.raise_to, p.ev_random_callers))
                     .collect(),
+                colour,
             ));
+            marks.push(Mark {
+                label: format!("best {:.2}", best.raise_to),
+                x: best.raise_to,
+                y: best.ev,
+                colour,
+            });
         }
         md.push_str(&markdown_table(
             &[
@@ -272,6 +307,8 @@ impl HandsJob {
         );
         md.push_str(&format!(
             "\n![EV against raise size]({}/raise_curve.svg)\n\n\
+             In the chart each hand has one colour: the calling-range model solid with its \
+             exact optimum marked, the random-caller model dashed. \
              Against random callers every chip a caller adds is worth 2w − 1 to us, so a hand \
              with equity above 1/2 wants the largest raise the fold curve allows; against the \
              hands that really call, the equity falls as the raise grows and a strong hand's \
@@ -298,6 +335,7 @@ impl HandsJob {
             "raise to (chips)",
             "EV (chips)",
             &series,
+            &marks,
         )?;
         Ok((md, chart))
     }
@@ -366,6 +404,7 @@ impl HandsJob {
             &rows,
         ));
         md.push_str(&variant_counts());
+        md.push_str(&self.published_counts(&category_counts)?);
 
         // Win probability against the hand's strength percentile, weakest first.
         let mut order: Vec<usize> = (0..HANDS).collect();
@@ -382,9 +421,10 @@ impl HandsJob {
                     )
                 })
                 .collect();
-            series.push((
+            series.push(Line::solid(
                 format!("{n} opponent{}", if n > 1 { "s" } else { "" }),
                 points,
+                usize::from(n - 1),
             ));
         }
         let title = if self.max_opponents > EXACT_OPPONENTS {
@@ -400,6 +440,7 @@ impl HandsJob {
             "strength percentile (weakest = 0)",
             "P(win)",
             &series,
+            &[],
         )?;
         md.push_str(&format!(
             "\n## Win probability by strength\n\n![Win probability by strength percentile]({}/win_by_percentile.svg)\n\n",
