@@ -531,10 +531,11 @@ fn zhajinhua_table() -> &'static Path {
     })
 }
 
-#[test]
-fn zhajinhua_query_prices_every_action() {
+/// `pipeline query zhajinhua "Ks Kh Qd"` against two opponents, pot 100, call 30, fold
+/// 0.25, with `extra` flags: its standard output.
+fn kkq_against_two(extra: &[&str]) -> String {
     let table = zhajinhua_table();
-    let out = run_ok(&[
+    let mut args = vec![
         "query",
         "zhajinhua",
         "Ks Kh Qd",
@@ -548,8 +549,14 @@ fn zhajinhua_query_prices_every_action() {
         "0.25",
         "--table",
         table.to_str().unwrap(),
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    ];
+    args.extend_from_slice(extra);
+    String::from_utf8_lossy(&run_ok(&args).stdout).into_owned()
+}
+
+#[test]
+fn zhajinhua_query_prices_every_action() {
+    let text = kkq_against_two(&[]);
     // Exact two-opponent figures for K-K-Q (also in reports/zhajinhua.md).
     assert!(text.contains("win / tie / loss: 0.804446"), "{text}");
     assert!(text.contains("(exact)"), "{text}");
@@ -562,23 +569,7 @@ fn zhajinhua_query_prices_every_action() {
     // Against two blind opponents (seen pays double), each caller of the raise to 130 adds
     // (130 − 30)/2: 0.25·100 + 0.75·(w·(100 + 130 + 2·50) − 130) = +126.636; blind callers
     // hold any hand, so the best raise along the fold curve is the cap.
-    let out = run_ok(&[
-        "query",
-        "zhajinhua",
-        "Ks Kh Qd",
-        "--opponents",
-        "2",
-        "--pot",
-        "100",
-        "--call",
-        "30",
-        "--fold",
-        "0.25",
-        "--blind",
-        "--table",
-        table.to_str().unwrap(),
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = kkq_against_two(&["--blind"]);
     assert!(text.contains("opponents:   blind"), "{text}");
     assert!(
         text.contains("raise to 130 (fold 25%; blind callers: any hand, equity 0.8046) +126.636"),
