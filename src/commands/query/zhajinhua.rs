@@ -116,7 +116,11 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     actions.push((
         format!(
             "compare, cost {cost}{} (heads-up win {:.4})",
-            if q.both_pay { " each" } else { "" },
+            if q.both_pay {
+                ", the opponent paying its share too"
+            } else {
+                ""
+            },
             heads_up.win
         ),
         betting.ev_compare(heads_up.equity, bet.pot, cost),
