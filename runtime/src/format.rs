@@ -4,7 +4,7 @@
 //! ```text
 //! offset size field
 //!      0    8 magic           b"CARDTBL\0"
-//!      8    2 format_version  u16 LE, currently 2 (1 is still read, see below)
+//!      8    2 format_version  u16 LE, currently 4 (1 to 3 are still read, see below)
 //!     10    2 game            u16 LE, see [`Game`]
 //!     12    4 reserved        must be 0
 //!     16    8 rules_hash      u64 LE, identifies the rule set the table was computed under
@@ -17,9 +17,11 @@
 //! Versions: 2 changed only the Niuniu payload (one entry per rank multiset and tie-break
 //! suit, with banker EVs, instead of one per hand); 3 only the Zhajinhua payload (suit
 //! classes and equities against calling ranges appended). Every other game's payload is
-//! the same in versions 1 to 3, so their older files load as before; a Niuniu file older
+//! the same in versions 1 to 4, so their older files load as before; a Niuniu file older
 //! than version 2 and a Zhajinhua file older than version 3 are refused with an error that
-//! says to regenerate them. Version 3 also adds game code 7 (Hold'em push/fold).
+//! says to regenerate them. Version 3 also adds game code 7 (Hold'em push/fold). Version 4
+//! appends `bomb_order` to the Niuniu payload (how 炸弹 are settled); a version 2 or 3
+//! Niuniu file is read as settling them by the highest card, the only rule it knew.
 //!
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
@@ -34,7 +36,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
 /// The format version this crate writes.
-pub const FORMAT_VERSION: u16 = 3;
+pub const FORMAT_VERSION: u16 = 4;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.

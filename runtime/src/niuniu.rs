@@ -8,7 +8,10 @@
 //! C(17, 5)) and per tie-break suit: 24,752 win counts and banker results, about 300 KB,
 //! instead of one entry per hand (2,598,960 of them, 15.6 MB in format version 1).
 //!
-//! Strength is `category_rank * 52 + tie_order(high card)`; two disjoint hands never tie.
+//! Strength is `category_rank * 52 + tie_order(tie-break card)`; two disjoint hands never
+//! tie. The tie-break card is the highest card, except for a 炸弹 (bomb, four of a kind)
+//! under [`BombOrder::QuadRank`] (the default since format version 4), where it is the ♠
+//! of the four of a kind: bombs are settled by the four of a kind's rank, K high, A low.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +40,24 @@ pub struct CategoryInfo {
     pub multiplier: u32,
 }
 
-/// The payload of a Niuniu table file (format version 2).
+/// The category name of 炸弹 (bomb: four of a kind), whose ties [`BombOrder`] settles.
+pub const BOMB: &str = "bomb";
+
+/// How two hands of the bomb category (炸弹, four of a kind) are settled. Job files spell
+/// it `"quad_rank"` or `"high_card"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BombOrder {
+    /// By the four of a kind's rank, K high, A low: the common table rule.
+    #[default]
+    QuadRank,
+    /// By the highest card, as every other category is (the only rule of format versions
+    /// 2 and 3).
+    HighCard,
+}
+
+/// The payload of a Niuniu table file (format version 4; versions 2 and 3 lack
+/// `bomb_order` and are read as [`BombOrder::HighCard`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NiuniuPayload {
     /// The `[rules]` the table was computed under, as TOML text.
@@ -58,6 +78,22 @@ pub struct NiuniuPayload {
     /// opponent's; divided by [`OPPONENT_HANDS`] it is the banker's EV per stake.
     #[serde(deserialize_with = "format::bounded_vec")]
     pub banker: Vec<i64>,
+    /// How bombs are settled against each other.
+    pub bomb_order: BombOrder,
+}
+
+/// The payload of format versions 2 and 3: the same without `bomb_order`.
+#[derive(Deserialize)]
+struct NiuniuPayloadV2 {
+    rules: String,
+    #[serde(deserialize_with = "format::bounded_vec")]
+    categories: Vec<CategoryInfo>,
+    #[serde(deserialize_with = "format::bounded_vec")]
+    multiset_category: Vec<u8>,
+    #[serde(deserialize_with = "format::bounded_vec")]
+    wins: Vec<u32>,
+    #[serde(deserialize_with = "format::bounded_vec")]
+    banker: Vec<i64>,
 }
 
 /// Everything the table knows about one hand.
@@ -71,6 +107,9 @@ pub struct NiuniuHand<'a> {
     pub category_rank: u8,
     /// Strength: larger wins.
     pub strength: u16,
+    /// The card that settles two hands of one category: the highest card, or the ♠ of a
+    /// bomb's four of a kind under [`BombOrder::QuadRank`].
+    pub tie_break: Card,
     /// Payout multiplier when this hand wins.
     pub multiplier: u32,
     /// Exact probability of beating one opponent dealt from the 47 unseen cards.
@@ -92,15 +131,27 @@ pub struct Niuniu {
 format::table_file!(Niuniu, NiuniuPayload, Game::Niuniu, decode);
 
 /// The payload of a file of `version`: version 1 stored one entry per hand and no banker
-/// EVs, so it cannot answer every question and is refused with what to do.
+/// EVs, so it cannot answer every question and is refused with what to do; versions 2 and
+/// 3 settled bombs by the highest card.
 fn decode(version: u16, payload: &[u8]) -> Result<NiuniuPayload, TableError> {
-    if version < 2 {
-        return Err(TableError::Invalid(format!(
+    match version {
+        0 | 1 => Err(TableError::Invalid(format!(
             "a format version {version} Niuniu table holds no banker EVs: regenerate it with \
              `pipeline run` (version 2 tables are also 50 times smaller)"
-        )));
+        ))),
+        2 | 3 => {
+            let old: NiuniuPayloadV2 = format::decode(payload)?;
+            Ok(NiuniuPayload {
+                rules: old.rules,
+                categories: old.categories,
+                multiset_category: old.multiset_category,
+                wins: old.wins,
+                banker: old.banker,
+                bomb_order: BombOrder::HighCard,
+            })
+        }
+        _ => format::decode(payload),
     }
-    format::decode(payload)
 }
 
 /// Where a hand's entries live: its rank multiset and the suit of its tie-break card.
@@ -108,7 +159,8 @@ fn decode(version: u16, payload: &[u8]) -> Result<NiuniuPayload, TableError> {
 pub struct Slot {
     /// [`multiset_index`] of the hand's ranks.
     pub multiset: u16,
-    /// The tie-break card, which fixes the strength within the category.
+    /// The highest card, which fixes the strength within the category (but for a bomb
+    /// settled by [`BombOrder::QuadRank`]).
     pub high_card: Card,
 }
 
@@ -134,8 +186,8 @@ impl Slot {
         }
     }
 
-    fn entry(self) -> usize {
-        usize::from(self.multiset) * 4 + usize::from(self.high_card.suit())
+    fn entry(self, tie_break: Card) -> usize {
+        usize::from(self.multiset) * 4 + usize::from(tie_break.suit())
     }
 }
 
@@ -224,14 +276,22 @@ impl Niuniu {
         // Validation made every reachable multiset's category a valid rank.
         let rank = self.payload.multiset_category[usize::from(slot.multiset)];
         let info = &self.payload.categories[usize::from(rank)];
-        let entry = slot.entry();
+        let tie_break = if self.payload.bomb_order == BombOrder::QuadRank && info.name == BOMB {
+            // The middle of five sorted cards holding four of a kind is one of the four;
+            // suit 3 is ♠.
+            Card::new(sorted[2].rank(), 3).unwrap_or(slot.high_card)
+        } else {
+            slot.high_card
+        };
+        let entry = slot.entry(tie_break);
         let wins = self.payload.wins[entry];
         let denominator = f64::from(OPPONENT_HANDS);
         NiuniuHand {
             index,
             category: &info.name,
             category_rank: rank,
-            strength: u16::from(rank) * 52 + u16::from(tie_order(slot.high_card)),
+            strength: u16::from(rank) * 52 + u16::from(tie_order(tie_break)),
+            tie_break,
             multiplier: info.multiplier,
             win_probability: f64::from(wins) / denominator,
             wins,
@@ -444,6 +504,7 @@ mod tests {
                 .collect(),
             wins: (0..SLOTS).map(|i| (i % 1000) as u32).collect(),
             banker: (0..SLOTS).map(|i| i as i64 - 10_000).collect(),
+            bomb_order: BombOrder::QuadRank,
         }
     }
 
@@ -584,5 +645,62 @@ mod tests {
             err.contains("version 1 Niuniu table") && err.contains("regenerate"),
             "{err}"
         );
+    }
+
+    /// Hands of text, sorted, as the table files index them.
+    fn sorted(text: &str) -> [Card; 5] {
+        let mut cards: [Card; 5] = crate::parse_cards(text).unwrap().try_into().unwrap();
+        cards.sort();
+        cards
+    }
+
+    #[test]
+    fn bombs_are_settled_by_the_rule_the_table_names() {
+        let low_kicker = sorted("3d 3c 3h 3s 4d");
+        let high_kicker = sorted("2d 2c 2h 2s Kd");
+        let mut p = tiny_payload();
+        p.categories[1].name = BOMB.into();
+        p.multiset_category[multiset_index(&low_kicker)] = 1;
+        p.multiset_category[multiset_index(&high_kicker)] = 1;
+        p.wins[multiset_index(&low_kicker) * 4 + 3] = 7;
+        let table = Niuniu::from_bytes(Niuniu::to_bytes(1, &p).unwrap()).unwrap();
+        let (three, two) = (
+            table.lookup(&low_kicker).unwrap(),
+            table.lookup(&high_kicker).unwrap(),
+        );
+        // The fours decide: 3333 4 beats 2222 K, and the ♠ of the four is the tie card.
+        assert!(three.strength > two.strength);
+        assert_eq!(three.tie_break.to_string(), "3s");
+        assert_eq!(three.wins, 7, "the entry of the four's ♠");
+        p.bomb_order = BombOrder::HighCard;
+        let table = Niuniu::from_bytes(Niuniu::to_bytes(1, &p).unwrap()).unwrap();
+        let (three, two) = (
+            table.lookup(&low_kicker).unwrap(),
+            table.lookup(&high_kicker).unwrap(),
+        );
+        assert!(three.strength < two.strength, "the king decides");
+        assert_eq!(two.tie_break.to_string(), "Kd");
+    }
+
+    #[test]
+    fn version_three_files_settle_bombs_by_the_highest_card() {
+        let p = tiny_payload();
+        // A version 3 payload: the same fields without `bomb_order`.
+        let old = (
+            &p.rules,
+            &p.categories,
+            &p.multiset_category,
+            &p.wins,
+            &p.banker,
+        );
+        let mut bytes = format::write_table(Game::Niuniu, 1, &old).unwrap();
+        bytes[8] = 3;
+        let table = Niuniu::from_bytes(&bytes).unwrap();
+        assert_eq!(table.header().format_version, 3);
+        assert_eq!(table.payload.bomb_order, BombOrder::HighCard);
+        assert_eq!(table.payload.wins, p.wins);
+        // Read as version 4, the same bytes are one field short: an error, not a panic.
+        bytes[8] = 4;
+        assert!(Niuniu::from_bytes(&bytes).is_err());
     }
 }

@@ -36,7 +36,7 @@ pub fn query(q: &NiuniuQuestion) -> anyhow::Result<()> {
             _ => ", no bull (no three cards make a multiple of 10)".to_string(),
         }
     );
-    println!("tie-break card:  {}", points.high_card);
+    println!("tie-break card:  {}", answer.tie_break);
     println!("multiplier:      {}", answer.multiplier);
     println!("strength:        {}", answer.strength);
     println!(

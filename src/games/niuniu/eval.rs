@@ -8,7 +8,7 @@
 use cardtables::colex::binomial;
 use cardtables::Card;
 
-use super::rules::{Ranking, Special, BULL_BULL, NO_BULL};
+use super::rules::{Ranking, Special, BOMB, BULL_BULL, NO_BULL};
 
 /// Number of rank multisets of size 5 over 13 ranks (13 of them, five of a kind, are
 /// impossible with one deck). The runtime table is laid out by this index, so the pipeline
@@ -28,12 +28,24 @@ pub fn points_of_rank(niu_rank: u8) -> u8 {
 /// Points of a card.
 pub use cardtables::niuniu::card_points as points;
 
-/// The tie-break card of a hand: its highest card in [`tie_order`].
+/// The highest card of a hand in [`tie_order`] (K > … > A, then suit).
 pub fn high_card(cards: &[Card; 5]) -> Card {
     *cards
         .iter()
         .max_by_key(|c| tie_order(**c))
         .expect("five cards")
+}
+
+/// The card that settles two hands of one category, for a hand of category `code` in
+/// increasing id order: the highest card, but the ♠ of the four of a kind for a bomb when
+/// the rules settle bombs by the four's rank.
+pub fn tie_card(sorted: &[Card; 5], code: u8, ranking: &Ranking) -> Card {
+    if code == BOMB && ranking.quad_rank_bombs() {
+        // The middle of five sorted cards holding four of a kind is one of the four.
+        Card::new(sorted[2].rank(), 3).expect("a rank and ♠")
+    } else {
+        high_card(sorted)
+    }
 }
 
 /// Dense index of the rank multiset of a hand whose cards are in increasing id order.
@@ -175,7 +187,7 @@ pub fn literal_bull(cards: &[Card; 5]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::niuniu::rules::{NiuniuRules, BOMB, FIVE_FACE, FIVE_SMALL, FOUR_FACE};
+    use crate::games::niuniu::rules::{NiuniuRules, FIVE_FACE, FIVE_SMALL, FOUR_FACE};
     use cardtables::parse_cards;
 
     fn hand(text: &str) -> [Card; 5] {

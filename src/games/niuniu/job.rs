@@ -40,7 +40,7 @@ impl HandsJob {
     /// The job for an already validated rule set.
     pub fn from_ranking(ranking: Ranking) -> Self {
         let categories = category_table(&ranking);
-        let multisets = prepare(&categories);
+        let multisets = prepare(&categories, ranking.quad_rank_bombs());
         HandsJob {
             ranking,
             categories,
@@ -202,6 +202,7 @@ impl Job for HandsJob {
                 .flatten()
                 .map(|o| o.banker_numerator)
                 .collect(),
+            bomb_order: self.ranking.rules.bomb_order,
         };
         let table = Niuniu::to_bytes(rules_hash, &payload)?;
 

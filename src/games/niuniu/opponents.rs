@@ -9,7 +9,7 @@
 //!   high card may have (which is all the tie-break depends on: see [`below_high`]).
 
 use super::eval::{multiset_ranks, MULTISETS};
-use super::rules::CODES;
+use super::rules::{BOMB, CODES};
 
 /// C(n, k) for n, k <= 4.
 const SMALL_BINOMIAL: [[u32; 5]; 5] = [
@@ -27,7 +27,8 @@ pub struct Multiset {
     pub counts: [u8; 13],
     /// Category code under the job's rules.
     pub code: u8,
-    /// Card-id rank of the highest card in the tie-break order (K high, A low).
+    /// Card-id rank of the tie-break card: the highest card in the tie-break order (K high,
+    /// A low), or the four of a kind's rank for a bomb settled by it.
     pub top_rank: u8,
     /// (rank, count) of each rank present, in the first `present_len` slots (inline, so
     /// the inner loop of [`counts`] reads one contiguous record per multiset).
@@ -47,8 +48,14 @@ fn niu(rank: u8) -> u8 {
     (rank + 1) % 13
 }
 
-/// Prepares every multiset (`None` for five of a kind) given the category table.
-pub fn prepare(categories: &[u8]) -> Vec<Option<Multiset>> {
+/// Prepares every multiset (`None` for five of a kind) given the category table;
+/// `quad_rank_bombs`: bombs are settled by the four of a kind's rank.
+///
+/// A bomb settled that way has the ♠ of its four as tie-break card: an opponent bomb is
+/// lower when its four is, and no opponent holds a card of our four, so the count below
+/// needs no case of its own (all four suits of the top rank are ours, and only the ♠ slot
+/// is reachable).
+pub fn prepare(categories: &[u8], quad_rank_bombs: bool) -> Vec<Option<Multiset>> {
     (0..MULTISETS)
         .map(|i| {
             if categories[i] == u8::MAX {
@@ -64,11 +71,16 @@ pub fn prepare(categories: &[u8]) -> Vec<Option<Multiset>> {
                 present[present_len] = (r, counts[usize::from(r)]);
                 present_len += 1;
             }
-            let top_rank = present[..present_len]
-                .iter()
-                .map(|&(r, _)| r)
-                .max_by_key(|&r| niu(r))
-                .expect("five cards");
+            let present_ranks = present[..present_len].iter();
+            let top_rank = if quad_rank_bombs && categories[i] == BOMB {
+                present_ranks
+                    .filter(|&&(_, k)| k == 4)
+                    .map(|&(r, _)| r)
+                    .next()
+            } else {
+                present_ranks.map(|&(r, _)| r).max_by_key(|&r| niu(r))
+            }
+            .expect("five cards, and a bomb holds four of a kind");
             Some(Multiset {
                 counts,
                 code: categories[i],

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use cardtables::niuniu::BombOrder;
+
 use crate::job::{JobError, JobSpec};
 
 /// A special hand that outranks bull-bull when listed in `special_hands`.
@@ -101,6 +103,9 @@ pub struct NiuniuRules {
     pub five_small_max_total: u8,
     /// When true the banker wins every category tie (no high-card tie-break) in `banker_ev`.
     pub banker_wins_ties: bool,
+    /// How two bombs are settled: by the four of a kind's rank (the default) or, like the
+    /// other categories, by the highest card.
+    pub bomb_order: BombOrder,
     /// Base payout table.
     pub payout_table: PayoutTable,
     /// Overrides of single multipliers.
@@ -113,6 +118,7 @@ impl Default for NiuniuRules {
             special_hands: vec![Special::FiveFace, Special::FourFace],
             five_small_max_total: 10,
             banker_wins_ties: false,
+            bomb_order: BombOrder::QuadRank,
             payout_table: PayoutTable::Article,
             multipliers: Multipliers::default(),
         }
@@ -234,6 +240,11 @@ pub struct Ranking {
 }
 
 impl Ranking {
+    /// Whether two bombs are settled by their fours' rank rather than the highest card.
+    pub fn quad_rank_bombs(&self) -> bool {
+        self.rules.bomb_order == BombOrder::QuadRank
+    }
+
     /// Validates rules read from `spec` (errors point into the job file).
     pub fn from_spec(spec: &JobSpec) -> Result<Ranking, JobError> {
         let rules: NiuniuRules = spec.rules()?;
@@ -313,6 +324,9 @@ impl Ranking {
             special_hands: &'a [Special],
             five_small_max_total: u8,
             banker_wins_ties: bool,
+            /// Only where bombs are in play: elsewhere it changes nothing.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            bomb_order: Option<BombOrder>,
             payout_table: PayoutTable,
             multipliers: std::collections::BTreeMap<&'static str, u32>,
         }
@@ -325,6 +339,11 @@ impl Ranking {
             special_hands: &self.rules.special_hands,
             five_small_max_total: self.rules.five_small_max_total,
             banker_wins_ties: self.rules.banker_wins_ties,
+            bomb_order: self
+                .rules
+                .special_hands
+                .contains(&Special::Bomb)
+                .then_some(self.rules.bomb_order),
             payout_table: self.rules.payout_table,
             multipliers,
         })

@@ -13,7 +13,9 @@ use cardtables::colex::{binomial, unrank};
 use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 use cardtables::Card;
 
-use super::eval::{bull_of_points, first_grouping, high_card, multiset_index, points, tie_order};
+use super::eval::{
+    bull_of_points, first_grouping, high_card, multiset_index, points, tie_card, tie_order,
+};
 use super::rules::Ranking;
 use crate::sink::columns::Columns;
 
@@ -129,8 +131,8 @@ pub(super) fn chunk(
         let m = multiset_index(&cards);
         let code = categories[m];
         let rank = ranking.rank(code);
-        let top = high_card(&cards);
-        let outcome = outcomes[m][usize::from(top.suit())];
+        let tie = tie_card(&cards, code, ranking);
+        let outcome = outcomes[m][usize::from(tie.suit())];
         let pts = cards.map(points);
 
         hand_index.push((start + offset) as u32);
@@ -151,8 +153,8 @@ pub(super) fn chunk(
             }
             None => grouping.append_null(),
         }
-        high.push(top.id());
-        strength.push(u16::from(rank) * 52 + u16::from(tie_order(top)));
+        high.push(high_card(&cards).id());
+        strength.push(u16::from(rank) * 52 + u16::from(tie_order(tie)));
         multiplier.push(ranking.multiplier_of_code[usize::from(code)] as u16);
         wins.push(outcome.wins);
         win_probability.push(f64::from(outcome.wins) / denominator);

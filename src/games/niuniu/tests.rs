@@ -421,3 +421,46 @@ fn runtime_points_agree_with_the_evaluator_on_every_hand() {
     );
     assert!(cardtables::niuniu::points(&a[..4]).is_err());
 }
+
+/// Strength by the literal rules, from the cards alone: the category's rank, then the tie
+/// card — the highest card, or for a bomb settled by its four's rank the ♠ of the four.
+fn literal_strength(cards: &[Card; 5], ranking: &Ranking) -> u16 {
+    let code = literal_category(cards, &ranking.rules);
+    let four = cards
+        .iter()
+        .find(|a| cards.iter().filter(|b| b.rank() == a.rank()).count() == 4);
+    let tie = match (code, ranking.rules.bomb_order, four) {
+        (BOMB, BombOrder::QuadRank, Some(four)) => Card::new(four.rank(), 3).unwrap(),
+        _ => *cards.iter().max_by_key(|c| tie_order(**c)).unwrap(),
+    };
+    u16::from(ranking.rank(code)) * 52 + u16::from(tie_order(tie))
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn bombs_settle_by_the_rule_in_force_and_every_win_count_agrees_with_a_sweep() {
+    let hands: Vec<[Card; 5]> = all_hands().collect();
+    let index = |text: &str| index_sorted(&hand(text)) as usize;
+    let (low_kicker, high_kicker) = (index("3d 3c 3h 3s 4d"), index("2d 2c 2h 2s Kd"));
+    for order in [BombOrder::QuadRank, BombOrder::HighCard] {
+        let rules = NiuniuRules {
+            bomb_order: order,
+            ..extended_rules()
+        };
+        let ranking = Ranking::new(rules.clone()).unwrap();
+        let r = results_of(&run_job(rules));
+        let literal: Vec<u16> = hands
+            .par_iter()
+            .map(|h| literal_strength(h, &ranking))
+            .collect();
+        assert!(r.strength == literal, "{order:?}: strengths differ");
+        // Wins by a sweep in the literal order, each hand counting the weaker hands
+        // disjoint from it: every one of the 2.6 M win counts.
+        let swept = sweep_wins(|i| literal[i as usize]);
+        assert!(r.wins == swept, "{order:?}: win counts differ");
+        let runtime = r.table.lookup(&hands[low_kicker]).unwrap();
+        assert_eq!(runtime.strength, literal[low_kicker]);
+        let threes_win = r.strength[low_kicker] > r.strength[high_kicker];
+        assert_eq!(threes_win, order == BombOrder::QuadRank, "{order:?}");
+    }
+}
