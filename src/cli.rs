@@ -208,6 +208,10 @@ pub struct StudQuestion {
     /// Do not let the ace play low in straights.
     #[arg(long)]
     pub no_ace_low_straight: bool,
+    /// Settle equal hands by the suit of their top card, ♠ > ♥ > ♣ > ♦ (traditional 梭哈),
+    /// instead of splitting.
+    #[arg(long)]
+    pub suit_order: bool,
 }
 
 /// A `pipeline query holdem` question.

@@ -43,10 +43,19 @@ pub fn suit_permutations() -> Vec<[u8; 4]> {
 
 /// Every matchup class of the deck `deck` (a bit per card id), sorted by representative.
 pub fn matchups(deck: u64) -> Vec<Matchup> {
+    matchups_under(deck, &suit_permutations())
+}
+
+/// The symmetries of a game that ranks suits: only the identity, so every matchup of
+/// distinct hands is its own class (up to the order of the two hands).
+pub const NO_SUIT_SYMMETRY: [[u8; 4]; 1] = [[0, 1, 2, 3]];
+
+/// Every matchup class of the deck under the suit permutations `perms` that leave results
+/// unchanged (all 24 when suits never matter, [`NO_SUIT_SYMMETRY`] when they rank).
+pub fn matchups_under(deck: u64, perms: &[[u8; 4]]) -> Vec<Matchup> {
     let hands: Vec<u16> = (0..binomial(52, 2) as u16)
         .filter(|&i| two_cards(i).iter().all(|c| deck >> c.id() & 1 == 1))
         .collect();
-    let perms = suit_permutations();
     let rename = |i: u16, p: &[u8; 4]| -> u16 {
         let [x, y] = two_cards(i)
             .map(|c| Card::new(c.rank(), p[usize::from(c.suit())]).expect("valid card"));
@@ -66,7 +75,7 @@ pub fn matchups(deck: u64) -> Vec<Matchup> {
                     [(x, y), (y, x)]
                 })
                 .min()
-                .expect("24 permutations");
+                .expect("at least the identity");
             *classes.entry(rep).or_default() += 1;
         }
     }

@@ -14,6 +14,7 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
         deck: q.deck,
         flush_beats_full_house: q.flush_beats_full_house,
         ace_low_straight: !q.no_ace_low_straight,
+        suit_order_breaks_ties: q.suit_order,
     };
     let read = |what: &str, text: &str| {
         cardtables::parse_cards(text).with_context(|| format!("cannot read {what} {text:?}"))

@@ -3,7 +3,8 @@
 //!
 //! Bitmask design: one 13-bit rank mask, per-rank counts, and a flush test on suits; the
 //! key is the category's rank in the variant's order followed by the deciding ranks, four
-//! bits each, most important first.
+//! bits each, most important first, and under `suit_order_breaks_ties` the suit of the top
+//! card (two bits, ♦ = 0 … ♠ = 3) last.
 
 use cardtables::colex::{binomial, unrank};
 use cardtables::Card;
@@ -132,6 +133,21 @@ impl Evaluator {
             _ => order.len(),
         };
         key <<= 4 * (5 - digits);
+        if self.rules.suit_order_breaks_ties {
+            // The top card: the best suit among the cards of the rank that leads the key
+            // (a straight's top rank, else the rank of the largest group, highest first).
+            let lead = match (category, straight) {
+                (4 | 8, Some(top)) => top,
+                _ => order[0].1,
+            };
+            let suit = cards
+                .iter()
+                .filter(|c| c.rank() == lead)
+                .map(|c| c.suit())
+                .max()
+                .unwrap_or(0);
+            key = key << 2 | u32::from(suit);
+        }
         (category, key)
     }
 }
@@ -151,7 +167,7 @@ pub fn category_counts(deck: u8, ace_low_straight: bool) -> [u64; 9] {
     let rules = StudRules {
         deck,
         ace_low_straight,
-        flush_beats_full_house: false,
+        ..StudRules::default()
     };
     let eval = Evaluator::new(rules);
     let low = rules.lowest_rank() * 4;
@@ -232,6 +248,7 @@ mod tests {
                     deck,
                     ace_low_straight: ace_low,
                     flush_beats_full_house: deck != 52,
+                    ..StudRules::default()
                 };
                 let (counts, _) = enumerate(rules);
                 assert_eq!(counts, by_formula(ranks, ace_low), "{rules:?}");
@@ -256,6 +273,7 @@ mod tests {
             deck: 32,
             flush_beats_full_house: true,
             ace_low_straight: true,
+            ..StudRules::default()
         });
         let s = |t: &str| short.evaluate(&hand(t)).1;
         assert!(s("Ah Jh 9h 8h 7h") > s("7h 7d 7c 8s 8d"));

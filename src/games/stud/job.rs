@@ -8,7 +8,7 @@ use super::eval::{category_counts, Evaluator, VARIANTS};
 use super::rules::StudTablesRules;
 use super::starting_hands::{solve, Scratch};
 use super::tables;
-use crate::cards::matchups::{matchups, two_cards, Matchup, MatchupResult};
+use crate::cards::matchups::{matchups_under, two_cards, Matchup, MatchupResult};
 use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 use crate::sink::parquet::ParquetOutput;
@@ -41,7 +41,10 @@ impl TablesJob {
         let matchups = rules
             .headsup_decks
             .iter()
-            .map(|&d| matchups(rules.variant(d).deck_mask()))
+            .map(|&d| {
+                let variant = rules.variant(d);
+                matchups_under(variant.deck_mask(), &variant.suit_symmetries())
+            })
             .collect();
         TablesJob { rules, matchups }
     }

@@ -15,6 +15,9 @@ pub struct StudRules {
     pub flush_beats_full_house: bool,
     /// The ace also plays low: A-2-3-4-5 (or A with the deck's four lowest ranks).
     pub ace_low_straight: bool,
+    /// Equal hands are settled by suit, ♠ > ♥ > ♣ > ♦, of the hand's top card (traditional
+    /// 梭哈), instead of splitting.
+    pub suit_order_breaks_ties: bool,
 }
 
 impl Default for StudRules {
@@ -23,11 +26,22 @@ impl Default for StudRules {
             deck: 52,
             flush_beats_full_house: false,
             ace_low_straight: true,
+            suit_order_breaks_ties: false,
         }
     }
 }
 
 impl StudRules {
+    /// The suit permutations that leave every result unchanged: all 24, or only the
+    /// identity when suits rank.
+    pub fn suit_symmetries(&self) -> Vec<[u8; 4]> {
+        if self.suit_order_breaks_ties {
+            crate::cards::matchups::NO_SUIT_SYMMETRY.to_vec()
+        } else {
+            crate::cards::matchups::suit_permutations()
+        }
+    }
+
     /// Lowest card-id rank in the deck (0 = 2, 5 = 7, 6 = 8).
     pub fn lowest_rank(&self) -> u8 {
         match self.deck {
@@ -53,8 +67,16 @@ pub struct StudTablesRules {
     pub deck: u8,
     pub flush_beats_full_house: bool,
     pub ace_low_straight: bool,
-    /// Decks whose exact heads-up starting-hand equity table is computed (52 takes minutes).
+    /// Written only when set, so that tables computed without it keep their rules text.
+    #[serde(skip_serializing_if = "is_false")]
+    pub suit_order_breaks_ties: bool,
+    /// Decks whose exact heads-up starting-hand equity table is computed (52 takes minutes;
+    /// with `suit_order_breaks_ties` about 24 times longer, as suits no longer permute).
     pub headsup_decks: Vec<u8>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 impl Default for StudTablesRules {
@@ -64,6 +86,7 @@ impl Default for StudTablesRules {
             deck: v.deck,
             flush_beats_full_house: v.flush_beats_full_house,
             ace_low_straight: v.ace_low_straight,
+            suit_order_breaks_ties: v.suit_order_breaks_ties,
             headsup_decks: vec![52, 32],
         }
     }
@@ -102,6 +125,7 @@ impl StudTablesRules {
             deck,
             flush_beats_full_house: self.flush_beats_full_house,
             ace_low_straight: self.ace_low_straight,
+            suit_order_breaks_ties: self.suit_order_breaks_ties,
         }
     }
 

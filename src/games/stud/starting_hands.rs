@@ -12,9 +12,9 @@
 
 use cardtables::colex::binomial;
 
-#[cfg(test)]
-use crate::cards::matchups::matchups;
 use crate::cards::matchups::pair_index;
+#[cfg(test)]
+use crate::cards::matchups::{matchups, matchups_under};
 use cardtables::{Card, CardSet};
 
 use super::eval::Evaluator;
@@ -175,6 +175,7 @@ mod tests {
             deck: 28,
             flush_beats_full_house: true,
             ace_low_straight: true,
+            suit_order_breaks_ties: false,
         });
         let mut scratch = Scratch::default();
         for (a, b) in [("As Ah", "Ks Qs"), ("9h 8h", "Tc Td"), ("Ac Kd", "Ah Kc")] {
@@ -203,6 +204,87 @@ mod tests {
                 .sum();
             let raw = hands as u64 * (hands as u64 - 2 * (deck as u64) + 3) / 2;
             assert_eq!(total, raw, "deck {deck}");
+            // When suits rank, no two matchups are alike: one class per unordered pair.
+            let ranked = StudRules {
+                suit_order_breaks_ties: true,
+                ..rules
+            };
+            let classes = matchups_under(ranked.deck_mask(), &ranked.suit_symmetries());
+            assert_eq!(classes.len() as u64, raw, "deck {deck}");
+            assert!(classes.iter().all(|m| m.weight == 1));
         }
+    }
+
+    /// Traditional 梭哈 settled literally: hands of unequal rank by the plain order, equal
+    /// ones by the best suit among the cards of the rank that leads the plain key (its
+    /// first digit: the largest group's rank, or a straight's top).
+    fn suit_settled(plain: &Evaluator, x: &[Card; 5], y: &[Card; 5]) -> std::cmp::Ordering {
+        let (kx, ky) = (plain.evaluate(x).1, plain.evaluate(y).1);
+        let top_suit = |hand: &[Card; 5], key: u32| {
+            let lead = (key >> 16 & 0xF) as u8;
+            hand.iter()
+                .filter(|c| c.rank() == lead)
+                .map(|c| c.suit())
+                .max()
+                .expect("the leading rank is in the hand")
+        };
+        kx.cmp(&ky)
+            .then_with(|| top_suit(x, kx).cmp(&top_suit(y, ky)))
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "brute force: run with --release")]
+    fn suit_order_settles_every_tie_and_changes_nothing_else() {
+        let rules = StudRules {
+            deck: 28,
+            ..StudRules::default()
+        };
+        let plain = Evaluator::new(rules);
+        let ranked = Evaluator::new(StudRules {
+            suit_order_breaks_ties: true,
+            ..rules
+        });
+        let mut scratch = Scratch::default();
+        for (a, b) in [
+            ("As Ah", "Ac Ad"),
+            ("9h 8h", "9c 8c"),
+            ("Ac Kd", "Ah Kc"),
+            ("Ts Js", "Th Jd"),
+        ] {
+            let (a, b) = (two(a), two(b));
+            let off = solve(&plain, a, b, &mut scratch);
+            let on = solve(&ranked, a, b, &mut scratch);
+            assert_eq!(on.ties, 0, "{a:?} {b:?}");
+            assert_eq!(on.deals, off.deals);
+            assert!(on.wins >= off.wins && on.losses() >= off.losses());
+            // Every deal, settled literally.
+            let deck = rules.deck_mask();
+            let used: CardSet = a.iter().chain(&b).copied().collect();
+            let rest: Vec<Card> = CardSet(deck & !used.0).iter().collect();
+            let (mut wins, mut deals) = (0u64, 0u64);
+            let n = rest.len();
+            for i in 0..n {
+                for j in i + 1..n {
+                    for k in j + 1..n {
+                        let x = [a[0], a[1], rest[i], rest[j], rest[k]];
+                        for p in (0..n).filter(|p| ![i, j, k].contains(p)) {
+                            for q in (p + 1..n).filter(|q| ![i, j, k].contains(q)) {
+                                for r in (q + 1..n).filter(|r| ![i, j, k].contains(r)) {
+                                    let y = [b[0], b[1], rest[p], rest[q], rest[r]];
+                                    deals += 1;
+                                    wins += u64::from(suit_settled(&plain, &x, &y).is_gt());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!((on.wins, on.deals), (wins, deals), "{a:?} {b:?}");
+        }
+        // Equal pairs of eights with equal kickers: the ♠ eight wins.
+        let hand = |t: &str| -> [Card; 5] { parse_cards(t).unwrap().try_into().unwrap() };
+        let (x, y) = (hand("8s 8d Ah Kc Qd"), hand("8h 8c As Kd Qh"));
+        assert_eq!(plain.evaluate(&x).1, plain.evaluate(&y).1);
+        assert!(ranked.evaluate(&x).1 > ranked.evaluate(&y).1);
     }
 }

@@ -8,7 +8,7 @@ use cardtables::Card;
 
 use super::eval::{Evaluator, CATEGORIES, CATEGORIES_ZH, VARIANTS};
 use super::rules::StudRules;
-use crate::cards::matchups::{suit_permutations, two_cards, Matchup, MatchupResult};
+use crate::cards::matchups::{two_cards, Matchup, MatchupResult};
 use crate::sink::columns::Columns;
 
 /// Grid of the break-even table.
@@ -25,7 +25,7 @@ pub(super) fn headsup_table(
 ) -> HeadsUpTable {
     use rayon::prelude::*;
     let deck = rules.deck_mask();
-    let perms = suit_permutations();
+    let perms = rules.suit_symmetries();
     let rename = |i: u16, p: &[u8; 4]| -> u16 {
         let [x, y] =
             two_cards(i).map(|c| Card::new(c.rank(), p[usize::from(c.suit())]).expect("valid"));
@@ -49,7 +49,7 @@ pub(super) fn headsup_table(
                     [((x, y), false), ((y, x), true)]
                 })
                 .min()
-                .expect("24 permutations");
+                .expect("at least the identity");
             let i = classes
                 .binary_search_by_key(&rep, |m| (m.a, m.b))
                 .expect("every matchup has a class") as i32;
@@ -80,6 +80,7 @@ pub(super) fn categories_batch(units: &[[u64; 9]]) -> anyhow::Result<RecordBatch
                 deck: d,
                 ace_low_straight: low,
                 flush_beats_full_house: beats,
+                ..StudRules::default()
             });
             for (c, &n) in counts.iter().enumerate() {
                 deck.push(d);
