@@ -1057,3 +1057,44 @@ fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks()
         assert!(stats.first_hand_states > 0 && stats.second_hand_shoes > 0);
     }
 }
+
+#[test]
+fn a_published_exact_split_ev_is_reproduced_to_every_digit() {
+    // Eric Farmer (blackjacktheforum.com, "MGP's BJCA", page 2): splitting 2-2 against a 6
+    // from one deck, S17, no DAS, split once, CDZ-, is worth 0.1189818683947885 of the
+    // initial bet, "as any of the accessible CAs confirm".
+    let r = BlackjackRules {
+        decks: Decks::Finite(1),
+        double_after_split: false,
+        max_split_hands: 2,
+        ..BlackjackRules::default()
+    };
+    let split = ev(&analyze(&r), 1, 1, 5, Action::Split);
+    assert!(
+        (split - 0.118_981_868_394_788_5).abs() < 1e-13,
+        "2-2 v 6: {split:.16}"
+    );
+}
+
+#[test]
+fn a_published_small_shoe_resplit_case_is_reproduced() {
+    // Eric Farmer's strategy calculator (blackjackinfo.com, "Software update with new split
+    // EVs", page 5) on the shoe A 0, 2 ×4, 3 ×4, 4 ×2, 7 ×2, T ×7, S17, DAS, resplit to 4
+    // hands (no aces), CDZ-, no surrender, 3:2: 2-2 against a 7 stands at −61.639194139 %,
+    // hits at −13.266733267 %, doubles at −123.278388278 %, splits at −76.210220335 %.
+    let full = [0, 4, 4, 2, 0, 0, 2, 0, 0, 7];
+    let a = analyze_upcard_from(&BlackjackRules::default(), full, 6);
+    let hand = a.hands[starting_index(1, 1)];
+    for (action, published) in [
+        (Action::Stand, -61.639_194_139),
+        (Action::Hit, -13.266_733_267),
+        (Action::Double, -123.278_388_278),
+        (Action::Split, -76.210_220_335),
+    ] {
+        let ours = 100.0 * hand[action as usize];
+        assert!(
+            (ours - published).abs() < 5e-10,
+            "{action:?}: {ours:.9} % against the published {published} %"
+        );
+    }
+}
