@@ -49,6 +49,49 @@ pub fn markdown_table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// The "Conventions" section that follows every report's opening: the sentences every
+/// report shares (the sign of EV, what "±" means, how numbers print), then the game's own
+/// lines — how its ties and split pots count, what its pots and stakes are, and its rule set
+/// in words with every default — so that no reader has to guess a convention.
+pub fn conventions(game: &[String]) -> String {
+    let mut md = String::from(
+        "\n## Conventions\n\n\
+         - **EV** is the expected result of the side a figure is about (our hand; the banker \
+         where a column says banker), in the unit stated beside it, positive when that side \
+         gains. A house edge, where one is shown, is the player's −EV.\n\
+         - **±** is one standard error of a Monte Carlo estimate, and such a figure is printed \
+         to the digits its standard error supports. A figure without ± is exact (counted or \
+         computed, not sampled), rounded only for print.\n\
+         - **Probabilities and equities** are fractions of 1; a figure marked % is a \
+         percentage.\n",
+    );
+    for line in game {
+        md.push_str(&format!("- {line}\n"));
+    }
+    md
+}
+
+/// Decimals that print a Monte Carlo estimate to its standard error: two significant
+/// digits of the standard error (none for a zero or non-finite error, which is never a
+/// sampled figure's).
+pub fn error_decimals(std_error: f64) -> usize {
+    if !(std_error.is_finite() && std_error > 0.0) {
+        return 0;
+    }
+    (1 - std_error.log10().floor() as i32).max(0) as usize
+}
+
+/// `mean ± s.e.` with both printed to the standard error's second significant digit (the
+/// mean with a sign when `signed`).
+pub fn with_error(mean: f64, std_error: f64, signed: bool) -> String {
+    let d = error_decimals(std_error);
+    if signed {
+        format!("{mean:+.d$} ± {std_error:.d$}")
+    } else {
+        format!("{mean:.d$} ± {std_error:.d$}")
+    }
+}
+
 /// A figure a report holds up against a published value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Published {
@@ -546,6 +589,26 @@ mod tests {
         );
         meta.description = "one line".into();
         assert!(header("Niuniu", &meta).contains("`n`\n\none line\n\nWritten by"));
+    }
+
+    #[test]
+    fn monte_carlo_figures_print_to_their_standard_error() {
+        assert_eq!(with_error(-0.391_8, 0.025_8, true), "-0.392 ± 0.026");
+        assert_eq!(with_error(-0.399_9, 0.005_2, true), "-0.3999 ± 0.0052");
+        assert_eq!(with_error(0.721_63, 1.0e-4, false), "0.72163 ± 0.00010");
+        assert_eq!(with_error(12.34, 3.1, false), "12.3 ± 3.1");
+        assert_eq!(with_error(1234.0, 31.0, false), "1234 ± 31");
+        assert_eq!(error_decimals(0.0), 0);
+        assert_eq!(error_decimals(f64::NAN), 0);
+    }
+
+    #[test]
+    fn every_report_shares_the_convention_sentences_and_adds_its_own() {
+        let md = conventions(&["Ties split the pot.".to_string()]);
+        assert!(md.starts_with("\n## Conventions\n\n- **EV**"));
+        assert!(md.contains("A house edge, where one is shown, is the player's −EV."));
+        assert!(md.contains("one standard error"));
+        assert!(md.ends_with("- Ties split the pot.\n"));
     }
 
     #[test]

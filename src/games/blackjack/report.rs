@@ -1,16 +1,105 @@
-//! The blackjack report: house edge across the rule sets, the exact-vs-simulated check,
+//! The blackjack report: EV across the rule sets, the exact-vs-simulated check,
 //! and each rule set's basic strategy as a coloured SVG chart like the ones players know.
 
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
 use super::hands::{rank_name, starting_index, ACE, TEN};
-use super::rules::SimulationSettings;
+use super::rules::{rules_in_words, Decks, InfiniteWord, SimulationSettings, RULE_FIELDS};
 use super::tables::{row_label, Results, UPCARD_ORDER};
 use crate::engine::JobMeta;
-use crate::report::{header, markdown_table, Report};
+use crate::report::{
+    conventions, header, markdown_table, published_box, with_error, Published, Report,
+};
 
 fn percent(x: f64) -> String {
     format!("{:+.4} %", 100.0 * x)
+}
+
+/// The report's own conventions: outcomes and ties, the bet unit, and the rules in words
+/// (the rules every rule set shares, then each field the grid varies with its values).
+fn conventions_lines(r: &Results) -> Vec<String> {
+    let mut lines = vec![
+        "EVs are per unit initial bet, for the whole round (doubled and split bets \
+         included), and include naturals and dealer blackjacks. A push (equal totals, neither side bust) returns the bet; a natural beats any other \
+         21; a split ace or ten plus one card is 21, not a natural. Per-hand EVs are \
+         conditioned on no dealer blackjack when the dealer peeks. No insurance."
+            .to_string(),
+    ];
+    let words: Vec<[String; 11]> = r.sets.iter().map(|s| rules_in_words(&s.rules)).collect();
+    let Some(first) = words.first() else {
+        return lines;
+    };
+    let mut shared = Vec::new();
+    let mut varied = Vec::new();
+    for (f, field) in RULE_FIELDS.iter().enumerate() {
+        let mut values: Vec<&str> = Vec::new();
+        for w in &words {
+            if !values.contains(&w[f].as_str()) {
+                values.push(&w[f]);
+            }
+        }
+        if values.len() == 1 {
+            shared.push(first[f].clone());
+        } else {
+            varied.push(format!("`{field}`: {}", values.join(" / ")));
+        }
+    }
+    lines.push(format!(
+        "Rules{}: {}.",
+        if varied.is_empty() {
+            String::new()
+        } else {
+            " of every rule set".to_string()
+        },
+        shared.join("; ")
+    ));
+    if !varied.is_empty() {
+        lines.push(format!(
+            "Varied by the job's grid (the rule set's name says which): {}.",
+            varied.join("; ")
+        ));
+    }
+    lines
+}
+
+/// The dealer's chance of a blackjack under an ace and under a ten, in %, as dealer
+/// probability tables print them (two decimals), by number of decks: 16n/(52n − 1) and
+/// 4n/(52n − 1), and 4/13 and 1/13 for an infinite shoe.
+const DEALER_BLACKJACK: [(Decks, f64, f64); 6] = [
+    (Decks::Finite(1), 31.37, 7.84),
+    (Decks::Finite(2), 31.07, 7.77),
+    (Decks::Finite(4), 30.92, 7.73),
+    (Decks::Finite(6), 30.87, 7.72),
+    (Decks::Finite(8), 30.84, 7.71),
+    (Decks::Infinite(InfiniteWord::Infinite), 30.77, 7.69),
+];
+
+/// Figures of the first rule set beside their published values: the dealer's chance of a
+/// blackjack under an ace and under a ten, which the run's dealer tables give.
+fn published(r: &Results) -> Vec<Published> {
+    let (Some(s), Some(a)) = (r.sets.first(), r.analyses.first()) else {
+        return Vec::new();
+    };
+    let Some(&(_, ace, ten)) = DEALER_BLACKJACK.iter().find(|d| d.0 == s.rules.decks) else {
+        return Vec::new();
+    };
+    let source = "dealer probability tables (16n tens and 4n aces among the 52n − 1 cards unseen)";
+    vec![
+        Published {
+            what: format!("dealer blackjack under an ace, % (`{}`)", s.id),
+            ours: 100.0 * a.upcards[ACE].dealer[6],
+            published: ace,
+            decimals: 2,
+            source,
+        },
+        Published {
+            what: format!("dealer blackjack under a ten, % (`{}`)", s.id),
+            ours: 100.0 * a.upcards[TEN].dealer[6],
+            published: ten,
+            decimals: 2,
+            source,
+        },
+    ]
 }
 
 /// Builds the Markdown and the charts.
@@ -33,26 +122,31 @@ pub fn build(
     md.push_str(
         "**How the numbers are made.** Exact combinatorial analysis with card removal (the \
          upcard and the player's cards leave the shoe; an infinite shoe draws each rank with \
-         fixed probability). *Optimal* is composition-dependent play: every decision uses \
-         the exact cards held. Splits resplit whenever allowed, and their EVs are exact, \
-         resplits included: every card dealt to every hand leaves the shoe in the order it \
-         is dealt. Split hands are played by the rule set's post-split strategy: CDZ- (as an \
-         unsplit hand of the same cards; the default), CDP1 (optimal for the shoe less both \
-         pair cards) or CDP (optimal for the shoe less every pair card seen so far); the \
-         section on split play compares the three. Per-hand EVs are conditioned on no \
-         dealer blackjack when the dealer peeks. The *basic strategy* chart is total-dependent: \
-         each cell takes the action with the best EV averaged over the two-card hands of \
-         that row, weighted by how often they are dealt; its EV is exact too. EVs are per \
-         unit initial bet and include naturals and dealer blackjacks; the house edge is \
-         −EV. No insurance.\n\n",
+         fixed probability). *Optimal* is composition-dependent play of every unsplit hand: \
+         each decision uses the exact cards held. Split hands are not fully \
+         composition-dependent: they resplit whenever allowed and their EVs are exact, \
+         resplits included (every card dealt to every hand leaves the shoe in the order it \
+         is dealt), but each split hand is played by the rule set's post-split strategy, \
+         which sees its own cards and at most the pair cards of the split, not the other \
+         hands' cards: CDZ- (as an unsplit hand of the same cards; the default), CDP1 \
+         (optimal for the shoe less both pair cards) or CDP (optimal for the shoe less every \
+         pair card seen so far); the section on split play compares the three. The \
+         *basic strategy* chart is total-dependent: each cell takes the action with the best \
+         EV averaged over the two-card hands of that row, weighted by how often they are \
+         dealt; its EV is exact too.\n",
     );
-    md.push_str("## House edge across the rule sets\n\n");
+    md.push_str(&conventions(&conventions_lines(r)));
+    md.push_str(&published_box(&published(r))?);
+    md.push_str("\n## EV across the rule sets\n\n");
     let mut rows = Vec::new();
     for (i, (s, a)) in r.sets.iter().zip(r.analyses).enumerate() {
         let t = &r.basic[i];
         let (sim, z) = if t.rounds > 0 {
             (
-                format!("{} ± {:.4}", percent(t.mean()), 100.0 * t.std_error()),
+                format!(
+                    "{} %",
+                    with_error(100.0 * t.mean(), 100.0 * t.std_error(), true)
+                ),
                 format!("{:+.2}", (t.mean() - a.chart_ev) / t.std_error()),
             )
         } else {
@@ -60,7 +154,7 @@ pub fn build(
         };
         rows.push(vec![
             format!("`{}`", s.id),
-            format!("{:.4} %", -100.0 * a.optimal_ev),
+            percent(a.optimal_ev),
             percent(a.chart_ev),
             sim,
             z,
@@ -70,9 +164,9 @@ pub fn build(
     md.push_str(&markdown_table(
         &[
             "rule set",
-            "house edge (optimal)",
-            "basic strategy EV (exact)",
-            "simulated EV ± s.e.",
+            "EV, optimal play",
+            "EV, basic strategy (exact)",
+            "EV, basic strategy simulated ± s.e.",
             "(sim − exact) / s.e.",
             "rounds",
         ],
@@ -123,8 +217,19 @@ pub fn build(
                 vec![
                     format!("`{}`", s.id),
                     percent(a.chart_ev),
-                    format!("{} ± {:.4}", percent(t.mean()), 100.0 * t.std_error()),
-                    format!("{:.4} %", 100.0 * (a.chart_ev - t.mean())),
+                    format!(
+                        "{} %",
+                        with_error(100.0 * t.mean(), 100.0 * t.std_error(), true)
+                    ),
+                    // The exact EV carries no error: the difference has the simulation's.
+                    format!(
+                        "{} %",
+                        with_error(
+                            100.0 * (a.chart_ev - t.mean()),
+                            100.0 * t.std_error(),
+                            false
+                        )
+                    ),
                 ]
             })
             .collect();
@@ -132,41 +237,17 @@ pub fn build(
             &[
                 "rule set",
                 "our basic strategy (exact)",
-                "article strategy (simulated)",
-                "cost of the article's chart",
+                "article strategy (simulated ± s.e.)",
+                "cost of the article's chart ± s.e.",
             ],
             &rows,
         ));
     }
-    md.push_str("\n## Basic strategy charts\n\n");
-    md.push_str(
-        "H hit, S stand, D double (Dh: else hit, Ds: else stand), P split, R surrender (Rh, \
-         Rs, Rp: else hit, stand, split). Hard and soft rows also cover hands of three or \
-         more cards, which may only hit or stand.\n\n",
-    );
-    let mut charts: Vec<(Vec<Cell>, String)> = Vec::new();
-    for (s, a) in r.sets.iter().zip(r.analyses) {
-        let file = match charts.iter().find(|(chart, _)| *chart == a.chart) {
-            Some((_, file)) => file.clone(),
-            None => {
-                let file = format!("chart-{}.svg", s.id);
-                charts.push((a.chart.clone(), file.clone()));
-                file
-            }
-        };
-        md.push_str(&format!(
-            "### `{}`\n\nHouse edge {:.4} % (optimal play), basic strategy EV {}.\n\n![basic strategy for {}]({}/{})\n\n",
-            s.id,
-            -100.0 * a.optimal_ev,
-            percent(a.chart_ev),
-            s.id,
-            meta.name,
-            file
-        ));
-    }
+    let (text, charts) = chart_sections(&meta.name, r);
+    md.push_str(&text);
     if let (Some(s), Some(a)) = (r.sets.first(), r.analyses.first()) {
         md.push_str(&format!(
-            "## Dealer outcomes (`{}`)\n\nFrom the shoe less the upcard; for A and T also \
+            "\n## Dealer outcomes (`{}`)\n\nFrom the shoe less the upcard; for A and T also \
              given that the dealer has checked and has no blackjack.\n\n",
             s.id
         ));
@@ -188,17 +269,6 @@ pub fn build(
             &rows,
         ));
     }
-    let charts = charts
-        .into_iter()
-        .zip(r.sets.iter())
-        .map(|((chart, file), _)| {
-            let title = file
-                .trim_start_matches("chart-")
-                .trim_end_matches(".svg")
-                .to_string();
-            (file, chart_svg(&title, &chart))
-        })
-        .collect();
     const SHOWN: usize = 3;
     let mut headline: Vec<String> = r
         .sets
@@ -207,9 +277,9 @@ pub fn build(
         .take(SHOWN)
         .map(|(s, a)| {
             format!(
-                "{}: house edge {:.4} % (optimal play), basic strategy EV {}",
+                "{}: EV {} (optimal play), {} (basic strategy)",
                 s.id,
-                -100.0 * a.optimal_ev,
+                percent(a.optimal_ev),
                 percent(a.chart_ev)
             )
         })
@@ -227,11 +297,102 @@ pub fn build(
     })
 }
 
-/// The house edge under each post-split strategy, and the split EVs of a few pairs of the
+/// Rows of a chart, in print order: hard 5–21, soft 13–21, pairs 2..T, A.
+fn chart_rows() -> Vec<Row> {
+    (5..=21)
+        .map(Row::Hard)
+        .chain((13..=21).map(Row::Soft))
+        .chain([1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map(Row::Pair))
+        .collect()
+}
+
+/// The cells where `chart` differs from `base`, as `hard 11 v A: Dh (H)` (the base
+/// chart's play in brackets), in chart order.
+pub(super) fn chart_changes(base: &[Cell], chart: &[Cell]) -> Vec<String> {
+    let mut changes = Vec::new();
+    for row in chart_rows() {
+        let Some(i) = row.index() else { continue };
+        for &u in &UPCARD_ORDER {
+            let k = i * RANKS + u;
+            // Cells compare as printed: the chart's codes are what a player reads.
+            let (now, was) = (cell_code(&chart[k]), cell_code(&base[k]));
+            if now != was {
+                changes.push(format!(
+                    "{} v {}: {now} ({was})",
+                    row_label(row),
+                    rank_name(u)
+                ));
+            }
+        }
+    }
+    changes
+}
+
+/// The basic strategy section: one chart per number of decks (that of the deck count's
+/// first rule set), and for every other rule set the cells where its chart differs from it.
+/// Returns the Markdown and the chart files.
+fn chart_sections(job: &str, r: &Results) -> (String, Vec<(String, String)>) {
+    let mut md = String::from(
+        "\n## Basic strategy charts\n\nH hit, S stand, D double (Dh: else hit, Ds: else \
+         stand), P split, R surrender (Rh, Rs, Rp: else hit, stand, split). Hard and soft rows \
+         also cover hands of three or more cards, which may only hit or stand. One chart per \
+         number of decks, that of its first rule set; every other rule set is listed with the \
+         cells where its chart differs (the base chart's play in brackets). Every chart, in \
+         full, is in `strategy.parquet` and the runtime table.\n",
+    );
+    let mut charts = Vec::new();
+    let mut shoes: Vec<Decks> = Vec::new();
+    for s in r.sets {
+        if !shoes.contains(&s.rules.decks) {
+            shoes.push(s.rules.decks);
+        }
+    }
+    for decks in shoes {
+        let mut group = r
+            .sets
+            .iter()
+            .zip(r.analyses)
+            .filter(|(s, _)| s.rules.decks == decks);
+        let Some((base, base_analysis)) = group.next() else {
+            continue;
+        };
+        let file = format!("chart-{}.svg", base.id);
+        charts.push((file.clone(), chart_svg(&base.id, &base_analysis.chart)));
+        md.push_str(&format!(
+            "\n### {}\n\nBase chart: `{}`.\n\n![basic strategy for {}]({job}/{file})\n\n",
+            rules_in_words(&base.rules)[0],
+            base.id,
+            base.id
+        ));
+        let rows: Vec<Vec<String>> = group
+            .map(|(s, a)| {
+                let changes = chart_changes(&base_analysis.chart, &a.chart);
+                vec![
+                    format!("`{}`", s.id),
+                    changes.len().to_string(),
+                    if changes.is_empty() {
+                        "same chart".to_string()
+                    } else {
+                        changes.join("; ")
+                    },
+                ]
+            })
+            .collect();
+        if !rows.is_empty() {
+            md.push_str(&markdown_table(
+                &["rule set", "cells changed", "changes from the base chart"],
+                &rows,
+            ));
+        }
+    }
+    (md, charts)
+}
+
+/// The EV under each post-split strategy, and the split EVs of a few pairs of the
 /// first rule set under each.
 fn split_play(r: &Results) -> String {
     let mut md = String::from(
-        "\n## Split play: CDZ-, CDP1 and CDP\n\nThe house edge (optimal play) with split hands \
+        "\n## Split play: CDZ-, CDP1 and CDP\n\nThe EV (optimal play) with split hands \
          played each way, exact; the rule set's own strategy is the one in the table above. \
          CDZ- plays a split hand as an unsplit hand of the same cards; CDP1 plays every split \
          hand optimally for the shoe less both pair cards; CDP optimally for the shoe less \
@@ -246,9 +407,9 @@ fn split_play(r: &Results) -> String {
             let e = a.optimal_ev_by_mode;
             vec![
                 format!("`{}`", s.id),
-                format!("{:.7} %", -100.0 * e[0]),
-                format!("{:.7} %", -100.0 * e[1]),
-                format!("{:.7} %", -100.0 * e[2]),
+                format!("{:+.7} %", 100.0 * e[0]),
+                format!("{:+.7} %", 100.0 * e[1]),
+                format!("{:+.7} %", 100.0 * e[2]),
                 format!("{:.2e}", e[2] - e[0]),
             ]
         })
@@ -256,7 +417,7 @@ fn split_play(r: &Results) -> String {
     md.push_str(&markdown_table(
         &[
             "rule set",
-            "house edge, CDZ-",
+            "EV, CDZ-",
             "CDP1",
             "CDP",
             "CDP − CDZ- (EV, bets)",
@@ -333,8 +494,8 @@ fn optimal_split(r: &Results) -> String {
             }
             vec![
                 format!("`{}`", s.id),
-                format!("{:.7} %", -100.0 * a.optimal_ev_by_mode[0]),
-                format!("{:.7} %", -100.0 * a.optimal_split_ev),
+                format!("{:+.7} %", 100.0 * a.optimal_ev_by_mode[0]),
+                format!("{:+.7} %", 100.0 * a.optimal_split_ev),
                 gain_text(gain(7, TEN)),
                 gain_text(gain(TEN, 4)),
                 format!(
@@ -351,8 +512,8 @@ fn optimal_split(r: &Results) -> String {
     md.push_str(&markdown_table(
         &[
             "rule set",
-            "house edge, CDZ-",
-            "optimal splits",
+            "EV, CDZ- splits",
+            "EV, optimal splits",
             "gain 8-8 v T",
             "gain T-T v 5",
             "largest gain",
@@ -377,11 +538,7 @@ fn colour(action: Action) -> &'static str {
 /// The chart as an SVG grid: rows hard 5–21, soft 13–21, pairs; upcards 2..A. Cells are
 /// styled by class (one letter per first action) to keep the file small.
 pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
-    let rows: Vec<Row> = (5..=21)
-        .map(Row::Hard)
-        .chain((13..=21).map(Row::Soft))
-        .chain([1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map(Row::Pair))
-        .collect();
+    let rows = chart_rows();
     let (cw, ch, left, top) = (34, 20, 70, 46);
     let width = left + cw * RANKS + 10;
     let height = top + ch * rows.len() + 40;

@@ -362,6 +362,80 @@ pub fn rule_set_id(r: &BlackjackRules) -> String {
     id
 }
 
+/// Each rule of the set in words, in [`RULE_FIELDS`] order: how reports state a rule set.
+pub fn rules_in_words(r: &BlackjackRules) -> [String; 11] {
+    let pays = |p: f64| -> String {
+        match p {
+            1.5 => "3:2".into(),
+            1.2 => "6:5".into(),
+            1.0 => "1:1".into(),
+            _ => format!("{p} to 1"),
+        }
+    };
+    [
+        match r.decks {
+            Decks::Finite(1) => "1 deck".into(),
+            Decks::Finite(n) => format!("{n} decks"),
+            Decks::Infinite(_) => "an infinite shoe".into(),
+        },
+        if r.dealer_hits_soft_17 {
+            "dealer hits soft 17 (H17)"
+        } else {
+            "dealer stands on soft 17 (S17)"
+        }
+        .into(),
+        format!("blackjack pays {}", pays(r.blackjack_pays)),
+        match r.double {
+            Double::AnyTwo => "double on any first two cards",
+            Double::NineToEleven => "double on a hard 9, 10 or 11 only",
+            Double::TenOrEleven => "double on a hard 10 or 11 only",
+        }
+        .into(),
+        if r.double_after_split {
+            "double after split (DAS)"
+        } else {
+            "no double after split"
+        }
+        .into(),
+        match r.max_split_hands {
+            1 => "no splitting".into(),
+            n => format!("split to {n} hands"),
+        },
+        if r.resplit_aces {
+            "aces may be resplit"
+        } else {
+            "aces are not resplit"
+        }
+        .into(),
+        if r.hit_split_aces {
+            "split aces may be hit"
+        } else {
+            "split aces take one card each"
+        }
+        .into(),
+        match r.surrender {
+            Surrender::None => "no surrender",
+            Surrender::Late => "late surrender (after the dealer checks for blackjack)",
+            Surrender::Early => "early surrender (before the dealer checks for blackjack)",
+        }
+        .into(),
+        if r.dealer_peeks {
+            "the dealer checks for blackjack under an ace or ten (hole card)"
+        } else {
+            "no hole card: doubled and split bets are lost to a dealer blackjack"
+        }
+        .into(),
+        format!(
+            "split hands played {}",
+            match r.post_split_strategy {
+                PostSplit::Cdz => "CDZ- (as an unsplit hand of the same cards)",
+                PostSplit::Cdp1 => "CDP1",
+                PostSplit::Cdp => "CDP",
+            }
+        ),
+    ]
+}
+
 /// Expands `[rules]` and `[grid]` into rule sets, each validated, and reads the settings.
 pub fn expand(spec: &JobSpec) -> Result<Expanded, JobError> {
     let sections: JobSections = spec.deserialize()?;

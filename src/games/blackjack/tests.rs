@@ -1098,3 +1098,41 @@ fn a_published_small_shoe_resplit_case_is_reproduced() {
         );
     }
 }
+
+#[test]
+fn hitting_soft_17_changes_the_six_deck_chart_where_published_charts_say() {
+    // Published 4–8 deck basic strategy (e.g. the Wizard of Odds' charts): with late
+    // surrender, H17 doubles 11 v A, A-7 v 2 and A-8 v 6, surrenders 15 and 17 v A and 8-8
+    // v A (else split); without surrender only the three doubles change.
+    use super::report::chart_changes;
+    let game = |h17: bool, surrender: Surrender| BlackjackRules {
+        dealer_hits_soft_17: h17,
+        surrender,
+        ..BlackjackRules::default()
+    };
+    for (surrender, want) in [
+        (
+            Surrender::None,
+            vec![
+                "hard 11 v A: Dh (H)",
+                "soft 18 v 2: Ds (S)",
+                "soft 19 v 6: Ds (S)",
+            ],
+        ),
+        (
+            Surrender::Late,
+            vec![
+                "hard 11 v A: Dh (H)",
+                "hard 15 v A: Rh (H)",
+                "hard 17 v A: Rs (S)",
+                "soft 18 v 2: Ds (S)",
+                "soft 19 v 6: Ds (S)",
+                "pair 8 v A: Rp (P)",
+            ],
+        ),
+    ] {
+        let s17 = analyze(&game(false, surrender)).chart;
+        let h17 = analyze(&game(true, surrender)).chart;
+        assert_eq!(chart_changes(&s17, &h17), want, "{surrender:?}");
+    }
+}

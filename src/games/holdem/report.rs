@@ -15,9 +15,96 @@ use super::tables::ROLES;
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::engine::JobMeta;
 use crate::report::{
-    header, line_chart_svg, markdown_table, published_box, rank_grid, rank_grid_svg,
+    conventions, header, line_chart_svg, markdown_table, published_box, rank_grid, rank_grid_svg,
     rank_grid_svg_cells, Line, Published, Report,
 };
+
+/// The conventions section of a Hold'em report: the rules and the meaning of equity, which
+/// every report shares, then the report's own lines.
+fn holdem_conventions(own: &[&str]) -> String {
+    let mut lines = vec![
+        "Rules: Texas Hold'em; each hand is the best five of its two cards and the five \
+         board cards, ranked as poker (A-2-3-4-5 the lowest straight); suits never rank, so \
+         equal hands split the pot. Starting hands are the 169 classes (13 pairs, 78 suited, \
+         78 offsuit); a class's figure is the mean over its combos."
+            .to_string(),
+        "Equity: the share of the pot a hand wins at showdown with no further betting, a \
+         split pot counting as its share (1/k among k tied hands); opponents hold hands \
+         dealt from the cards ours leave (card removal), and every board is dealt from the \
+         rest."
+            .to_string(),
+    ];
+    lines.extend(own.iter().map(|l| l.to_string()));
+    conventions(&lines)
+}
+
+/// Push/fold thresholds beside the published Nash charts (HoldemResources), when the job
+/// solves the game they chart: no ante, stacks in steps of 0.1 bb covering 1 to 8 bb.
+fn pushfold_published(
+    grid: &super::rules::StackGrid,
+    ante: f64,
+    solutions: &[Equilibrium],
+) -> anyhow::Result<String> {
+    let covers = |s: f64| (0..grid.count).any(|k| (grid.stack(k) - s).abs() < 1e-9);
+    if ante != 0.0 || (grid.step - 0.1).abs() > 1e-9 || !covers(1.0) || !covers(8.0) {
+        return Ok(String::new());
+    }
+    // The stack intervals at which `class` is played in `role`.
+    let runs = |class: &str, role: &str| -> Vec<(f64, f64)> {
+        let (Some(c), Some(&(_, freq))) =
+            (parse_class(class), ROLES.iter().find(|(r, _)| *r == role))
+        else {
+            return Vec::new();
+        };
+        intervals(grid.count, |k| freq(&solutions[k], c) > 0.0)
+            .into_iter()
+            .map(|(a, b)| (grid.stack(a), grid.stack(b)))
+            .collect()
+    };
+    let last_of = |r: &[(f64, f64)]| r.last().map_or(f64::NAN, |x| x.1);
+    let source = "HoldemResources.net, heads-up push/fold Nash charts (no ante), the examples of \
+                  their usage page";
+    let t3s = runs("T3s", "sb_push");
+    let q2o = runs("Q2o", "bb_call");
+    let s63 = runs("63s", "sb_push");
+    let figure = |what: &str, ours: f64, published: f64| Published {
+        what: what.to_string(),
+        ours,
+        published,
+        decimals: 1,
+        source,
+    };
+    published_box(&[
+        figure("SB T3s: largest stack pushed, bb", last_of(&t3s), 7.7),
+        figure("BB Q2o: largest stack calling, bb", last_of(&q2o), 5.6),
+        figure(
+            "SB 63s: pushed at every stack up to, bb",
+            s63.first().map_or(f64::NAN, |x| x.1),
+            2.3,
+        ),
+        figure(
+            "SB 63s: pushed again from, bb",
+            s63.get(1).map_or(f64::NAN, |x| x.0),
+            5.1,
+        ),
+    ])
+}
+
+/// Published equities against one random hand, beside the run's (`equity` of a class).
+fn against_one_random_published(equity: impl Fn(usize) -> f64) -> Vec<Published> {
+    [("AA", 0.852), ("KK", 0.824), ("QQ", 0.799), ("AKs", 0.670)]
+        .into_iter()
+        .filter_map(|(name, value)| {
+            Some(Published {
+                what: format!("{name} against one random hand"),
+                ours: equity(parse_class(name)?),
+                published: value,
+                decimals: 3,
+                source: "preflop all-in equity tables of the standard equity calculators (e.g. PokerStove), to 0.1 %",
+            })
+        })
+        .collect()
+}
 
 impl PreflopJob {
     pub(super) fn report(
@@ -33,11 +120,17 @@ impl PreflopJob {
             ". Exact: every starting \
              hand against every opponent hand on every board ({} deals per combo; {} boards up \
              to suit permutation, each weighted by the boards it stands for). Equity = P(win) + \
-             P(tie)/2.\n\n",
+             P(tie)/2.\n",
             DEALS_PER_COMBO,
             self.boards.len()
         ));
-        md.push_str("## Equity against one random hand\n\nPairs on the diagonal, suited above, offsuit below.\n\n");
+        md.push_str(&holdem_conventions(&[
+            "Decisions (`pipeline query holdem` with a pot): P is the pot before our decision, \
+             the bet we face included; C the amount to call; w our equity. EV(fold) = 0, \
+             EV(call) = w·(P + C) − C, in chips; a raise is priced as `docs/rules/holdem.md` \
+             states.",
+        ]));
+        md.push_str("\n## Equity against one random hand\n\nPairs on the diagonal, suited above, offsuit below.\n\n");
         let ranks: Vec<u8> = (0..13u8).rev().collect();
         let cell = |hi: u8, lo: u8, suited: bool| {
             equity(class_of(
@@ -62,18 +155,7 @@ impl PreflopJob {
             list(&order[..5]),
             list(&order[CLASSES - 5..])
         ));
-        let published: Vec<Published> = [("AA", 0.852), ("KK", 0.824), ("QQ", 0.799), ("AKs", 0.670)]
-            .into_iter()
-            .filter_map(|(name, value)| {
-                Some(Published {
-                    what: format!("{name} against one random hand"),
-                    ours: equity(parse_class(name)?),
-                    published: value,
-                    decimals: 3,
-                    source: "preflop all-in equity tables of the standard equity calculators (e.g. PokerStove), to 0.1 %",
-                })
-            })
-            .collect();
+        let published = against_one_random_published(equity);
         md.push_str(&published_box(&published)?);
         let chart = rank_grid_svg(
             "Equity against one random hand",
@@ -114,10 +196,15 @@ impl HeadsUpJob {
              class is solved once by scoring the boards by rank multiset (6,175 of them) and \
              then correcting only the boards where a flush is possible. Every class's row of the \
              matrix, summed over opponents, equals its result against a random hand from the \
-             independent board sweep of `holdem.preflop` (checked on every run).\n\n",
+             independent board sweep of `holdem.preflop` (checked on every run).\n",
             total,
             self.matchups.len()
         ));
+        md.push_str(&holdem_conventions(&[
+            "A matrix cell is the row class's equity against the column class, over their \
+             combos that share no card; the row and column equities of a cell sum to 1.",
+        ]));
+        md.push('\n');
         let find = |a: &str, b: &str| -> Option<f64> {
             let (ca, cb) = (parse_class(a)?, parse_class(b)?);
             Some(matrix.equity(ca, cb))
@@ -249,10 +336,21 @@ impl MultiwayJob {
              against n, so every deal counts in each column (dealing stops once an opponent \
              beats the hero, who then loses every larger table too); sampling goes on until \
              every column's standard error is at most {:.0e} (largest: {worst:.2e}; {deals} \
-             deals in all). Equity counts a split pot as the hero's share of it.\n\n",
+             deals in all). Equity counts a split pot as the hero's share of it.\n",
             self.target
         ));
+        md.push_str(&holdem_conventions(&[
+            "Against n opponents every opponent holds a random hand; the fair share of the pot \
+             is 1/(n + 1), and equity × (n + 1) says how a class does against it. The table \
+             prints every column to the first significant digit of the sampled columns' \
+             standard error bound (3 to 9 opponents; 1 and 2 are exact).",
+        ]));
         let equity = |class: usize, n: usize| rows.equity[(n - 1) * CLASSES + class];
+        // The one-opponent column is exact.
+        md.push_str(&published_box(&against_one_random_published(|c| {
+            equity(c, 1)
+        }))?);
+        md.push('\n');
         let mut header = vec!["class".to_string()];
         header.extend((1..=MAX_OPPONENTS).map(|n| format!("{n} opp.")));
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
@@ -260,12 +358,16 @@ impl MultiwayJob {
             "AA", "KK", "QQ", "AKs", "AKo", "JJ", "TT", "AQs", "KQs", "JTs", "77", "22", "T9s",
             "54s", "A2o", "72o",
         ];
+        // One significant digit of the standard error bound.
+        let d = crate::report::error_decimals(self.target)
+            .saturating_sub(1)
+            .max(1);
         let table: Vec<Vec<String>> = shown
             .iter()
             .filter_map(|name| super::classes::parse_class(name))
             .map(|c| {
                 let mut row = vec![class_name(c)];
-                row.extend((1..=MAX_OPPONENTS).map(|n| format!("{:.4}", equity(c, n))));
+                row.extend((1..=MAX_OPPONENTS).map(|n| format!("{:.d$}", equity(c, n))));
                 row
             })
             .collect();
@@ -436,8 +538,15 @@ impl PushFoldJob {
              frequencies. Frequencies within 1e-9 of 0 or 1 are rounded to them, and the \
              **exploitability** of the published strategies (what the SB gains by a best \
              response plus what the BB gains by one) is then computed directly from the \
-             payoffs.\n\n",
+             payoffs.\n",
         );
+        md.push_str(&holdem_conventions(&[
+            "Amounts are chip EV in big blinds per hand, the player's net result counting the \
+             blinds and antes it posted; no tournament (ICM) equity. Push % and call % count \
+             the 1,326 starting hands, a mixed class by its frequency.",
+        ]));
+        md.push('\n');
+        md.push_str(&pushfold_published(grid, ante, solutions)?);
         // The summary at round stacks.
         let wanted = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0];
         let shown: Vec<&Equilibrium> = solutions

@@ -10,7 +10,8 @@ use super::outs::{analyse, Situation};
 use super::rules::StudRules;
 use crate::engine::JobMeta;
 use crate::report::{
-    header, line_chart_svg, markdown_table, published_box, rank_grid, Line, Published, Report,
+    conventions, header, line_chart_svg, markdown_table, published_box, rank_grid, Line, Published,
+    Report,
 };
 
 /// Best five of up to seven cards (for the Hold'em reading of the tutorial's example).
@@ -74,8 +75,13 @@ impl TablesJob {
                 "\n## Starting hands, {deck}-card deck\n\nExact all-in equity of each two-card start \
                  against a random two-card start (both then receive three cards from the same \
                  deck), averaged over every opponent hand: pairs on the diagonal, suited hands \
-                 above it, offsuit below. From `headsup.parquet`, which has every matchup up to \
-                 suit permutation ({} classes).\n\n",
+                 above it, offsuit below. From `headsup.parquet`, which has every matchup {} \
+                 ({} classes).\n\n",
+                if self.rules.suit_order_breaks_ties {
+                    "(suits rank, so no two are alike)"
+                } else {
+                    "up to suit permutation"
+                },
                 self.matchups[self.rules.headsup_decks.iter().position(|&d| d == deck).expect("listed")].len()
             ));
             md.push_str(&grid);
@@ -172,9 +178,59 @@ impl TablesJob {
         rules: &str,
     ) -> anyhow::Result<Report> {
         let mut md = header("Five-card stud (梭哈)", meta);
+        md.push_str(
+            ". Category counts enumerate every 5-card hand of each deck; probabilities are \
+             exact.\n",
+        );
+        let r = &self.rules;
+        let ties = if r.suit_order_breaks_ties {
+            "Equal hands are settled by suit (`suit_order_breaks_ties = true`, traditional \
+             梭哈): the top card — the highest card of the hand's leading rank (the four, the \
+             three, the higher pair, a straight's top card, else the highest card) — of the \
+             better suit wins, ♠ > ♥ > ♣ > ♦, so two hands never tie."
+        } else {
+            "Hands of equal rank split the pot (`suit_order_breaks_ties = false`): an equity \
+             counts a tie as half, or 1/n among n tied hands. Traditional 梭哈 settles them \
+             by the suit of the top card instead, ♠ > ♥ > ♣ > ♦; set \
+             `suit_order_breaks_ties = true` for that rule."
+        };
+        md.push_str(&conventions(&[
+            format!(
+                "Rules: every player's hand is exactly five cards, ranked as poker: 同花顺 \
+                 straight flush > 铁支 four of a kind > {} > 顺子 straight > 三条 three of a \
+                 kind > 两对 two pair > 对子 pair > 散牌 high card; {}; worked examples and \
+                 decisions use the {}-card deck ({}), and the category table covers the 52-, \
+                 32- (7–A) and 28-card (8–A) decks.",
+                if r.flush_beats_full_house {
+                    "同花 flush > 葫芦 full house (`flush_beats_full_house = true`)"
+                } else {
+                    "葫芦 full house > 同花 flush"
+                },
+                if r.ace_low_straight {
+                    "the ace also plays low in a straight (A-2-3-4-5, or A with the deck's four \
+                     lowest ranks), the lowest straight"
+                } else {
+                    "the ace plays high only (`ace_low_straight = false`)"
+                },
+                r.deck,
+                match r.deck {
+                    32 => "7 to A",
+                    28 => "8 to A",
+                    _ => "2 to A",
+                }
+            ),
+            ties.to_string(),
+            "Outs are unseen cards that, dealt to us, make our final hand beat the opponent's, \
+             each counted once; with two cards to come every run-out is enumerated."
+                .to_string(),
+            "EV(call) = p·(P + I) − (1 − p)·C, in chips: P is the pot before our call (every \
+             chip already in it, the bet we face included), C our call, I the implied win \
+             (chips won later when we hit) and p the chance of winning; a tie, where ties \
+             split, counts as half a win."
+                .to_string(),
+        ]));
         md.push_str(&format!(
-            ". Category counts enumerate \
-             every 5-card hand of each deck; probabilities are exact.\n\n## Rules\n\n```toml\n{rules}```\n\n",
+            "\nThe rule set as the tables record it:\n\n```toml\n{rules}```\n\n"
         ));
         md.push_str("## Categories by deck\n\n");
         let rows: Vec<Vec<String>> = (0..CATEGORIES.len())
@@ -208,10 +264,8 @@ impl TablesJob {
             "\nWith the ace also low (A-2-3-4-5, or A with the deck's four lowest ranks). In the \
              short decks a flush is rarer than a full house (and than four of a kind), which is \
              why `flush_beats_full_house = true` is common there; `categories.parquet` has every \
-             deck, with and without ace-low straights, in both orders.\n\n\
-             Hands of equal rank split the pot in every table here (an equity counts a tie \
-             as half, or 1/n among n tied hands). Traditional 梭哈 breaks such ties by the \
-             suit of the highest card, ♠ > ♥ > ♣ > ♦; these tables do not model that rule.\n\n",
+             deck, with and without ace-low straights, in both orders (suits never change \
+             a category count).\n\n",
         );
         // The 52-card counts with the ace also low, strongest category first.
         let textbook: [u64; 9] = [

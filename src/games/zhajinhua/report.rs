@@ -13,7 +13,8 @@ use super::multiway::Sample;
 use super::rules::{Payer, Showdown, Ties, ZhajinhuaRules, A23};
 use crate::engine::JobMeta;
 use crate::report::{
-    header, line_chart_svg, markdown_table, published_box, Line, Mark, Published, Report,
+    conventions, header, line_chart_svg, markdown_table, published_box, Line, Mark, Published,
+    Report,
 };
 
 /// Hands whose raise-size EV curves the report draws (a strong one, a weak one, and the
@@ -377,17 +378,37 @@ impl HandsJob {
                 worst
             ));
         }
-        md.push_str("\n\n");
-        md.push_str("## Rules\n\n```toml\n");
+        md.push('\n');
+        let r = &self.eval.rules;
+        md.push_str(&conventions(&[
+            format!(
+                "Rules: three cards each. Categories, strongest first: 豹子 trips > 同花顺 \
+                 straight flush > 同花 flush > 顺子 straight > 对子 pair > 散牌 high card; \
+                 within a category trips by rank, straights by top card, flush and high card \
+                 by ranks from the top down, pair by its rank then the kicker; suits never \
+                 break ties. {}{}",
+                match r.a23 {
+                    A23::Lowest => "A-2-3 is the lowest straight (`a23 = \"lowest\"`).",
+                    A23::Second => "A-2-3 ranks just below A-K-Q (`a23 = \"second\"`).",
+                    A23::None => "A-2-3 is no straight (`a23 = \"none\"`, the tutorial's code).",
+                },
+                if r.special_235 {
+                    " An off-suit 2-3-5 beats trips and loses to every other hand \
+                     (`special_235 = true`)."
+                } else {
+                    ""
+                }
+            ),
+            showdown_words(r).trim_end().to_string(),
+            "Equities are against opponents holding random hands dealt from the cards ours \
+             leave (the 49 unseen cards), or a calling range where a table says so. Amounts \
+             are our chips; P is the pot before our decision, the bet we face included (the \
+             decision model is under Decisions)."
+                .to_string(),
+        ]));
+        md.push_str("\nThe rule set as the tables record it:\n\n```toml\n");
         md.push_str(rules);
-        md.push_str(
-            "```\n\nCategories, strongest first: 豹子 trips > 同花顺 straight flush > 同花 flush > \
-             顺子 straight > 对子 pair > 散牌 high card. Within a category: trips by rank, \
-             straights by top card, flush and high card by ranks from the top down, pair by \
-             its rank then the kicker; suits never break ties.\n\n",
-        );
-        md.push_str(&showdown_words(&self.eval.rules));
-        md.push_str("## Categories\n\n");
+        md.push_str("```\n\n## Categories\n\n");
         let rows: Vec<Vec<String>> = (0..CATEGORIES.len())
             .rev()
             .map(|c| {
