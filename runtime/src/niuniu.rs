@@ -332,7 +332,8 @@ pub struct Points {
     pub bull: Option<u8>,
     /// The first three cards, in increasing card id, whose points make a multiple of 10.
     pub grouping: Option<[Card; 3]>,
-    /// The tie-break card: highest by K > Q > … > A, then ♠ > ♥ > ♣ > ♦.
+    /// The highest card by K > Q > … > A, then ♠ > ♥ > ♣ > ♦: the tie-break card of every
+    /// category but a bomb settled by [`BombOrder::QuadRank`] (see [`NiuniuHand::tie_break`]).
     pub high_card: Card,
 }
 

@@ -83,23 +83,17 @@ fn published(r: &Results) -> Vec<Published> {
     let Some(&(_, ace, ten)) = DEALER_BLACKJACK.iter().find(|d| d.0 == s.rules.decks) else {
         return Vec::new();
     };
-    let source = "dealer probability tables (16n tens and 4n aces among the 52n − 1 cards unseen)";
-    vec![
-        Published {
-            what: format!("dealer blackjack under an ace, % (`{}`)", s.id),
-            ours: 100.0 * a.upcards[ACE].dealer[6],
-            published: ace,
+    [("an ace", ACE, ace), ("a ten", TEN, ten)]
+        .into_iter()
+        .map(|(name, up, published)| Published {
+            what: format!("dealer blackjack under {name}, % (`{}`)", s.id),
+            ours: 100.0 * a.upcards[up].dealer[6],
+            published,
             decimals: 2,
-            source,
-        },
-        Published {
-            what: format!("dealer blackjack under a ten, % (`{}`)", s.id),
-            ours: 100.0 * a.upcards[TEN].dealer[6],
-            published: ten,
-            decimals: 2,
-            source,
-        },
-    ]
+            source: "dealer probability tables (16n tens and 4n aces among the 52n − 1 cards \
+                     unseen)",
+        })
+        .collect()
 }
 
 /// Builds the Markdown and the charts.

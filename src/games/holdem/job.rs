@@ -401,7 +401,7 @@ impl Job for PushFoldJob {
                 bytes: table,
                 entries: (self.grid.count * CLASSES) as u64,
             }],
-            report: self.report(meta, &solutions)?,
+            report: self.report(meta, &matrix, &solutions)?,
             rules,
         })
     }

@@ -38,16 +38,29 @@ fn holdem_conventions(own: &[&str]) -> String {
     conventions(&lines)
 }
 
-/// Push/fold thresholds beside the published Nash charts (HoldemResources), when the job
-/// solves the game they chart: no ante, stacks in steps of 0.1 bb covering 1 to 8 bb.
+/// The push/fold box: the all-in equity of AA against KK from the job's own matchup
+/// results, and, when the job solves the game the published Nash charts (HoldemResources)
+/// chart — no ante, stacks in steps of 0.1 bb covering 1 to 8 bb — its thresholds beside
+/// theirs.
 fn pushfold_published(
     grid: &super::rules::StackGrid,
     ante: f64,
+    matrix: &ClassMatrix,
     solutions: &[Equilibrium],
 ) -> anyhow::Result<String> {
+    let mut figures = Vec::new();
+    if let (Some(aa), Some(kk)) = (parse_class("AA"), parse_class("KK")) {
+        figures.push(Published {
+            what: "AA against KK, all-in equity (this job's matchups)".into(),
+            ours: matrix.equity(aa, kk),
+            published: 0.8195,
+            decimals: 4,
+            source: "the standard equity calculators (e.g. PokerStove), 81.95 %",
+        });
+    }
     let covers = |s: f64| (0..grid.count).any(|k| (grid.stack(k) - s).abs() < 1e-9);
     if ante != 0.0 || (grid.step - 0.1).abs() > 1e-9 || !covers(1.0) || !covers(8.0) {
-        return Ok(String::new());
+        return published_box(&figures);
     }
     // The stack intervals at which `class` is played in `role`.
     let runs = |class: &str, role: &str| -> Vec<(f64, f64)> {
@@ -74,7 +87,7 @@ fn pushfold_published(
         decimals: 1,
         source,
     };
-    published_box(&[
+    figures.extend([
         figure("SB T3s: largest stack pushed, bb", last_of(&t3s), 7.7),
         figure("BB Q2o: largest stack calling, bb", last_of(&q2o), 5.6),
         figure(
@@ -87,7 +100,8 @@ fn pushfold_published(
             s63.get(1).map_or(f64::NAN, |x| x.0),
             5.1,
         ),
-    ])
+    ]);
+    published_box(&figures)
 }
 
 /// Published equities against one random hand, beside the run's (`equity` of a class).
@@ -502,6 +516,7 @@ impl PushFoldJob {
     pub(super) fn report(
         &self,
         meta: &JobMeta,
+        matrix: &ClassMatrix,
         solutions: &[Equilibrium],
     ) -> anyhow::Result<Report> {
         let grid = &self.grid;
@@ -545,8 +560,7 @@ impl PushFoldJob {
              blinds and antes it posted; no tournament (ICM) equity. Push % and call % count \
              the 1,326 starting hands, a mixed class by its frequency.",
         ]));
-        md.push('\n');
-        md.push_str(&pushfold_published(grid, ante, solutions)?);
+        md.push_str(&pushfold_published(grid, ante, matrix, solutions)?);
         // The summary at round stacks.
         let wanted = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0, 25.0];
         let shown: Vec<&Equilibrium> = solutions
@@ -557,7 +571,7 @@ impl PushFoldJob {
             .iter()
             .map(|e| e.evaluation.exploitability())
             .fold(f64::MIN, f64::max);
-        md.push_str("## Summary\n\n");
+        md.push_str("\n## Summary\n\n");
         md.push_str(&format!(
             "SB push % and BB call % are shares of all 1,326 starting hands (mixed classes \
              count by frequency); the BB's share is of the hands it holds, whatever the SB \
