@@ -127,6 +127,7 @@ def main() -> None:
             "headsup.parquet",
             "multiway.parquet",
             "pushfold.parquet",
+            "four_cards.parquet",
         ):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
@@ -134,6 +135,8 @@ def main() -> None:
         check_documented(con, folder, kind, schemas)
         if kind == "niuniu.hands":
             check_niuniu(con, folder)
+        elif kind == "niuniu.bidding":
+            check_niuniu_bidding(con, folder)
         elif kind in ("zhajinhua.hands", "zhajinhua.multiway"):
             check_zhajinhua(con, folder)
         elif kind == "stud.tables":
@@ -506,6 +509,70 @@ def check_zhajinhua(con, folder: Path) -> None:
         f"check_parquet: ok: {folder} (zhajinhua, exact identities hold"
         f"{', ' + str(len(sampled)) + ' Monte Carlo opponent counts' if sampled else ''})"
     )
+
+
+def check_niuniu_bidding(con, folder: Path) -> None:
+    four = str(folder / "four_cards.parquet")
+    bidding = str(folder / "bidding.parquet")
+    rows, distinct, low, high = one(
+        con,
+        f"SELECT count(*), count(DISTINCT hand_index), min(hand_index), max(hand_index) "
+        f"FROM '{four}'",
+    )
+    if (rows, distinct, low, high) != (270_725, 270_725, 0, 270_724):
+        fail(f"four_cards hand_index: rows={rows} distinct={distinct} range={low}..{high}")
+    p_columns = [
+        row[0]
+        for row in con.execute(f"DESCRIBE SELECT * FROM '{four}'").fetchall()
+        if row[0].startswith("p_")
+    ]
+    total = " + ".join(p_columns)
+    (off,) = one(con, f"SELECT max(abs({total} - 1)) FROM '{four}'")
+    if off > 1e-12:
+        fail(f"fifth-card probabilities of a hand sum to 1 ± {off}")
+    (not_48ths,) = one(
+        con,
+        f"SELECT count(*) FROM '{four}' WHERE "
+        + " OR ".join(f"abs({c} * 48 - round({c} * 48)) > 1e-9" for c in p_columns),
+    )
+    if not_48ths:
+        fail(f"{not_48ths} hands have a fifth-card probability that is not a count of 48")
+    (off,) = one(
+        con,
+        f"SELECT max(abs(banker_ev_table - banker_ev * {metadata_players(con, four)})) "
+        f"FROM '{four}'",
+    )
+    if off > 1e-9:
+        fail(f"banker_ev_table is not players × banker_ev (off by {off})")
+    classes, suggested, hands = one(
+        con,
+        f"SELECT count(DISTINCT rank_class), count(*) FILTER (suggested), "
+        f"sum(hands) FILTER (level = 0) FROM '{bidding}'",
+    )
+    if (classes, suggested, hands) != (1820, 1820, 270_725):
+        fail(f"bidding.parquet: {classes} classes, {suggested} suggestions, {hands} hands")
+    (disagree,) = one(
+        con,
+        f"SELECT count(*) FROM '{four}' f JOIN '{bidding}' b "
+        f"ON b.rank_class = f.rank_class AND b.suggested WHERE b.bid <> f.suggested_bid",
+    )
+    if disagree:
+        fail(f"{disagree} four-card hands disagree with their class's suggested bid")
+    (bad_gain,) = one(
+        con,
+        f"SELECT count(*) FROM '{bidding}' WHERE level = 0 AND (gain <> 0 OR gain_se <> 0)",
+    )
+    if bad_gain:
+        fail(f"{bad_gain} no-bid rows have a gain over themselves")
+
+
+def metadata_players(con, path: str) -> int:
+    """The `players` of the job's `[bidding]` table, from the rules in the metadata."""
+    rules = metadata_of(con, path).get("pipeline.rules", "")
+    found = re.search(r"^players = (\d+)$", rules, re.MULTILINE)
+    if not found:
+        fail(f"{path}: no `players` in the pipeline.rules metadata")
+    return int(found.group(1))
 
 
 def check_niuniu(con, folder: Path) -> None:

@@ -79,6 +79,12 @@ expect "ante 0.125 bb" \
   $bin query pushfold "Ah 7c" --stack 10 --ante 0.125 --table "$out/tables/holdem_pushfold_ante_quick/pushfold.bin"
 expect "raise to 158.10 (fold 58.0%, callers top 43 %, equity 0.7683): EV +119.448 (exact optimum)" \
   $bin query zhajinhua "Ks Kh Qd" --pot 100 --call 20 --table "$out/tables/zhajinhua/zhajinhua.bin"
+expect "four_face     9/48 = 0.1875 (×20)" \
+  $bin query niuniu "Ks Qh Jd Tc" --table "$out/tables/niuniu_bidding_quick/niuniu_bidding.bin"
+expect "suggested bid:     ×4" \
+  $bin query niuniu "Tc Jd Qh Ks" --table "$out/tables/niuniu_bidding_quick/niuniu_bidding.bin"
+expect "category:        four_face (rank 11)" \
+  $bin query niuniu "Ks Qh Jd Tc Qs" --table "$out/tables/niuniu/niuniu.bin"
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 

@@ -105,7 +105,8 @@ pub enum QueryGame {
     /// Blackjack: every action's exact EV for a hand against the dealer's upcard, and the
     /// best one (hands of three or more cards: the basic strategy chart's action).
     Blackjack(BlackjackQuestion),
-    /// Category, strength and exact win probability of a Niuniu hand.
+    /// Category, strength and exact win probability of a Niuniu hand; with four cards,
+    /// the see-four-cards bidding answer.
     Niuniu(NiuniuQuestion),
     /// Hold'em preflop: a starting hand's exact equity against random hands or against
     /// another hand and, given a pot, each action's EV.
@@ -156,11 +157,13 @@ pub struct PushFoldQuestion {
 /// A `pipeline query niuniu` question.
 #[derive(clap::Args, Debug)]
 pub struct NiuniuQuestion {
-    /// Five cards, e.g. "Ks Qh Jd Tc 9s".
+    /// Five cards, e.g. "Ks Qh Jd Tc 9s" (the hand's table entry), or the four cards seen
+    /// before bidding in 看牌抢庄, e.g. "Ks Qh Jd Tc" (the bidding table's entry).
     pub hand: String,
-    /// The table to read.
-    #[arg(long, default_value = "tables/niuniu/niuniu.bin")]
-    pub table: PathBuf,
+    /// The table to read [default: tables/niuniu/niuniu.bin for five cards,
+    /// tables/niuniu_bidding/niuniu_bidding.bin for four].
+    #[arg(long)]
+    pub table: Option<PathBuf>,
 }
 
 /// The bet a question prices: the same flags, meanings and defaults in every `query`

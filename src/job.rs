@@ -71,6 +71,10 @@ struct JobFile {
     #[serde(default)]
     #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
     betting: Option<toml::Table>,
+    /// Niuniu see-four-cards bidding: the table, the bids and the model's simulation.
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    bidding: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -351,7 +355,7 @@ impl JobMeta {
 /// Every top-level entry of a job file must be one of its tables, written as a table:
 /// `run = [..]` would otherwise be read by position, silently.
 fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
-    const TABLES: [&str; 8] = [
+    const TABLES: [&str; 9] = [
         "job",
         "rules",
         "grid",
@@ -359,6 +363,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         "analysis",
         "pushfold",
         "betting",
+        "bidding",
         "run",
     ];
     let Ok(doc) = toml_edit::Document::parse(text) else {
@@ -377,7 +382,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         };
         if !TABLES.contains(&key) {
             return Err(located(
-                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold], [betting] and [run]"
+                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold], [betting], [bidding] and [run]"
                     .to_string(),
             ));
         }

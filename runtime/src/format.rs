@@ -21,7 +21,9 @@
 //! than version 2 and a Zhajinhua file older than version 3 are refused with an error that
 //! says to regenerate them. Version 3 also adds game code 7 (Hold'em push/fold). Version 4
 //! appends `bomb_order` to the Niuniu payload (how 炸弹 are settled); a version 2 or 3
-//! Niuniu file is read as settling them by the highest card, the only rule it knew.
+//! Niuniu file is read as settling them by the highest card, the only rule it knew. Game
+//! code 8 (Niuniu see-four-cards bidding) came with version 4; a reader of version 4 that
+//! predates it refuses the file as an unknown game.
 //!
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
@@ -58,6 +60,8 @@ pub enum Game {
     HoldemHeadsUp = 6,
     /// Hold'em heads-up push/fold equilibria.
     HoldemPushFold = 7,
+    /// Niuniu see-four-cards bidding (看牌抢庄).
+    NiuniuBidding = 8,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -74,6 +78,7 @@ impl Game {
             Game::Blackjack,
             Game::HoldemHeadsUp,
             Game::HoldemPushFold,
+            Game::NiuniuBidding,
             Game::Pipeline,
         ]
         .into_iter()
@@ -90,6 +95,7 @@ impl Game {
             Game::Blackjack => "blackjack",
             Game::HoldemHeadsUp => "holdem-headsup",
             Game::HoldemPushFold => "holdem-pushfold",
+            Game::NiuniuBidding => "niuniu-bidding",
             Game::Pipeline => "pipeline-internal",
         }
     }

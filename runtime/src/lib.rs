@@ -23,6 +23,15 @@
 //!   println!("{} wins {:.4}, banker EV {:+.4}", hand.category, hand.win_probability, hand.banker_ev);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
+//! - [`NiuniuBidding`] (`tables/niuniu_bidding/niuniu_bidding.bin`, `niuniu.bidding`):
+//!   for every four seen cards (看牌抢庄), the fifth-card category distribution, the exact
+//!   EVs as player and banker, and the suggested bid.
+//!   ```no_run
+//!   let table = cardtables::NiuniuBidding::open("tables/niuniu_bidding/niuniu_bidding.bin")?;
+//!   let four = table.lookup(&cardtables::parse_cards("Ks Qh Jd Tc")?)?;
+//!   println!("banker EV {:+.4}, bid ×{}", four.banker_ev, four.bid);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 //! - [`Zhajinhua`] (`tables/zhajinhua/zhajinhua.bin`, `zhajinhua.hands`): category,
 //!   strength and win rates of all 22,100 three-card hands against 1..N opponents.
 //!   ```no_run
@@ -90,6 +99,7 @@ pub mod format;
 pub mod holdem;
 pub mod holdem_headsup;
 pub mod niuniu;
+pub mod niuniu_bidding;
 pub mod pushfold;
 pub mod stud;
 pub mod zhajinhua;
@@ -100,6 +110,7 @@ pub use format::{Game, TableError, TableHeader};
 pub use holdem::{Holdem, HoldemQueryError};
 pub use holdem_headsup::{HeadsUpQueryError, HoldemHeadsUp};
 pub use niuniu::Niuniu;
+pub use niuniu_bidding::NiuniuBidding;
 pub use pushfold::{PushFold, PushFoldQueryError};
 pub use stud::{Stud, StudQueryError};
 pub use zhajinhua::{QueryError as ZhajinhuaQueryError, Zhajinhua};

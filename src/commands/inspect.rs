@@ -142,6 +142,26 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
                 Some(table.rules().to_string()),
             )
         }
+        Game::NiuniuBidding => {
+            let table = cardtables::NiuniuBidding::from_bytes(bytes)?;
+            let bids = table
+                .bids()
+                .iter()
+                .map(|b| format!("×{b}"))
+                .collect::<Vec<_>>();
+            (
+                vec![
+                    (
+                        "four-card hands",
+                        cardtables::niuniu_bidding::FOUR_HANDS.to_string(),
+                    ),
+                    ("players", table.players().to_string()),
+                    ("bids", bids.join(", ")),
+                    ("categories", table.categories().len().to_string()),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
         Game::Zhajinhua => {
             let table = cardtables::Zhajinhua::from_bytes(bytes)?;
             (

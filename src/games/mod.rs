@@ -36,6 +36,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
     ),
     (
+        "niuniu.bidding",
+        "Niuniu see-four-cards bidding (看牌抢庄): every four-card hand's fifth-card odds, exact EVs, suggested bid",
+    ),
+    (
         "zhajinhua.hands",
         "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
     ),
@@ -55,6 +59,7 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
     match kind {
         "blackjack.strategy" => &["grid", "simulation", "analysis"],
         "holdem.pushfold" => &["pushfold"],
+        "niuniu.bidding" => &["bidding"],
         "zhajinhua.hands" | "zhajinhua.multiway" => &["betting"],
         _ => &[],
     }
@@ -63,7 +68,14 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     if KINDS.iter().any(|(k, _)| *k == spec.kind) {
-        for table in ["grid", "simulation", "analysis", "pushfold", "betting"] {
+        for table in [
+            "grid",
+            "simulation",
+            "analysis",
+            "pushfold",
+            "betting",
+            "bidding",
+        ] {
             if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
                 let reader = KINDS
                     .iter()
@@ -87,6 +99,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
         "holdem.preflop" => Ok(Box::new(holdem::job::PreflopJob::new(spec)?)),
         "holdem.pushfold" => Ok(Box::new(holdem::job::PushFoldJob::new(spec)?)),
         "niuniu.hands" => Ok(Box::new(niuniu::job::HandsJob::new(spec)?)),
+        "niuniu.bidding" => Ok(Box::new(niuniu::job::BiddingJob::new(spec)?)),
         "stud.tables" => Ok(Box::new(stud::job::TablesJob::new(spec)?)),
         "zhajinhua.hands" => Ok(Box::new(zhajinhua::job::HandsJob::new(spec)?)),
         "zhajinhua.multiway" => Ok(Box::new(zhajinhua::job::HandsJob::multiway(spec)?)),

@@ -542,6 +542,83 @@ pub fn rank_grid_svg_cells(
     svg
 }
 
+/// A heat map of a table of values as SVG text: one row per `rows` label, one column per
+/// `columns` label, each cell coloured on the viridis scale from `low` to `high` (with a
+/// colour bar) and labelled with `label(value)`.
+pub fn heat_grid_svg(
+    title: &str,
+    rows: &[String],
+    columns: &[String],
+    values: &[Vec<f64>],
+    (low, high): (f64, f64),
+    legend: &str,
+    label: impl Fn(f64) -> String,
+) -> String {
+    let (cell_w, cell_h, left, top) = (64usize, 26usize, 110usize, 60usize);
+    let (bar_x, bar_w) = (left + columns.len() * cell_w + 20, 16usize);
+    let height = top + rows.len() * cell_h + 16;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"11\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n\
+         <text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">{title}</text>\n",
+        bar_x + bar_w + 150
+    );
+    for (j, name) in columns.iter().enumerate() {
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-weight=\"bold\">{name}</text>\n",
+            left + j * cell_w + cell_w / 2,
+            top - 8
+        ));
+    }
+    for (i, name) in rows.iter().enumerate() {
+        let y = top + i * cell_h;
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\">{name}</text>\n",
+            left - 8,
+            y + cell_h / 2 + 4
+        ));
+        for (j, &v) in values[i].iter().enumerate() {
+            let t = if high > low {
+                ((v - low) / (high - low)).clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
+            let [r, g, b] = viridis(t);
+            let ink = ink_on([r, g, b]);
+            let x = left + j * cell_w;
+            svg.push_str(&format!(
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell_w}\" height=\"{cell_h}\" fill=\"rgb({r},{g},{b})\" stroke=\"#999\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{ink}\">{}</text>\n",
+                x + cell_w / 2,
+                y + cell_h / 2 + 4,
+                label(v)
+            ));
+        }
+    }
+    let span = rows.len() * cell_h;
+    let bands = 20;
+    for k in 0..bands {
+        let t = 1.0 - (k as f64 + 0.5) / bands as f64;
+        let [r, g, b] = viridis(t);
+        svg.push_str(&format!(
+            "<rect x=\"{bar_x}\" y=\"{}\" width=\"{bar_w}\" height=\"{}\" fill=\"rgb({r},{g},{b})\"/>\n",
+            top + k * span / bands,
+            span / bands + 1
+        ));
+    }
+    for (y, v) in [(top + 8, high), (top + span, low)] {
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{y}\">{}</text>\n",
+            bar_x + bar_w + 4,
+            label(v)
+        ));
+    }
+    svg.push_str(&format!(
+        "<text x=\"{bar_x}\" y=\"{}\" font-weight=\"bold\">{legend}</text>\n</svg>\n",
+        top - 8
+    ));
+    svg
+}
+
 /// The viridis colour scale (perceptually uniform, readable with every common form of
 /// colour blindness and in grey): `t` in [0, 1] from dark purple through teal to yellow,
 /// interpolated between ten published anchor colours.

@@ -1,4 +1,6 @@
-//! Job kind `niuniu.hands`: every 5-card hand with its category, grouping, exact win
+//! Job kinds `niuniu.hands` ([`HandsJob`]) and `niuniu.bidding` ([`BiddingJob`]).
+//!
+//! `niuniu.hands`: every 5-card hand with its category, grouping, exact win
 //! probability against one opponent and exact banker EV, as Parquet, a runtime table and
 //! a report.
 //!
@@ -7,15 +9,20 @@
 //! ([`super::tables`]) and writes the report ([`super::report`]).
 
 use cardtables::niuniu::{CategoryInfo, NiuniuPayload, HANDS, NO_CATEGORY, OPPONENT_HANDS, SLOTS};
-use cardtables::Niuniu;
+use cardtables::niuniu_bidding::{CLASSES, FIFTH_CARDS, FOUR_HANDS};
+use cardtables::{Niuniu, NiuniuBidding};
 use rayon::prelude::*;
 
+use super::bidding::{
+    class_sizes, four_stats, simulate_class, ClassSample, FourStats, Mixture, Table, Valuer,
+    SIGNIFICANT,
+};
 use super::eval::{category_table, MULTISETS};
 use super::opponents::{counts, prepare, Counts, Multiset};
 use super::report;
-use super::rules::{code_name, Ranking, CODES};
-use super::tables::{self, CategoryStats, Chunk, Outcome};
-use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
+use super::rules::{code_name, BiddingSettings, Ranking, CODES};
+use super::tables::{self, Bidding, CategoryStats, Chunk, Outcome};
+use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 use crate::sink::parquet::ParquetOutput;
 
@@ -82,14 +89,19 @@ impl HandsJob {
             for (suit, slot) in out[m].iter_mut().enumerate() {
                 let lower_same = i64::from(c.below_high[suit]);
                 let wins = below + lower_same;
-                let banker = if banker_wins_ties {
-                    my_mult * (below + same) - above_pay
+                let (banker, player) = if banker_wins_ties {
+                    (
+                        my_mult * (below + same) - above_pay,
+                        my_mult * below - above_pay - my_mult * same,
+                    )
                 } else {
-                    my_mult * wins - above_pay - my_mult * (same - lower_same)
+                    let settled = my_mult * wins - above_pay - my_mult * (same - lower_same);
+                    (settled, settled)
                 };
                 *slot = Outcome {
                     wins: wins as u32,
                     banker_numerator: banker,
+                    player_numerator: player,
                 };
             }
         }
@@ -232,6 +244,210 @@ impl Job for HandsJob {
                 entries: SLOTS as u64,
             }],
             report: report::build(&self.ranking, meta, &stats, &rules)?,
+            rules,
+        })
+    }
+}
+
+/// First stream selector of the bidding simulation: round `r`, class `c` draws from
+/// `stream(seed, BIDDING_STREAMS + r · CLASSES + c)`, apart from every unit's stream.
+const BIDDING_STREAMS: u64 = 1 << 40;
+
+/// The `niuniu.bidding` job, planned from a job file: the `niuniu.hands` head-to-head
+/// counts as its units, then in `finish` the exact four-card results and the simulated
+/// bidding model (seconds to a minute, so it is not split into units: a sharded run
+/// computes it where the parts are merged).
+pub struct BiddingJob {
+    pub(super) hands: HandsJob,
+    pub(super) settings: BiddingSettings,
+    seed: u64,
+}
+
+impl BiddingJob {
+    /// Validates the rules and the `[bidding]` table.
+    pub fn new(spec: &JobSpec) -> Result<BiddingJob, JobError> {
+        let hands = HandsJob::new(spec)?;
+        let settings = BiddingSettings::from_spec(spec)?;
+        Ok(BiddingJob {
+            hands,
+            settings,
+            seed: spec.run.seed,
+        })
+    }
+
+    /// The job for validated rules and settings (tests).
+    pub fn from_parts(ranking: Ranking, settings: BiddingSettings, seed: u64) -> BiddingJob {
+        BiddingJob {
+            hands: HandsJob::from_ranking(ranking),
+            settings,
+            seed,
+        }
+    }
+
+    /// The exact four-card results and the bidding model, from the exact outcomes of
+    /// every five-card slot.
+    pub(super) fn compute(&self, outcomes: &[[Outcome; 4]], progress: &Progress) -> Bidding {
+        let valuer = Valuer {
+            ranking: &self.hands.ranking,
+            categories: &self.hands.categories,
+            outcomes,
+        };
+        progress.phase("four-card hands");
+        let stats: Vec<FourStats> = (0..FOUR_HANDS as u32)
+            .into_par_iter()
+            .map(|i| four_stats(i, &valuer))
+            .collect();
+        let mut bidding = Bidding {
+            stats,
+            sizes: class_sizes(),
+            suggested: Vec::new(),
+            samples: Vec::new(),
+            changes: Vec::new(),
+            close_changes: 0,
+            rivals: Mixture::pure(&[], 1),
+        };
+        let top = self.settings.bids.len() as u8;
+        let first: Vec<u8> = bidding
+            .class_banker_ev()
+            .iter()
+            .map(|&ev| if ev > 0.0 { top } else { 0 })
+            .collect();
+        let mut rivals = Mixture::pure(&first, self.settings.bids.len() + 1);
+        let mut strategy = first;
+        for round in 0..self.settings.rounds {
+            progress.phase(&format!(
+                "bidding model, round {} of {}",
+                round + 1,
+                self.settings.rounds
+            ));
+            let table = Table {
+                valuer: &valuer,
+                players: usize::from(self.settings.players),
+                bids: &self.settings.bids,
+                rivals: &rivals,
+            };
+            let samples: Vec<ClassSample> = (0..CLASSES)
+                .into_par_iter()
+                .map(|class| {
+                    let id = BIDDING_STREAMS + u64::from(round) * CLASSES as u64 + class as u64;
+                    let mut rng = stream(self.seed, id);
+                    simulate_class(
+                        &table,
+                        class,
+                        u64::from(self.settings.deals_per_class),
+                        &mut rng,
+                    )
+                })
+                .collect();
+            let next: Vec<u8> = samples.iter().map(ClassSample::best).collect();
+            let changed = next.iter().zip(&strategy).filter(|(a, b)| a != b).count();
+            bidding.changes.push(changed as u32);
+            // Changes between levels whose EVs on this round's tables differ by less than
+            // the significance threshold, taking the sum of their gains' standard errors
+            // as the (bounding) standard error of the difference: within noise.
+            bidding.close_changes = (0..CLASSES)
+                .filter(|&c| next[c] != strategy[c])
+                .filter(|&c| {
+                    let (a, b) = (usize::from(next[c]), usize::from(strategy[c]));
+                    let s = &samples[c];
+                    (s.ev(a) - s.ev(b)).abs() < SIGNIFICANT * (s.gain_se(a) + s.gain_se(b))
+                })
+                .count() as u32;
+            bidding.samples = samples;
+            rivals.add(&next);
+            strategy = next;
+        }
+        bidding.rivals = rivals;
+        bidding.suggested = strategy;
+        bidding
+    }
+}
+
+impl Job for BiddingJob {
+    type Unit = Vec<Counts>;
+
+    fn describe(&self) -> Vec<String> {
+        let s = &self.settings;
+        vec![
+            format!(
+                "exact: all {FOUR_HANDS} four-card hands, their 48 fifth cards, EV as player and as banker against {} players",
+                s.players
+            ),
+            format!(
+                "bidding model: bids {:?}, {} rounds × {CLASSES} classes × {} simulated tables (seed {})",
+                s.bids, s.rounds, s.deals_per_class, self.seed
+            ),
+        ]
+    }
+
+    fn unit_count(&self) -> usize {
+        self.hands.unit_count()
+    }
+
+    fn check_unit(&self, index: usize, unit: &Vec<Counts>) -> Result<(), String> {
+        self.hands.check_unit(index, unit)
+    }
+
+    fn run_unit(&self, index: usize) -> Vec<Counts> {
+        self.hands.run_unit(index)
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Vec<Counts>>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        let counts: Vec<Counts> = units.into_iter().flatten().collect();
+        anyhow::ensure!(
+            counts.len() == MULTISETS,
+            "internal error: {} multiset results, expected {MULTISETS}",
+            counts.len()
+        );
+        let outcomes = self.hands.outcomes(&counts)?;
+        let bidding = self.compute(&outcomes, progress);
+        let ranking = &self.hands.ranking;
+        for (index, s) in bidding.stats.iter().enumerate() {
+            let total: u32 = s.fifth_cards.iter().map(|&n| u32::from(n)).sum();
+            anyhow::ensure!(
+                total == u32::from(FIFTH_CARDS),
+                "internal error: four-card hand {index} has {total} fifth cards"
+            );
+        }
+        progress.phase("building tables");
+        let rules = format!(
+            "{}{}",
+            ranking.canonical_toml(),
+            self.settings.canonical_toml()
+        );
+        let rules_hash = crate::sink::rules_hash(&rules);
+        let payload = tables::bidding_payload(ranking, &self.settings, rules.clone(), &bidding);
+        let table = NiuniuBidding::to_bytes(rules_hash, &payload)?;
+        Ok(Outputs {
+            parquet: vec![
+                ParquetOutput {
+                    file: "four_cards.parquet".into(),
+                    batches: vec![tables::four_cards_batch(ranking, &self.settings, &bidding)?],
+                    plain_columns: vec![
+                        "hand_index",
+                        "cards",
+                        "player_ev",
+                        "banker_ev",
+                        "banker_ev_table",
+                    ],
+                },
+                ParquetOutput {
+                    file: "bidding.parquet".into(),
+                    batches: vec![tables::bidding_batch(&self.settings, &bidding)?],
+                    plain_columns: vec![],
+                },
+            ],
+            tables: vec![BinaryOutput {
+                file: "niuniu_bidding.bin".into(),
+                bytes: table,
+                entries: FOUR_HANDS as u64,
+            }],
+            report: report::build_bidding(ranking, &self.settings, meta, &bidding, &rules)?,
             rules,
         })
     }

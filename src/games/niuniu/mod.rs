@@ -4,8 +4,12 @@
 //! - [`rules`]: the rule set (`[rules]`), its validation and the category ranking;
 //! - [`eval`]: card points, bulls and categories; [`opponents`]: exact counts of the
 //!   opponent hands each rank multiset beats;
-//! - [`job`]: the `niuniu.hands` job; `tables`: its Arrow batches; `report`: its report.
+//! - `bidding`: the see-four-cards game (看牌抢庄): exact four-card results and the
+//!   simulated bidding model;
+//! - [`job`]: the `niuniu.hands` and `niuniu.bidding` jobs; `tables`: their Arrow batches
+//!   and runtime payloads; `report`: their reports.
 
+mod bidding;
 pub mod eval;
 pub mod job;
 pub mod opponents;

@@ -1,16 +1,21 @@
-//! The `niuniu.hands` report: the rule set, the category table with exact win
-//! probabilities and banker EVs, and the category chart.
+//! The reports: `niuniu.hands` (the rule set, the category table with exact win
+//! probabilities and banker EVs, the category charts) and `niuniu.bidding` (four cards
+//! by the bull they make, the best banker hands, the suggested bids).
 
 use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 
+use cardtables::niuniu_bidding::CLASSES;
+
+use super::bidding::made_base;
 use super::rules::{
-    code_name, code_name_zh, BombOrder, PayoutTable, Ranking, Special, BOMB, CODES, FIVE_FACE,
-    FOUR_FACE,
+    code_name, code_name_zh, BiddingSettings, BombOrder, PayoutTable, Ranking, Special, BOMB,
+    BULL_BULL, CODES, FIVE_FACE, FOUR_FACE, NO_BULL,
 };
-use super::tables::CategoryStats;
+use super::tables::{Bidding, CategoryStats};
 use crate::engine::JobMeta;
 use crate::report::{
-    bar_chart_svg, conventions, header, markdown_table, published_box, Published, Report,
+    bar_chart_svg, conventions, header, heat_grid_svg, markdown_table, published_box, Published,
+    Report,
 };
 
 /// The rules in force in words, with every default, and the conventions of the figures.
@@ -273,6 +278,323 @@ pub(super) fn build(
             ("win_probability.svg".to_string(), win_chart),
             ("banker_ev.svg".to_string(), banker_chart),
         ],
+        headline,
+    })
+}
+
+/// The bidding model in words, after the rules.
+fn bidding_lines(settings: &BiddingSettings) -> Vec<String> {
+    let bids: Vec<String> = settings.bids.iter().map(|b| format!("×{b}")).collect();
+    vec![
+        format!(
+            "The table: a banker and {} players (`players = {}`). Each seat sees four of its \
+             five cards and bids a banker multiplier ({}) or nothing; the highest bid is \
+             banker, equal top bids are settled by an even draw, and when nobody bids a seat \
+             drawn evenly is banker at ×1. Then the fifth cards are turned and each player \
+             settles one stake with the banker: the winner's category multiplier times the \
+             banker's bid (players do not choose bet multipliers in this model).",
+            settings.players,
+            settings.players,
+            bids.join(", ")
+        ),
+        "Exact EVs (per stake, at ×1): player EV is a hand's result as a player against a \
+         banker dealt from the unseen cards; banker EV against one player the reverse; \
+         banker EV against the table is `players` × the one-player EV, exactly: the banker \
+         settles with each player separately and, given the banker's five cards, each \
+         player's hand is a uniform draw from the 47 others whatever the other players hold. \
+         Each is the mean over the 48 equally likely fifth cards."
+            .to_string(),
+        format!(
+            "Suggested bid: the other seats bid by tables over the 1,820 classes of four \
+             ranks. Round 0's table bids the top multiplier exactly where the class's exact \
+             banker EV is positive; each of the {} rounds simulates {} tables per class \
+             (suits drawn evenly, every bid level scored on the same tables, ties of bids by \
+             their exact probability), the other seats bidding by a table drawn from all \
+             earlier rounds' (fictitious play), and suggests, for each class, the level with \
+             the highest EV of the levels whose gain over not bidding exceeds two standard \
+             errors (no bid when none does). EVs of bids are per stake *including* the \
+             multiplier (a banker at ×3 winning one stake from each of 4 players gains 12), \
+             with one standard error from the simulation.",
+            settings.rounds, settings.deals_per_class
+        ),
+    ]
+}
+
+/// The `niuniu.bidding` report: the four-card table by the bull already made, the hands
+/// that are best as banker, and the bidding model's suggestions.
+pub(super) fn build_bidding(
+    ranking: &Ranking,
+    settings: &BiddingSettings,
+    meta: &JobMeta,
+    bidding: &Bidding,
+    rules: &str,
+) -> anyhow::Result<Report> {
+    use cardtables::colex::unrank;
+    use cardtables::niuniu_bidding::{class_of, FIFTH_CARDS, FOUR_HANDS};
+    use cardtables::Card;
+
+    let players = f64::from(settings.players);
+    let levels = settings.bids.len() + 1;
+    let level_name = |l: usize| match l {
+        0 => "no bid".to_string(),
+        l => format!("×{}", settings.bids[l - 1]),
+    };
+    // Per made base (None, then 0..=9): hands, fifth cards of no bull and of 牛牛 or
+    // better, EV sums, and hands per suggested level.
+    struct Row {
+        hands: u64,
+        no_bull: u64,
+        bull_bull_up: u64,
+        player: i64,
+        banker: i64,
+        by_level: Vec<u64>,
+    }
+    let bull_bull_rank = usize::from(ranking.rank(BULL_BULL));
+    let mut rows: Vec<Row> = (0..11)
+        .map(|_| Row {
+            hands: 0,
+            no_bull: 0,
+            bull_bull_up: 0,
+            player: 0,
+            banker: 0,
+            by_level: vec![0; levels],
+        })
+        .collect();
+    let mut four = [Card::from_id(0).expect("card 0"); 4];
+    let mut best: Vec<(i64, u32)> = Vec::with_capacity(FOUR_HANDS);
+    for (index, s) in bidding.stats.iter().enumerate() {
+        unrank(index as u32, 4, &mut four);
+        let row = &mut rows[made_base(&four).map_or(0, |b| usize::from(b) + 1)];
+        row.hands += 1;
+        row.no_bull += u64::from(s.fifth_cards[usize::from(ranking.rank(NO_BULL))]);
+        row.bull_bull_up += s.fifth_cards[bull_bull_rank..]
+            .iter()
+            .map(|&n| u64::from(n))
+            .sum::<u64>();
+        row.player += s.player;
+        row.banker += s.banker;
+        row.by_level[usize::from(bidding.suggested[class_of(&four)])] += 1;
+        best.push((s.banker, index as u32));
+    }
+    let row_name = |i: usize| match i {
+        0 => "none".to_string(),
+        b => format!("{}", b - 1),
+    };
+    let fifth = f64::from(FIFTH_CARDS);
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let n = r.hands as f64;
+            let mut cells = vec![
+                row_name(i),
+                r.hands.to_string(),
+                format!("{:.4}", r.no_bull as f64 / (n * fifth)),
+                format!("{:.4}", r.bull_bull_up as f64 / (n * fifth)),
+                format!("{:+.4}", Bidding::ev(r.player) / n),
+                format!("{:+.4}", Bidding::ev(r.banker) / n),
+                format!("{:+.4}", players * Bidding::ev(r.banker) / n),
+            ];
+            cells.extend(r.by_level.iter().map(|&k| format!("{:.3}", k as f64 / n)));
+            cells
+        })
+        .collect();
+
+    let mut md = header("Niuniu see-four-cards bidding (看牌抢庄)", meta);
+    md.push_str(
+        ". The fifth-card odds and every EV at ×1 are exact (all 270,725 four-card hands, \
+         each of their 48 fifth cards, every opponent hand from the 47 cards left); the \
+         suggested bids come from a seeded simulation of the bidding model, with standard \
+         errors.\n",
+    );
+    let mut lines = conventions_lines(ranking);
+    lines.extend(bidding_lines(settings));
+    md.push_str(&conventions(&lines));
+    md.push_str(&format!(
+        "\nThe rule set and bidding settings as the tables record them:\n\n```toml\n{rules}```\n"
+    ));
+
+    md.push_str(
+        "\n## Four cards by the bull they already make\n\n\
+         *Made base*: when three of the four cards total a multiple of 10 the hand already \
+         has a bull whatever the fifth card, and the base is the four cards' total mod 10 \
+         (the bull number if the fifth card is worth 10); *none*: no three of them do, so \
+         the fifth card decides whether there is a bull at all. Probabilities are over the \
+         48 fifth cards; the last columns are the share of hands whose suggested bid is each \
+         level.\n\n",
+    );
+    let mut head: Vec<String> = [
+        "made base",
+        "hands",
+        "P(无牛)",
+        "P(牛牛 or better)",
+        "player EV",
+        "banker EV vs 1",
+        "banker EV vs table",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    head.extend((0..levels).map(|l| format!("bid {}", level_name(l))));
+    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
+    md.push_str(&markdown_table(&head_refs, &table_rows));
+
+    best.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    md.push_str(&format!(
+        "\n## The best four cards to hold as banker\n\n\
+         The four-card hands with the highest exact banker EV against one player (against \
+         the table of {} players it is {} times as much), the best hand of each of the top \
+         rank classes (the other suits of a class differ only through the tie-break card), \
+         with their suggested bid:\n\n",
+        settings.players, settings.players
+    ));
+    let mut seen_classes = std::collections::HashSet::new();
+    let top_rows: Vec<Vec<String>> = best
+        .iter()
+        .filter(|&&(_, index)| {
+            let mut cards = [Card::from_id(0).expect("card 0"); 4];
+            unrank(index, 4, &mut cards);
+            seen_classes.insert(class_of(&cards))
+        })
+        .take(8)
+        .map(|&(banker, index)| {
+            unrank(index, 4, &mut four);
+            let s = &bidding.stats[index as usize];
+            let top_two: Vec<String> = {
+                let mut ranked: Vec<(u8, usize)> = s.fifth_cards[..ranking.codes_by_rank.len()]
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &n)| (n, r))
+                    .filter(|&(n, _)| n > 0)
+                    .collect();
+                ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+                ranked
+                    .iter()
+                    .take(2)
+                    .map(|&(n, r)| format!("{} {}/48", code_name_zh(ranking.codes_by_rank[r]), n))
+                    .collect()
+            };
+            vec![
+                crate::cards::text(&four),
+                format!("{:+.6}", Bidding::ev(banker)),
+                format!("{:+.6}", players * Bidding::ev(banker)),
+                format!("{:+.6}", Bidding::ev(s.player)),
+                top_two.join(", "),
+                level_name(usize::from(bidding.suggested[class_of(&four)])),
+            ]
+        })
+        .collect();
+    let sharing_top = best.iter().take_while(|b| b.0 == best[0].0).count();
+    md.push_str(&format!(
+        "{sharing_top} four-card hands share the highest banker EV, {:+.6} per player \
+         (exactly {} / (48 · 1,533,939)).\n\n",
+        Bidding::ev(best[0].0),
+        best[0].0
+    ));
+    md.push_str(&markdown_table(
+        &[
+            "four cards",
+            "banker EV vs 1",
+            "banker EV vs table",
+            "player EV",
+            "likeliest fifth-card categories",
+            "suggested bid",
+        ],
+        &top_rows,
+    ));
+
+    // The bidding model: convergence, precision and the chart.
+    let se: Vec<f64> = (0..CLASSES)
+        .filter(|&c| bidding.suggested[c] > 0)
+        .map(|c| bidding.samples[c].gain_se(usize::from(bidding.suggested[c])))
+        .collect();
+    let max_se = se.iter().copied().fold(0.0, f64::max);
+    let changes: Vec<String> = bidding.changes.iter().map(u32::to_string).collect();
+    let bidding_hands: u64 = rows.iter().map(|r| r.hands - r.by_level[0]).sum();
+    md.push_str(&format!(
+        "\n## Suggested bids\n\n\
+         Classes (of 1,820) whose suggestion changed in each round: {}; of the last \
+         round's, {} moved between two bids whose EVs differ by less than two standard \
+         errors (bounding the difference's by the sum of the two gains'): within the \
+         simulation's noise. {} of the 270,725 \
+         four-card hands ({:.1}%) bid. Largest standard error of a suggested bid's gain over \
+         not bidding: {}. A suggestion is a best response to the average of the earlier \
+         rounds' tables; where the last round still changes classes, the tables have not \
+         settled into an equilibrium, and the classes that move are those whose best bids \
+         are close in EV.\n\n\
+         Why a hand with no bull yet may bid: a bid below the strong hands' bid changes the \
+         result only at tables where nobody outbids it, and there every other seat holds a \
+         hand that did not bid, a weak one. Without a bid this hand settles one stake with \
+         one banker (or is banker itself with one chance in {}); with a bid of ×k it is \
+         banker against all {} weak hands at ×k. A hand above the average of the weak ones \
+         (a high tie-break card, two cards already totalling 10 or 20) gains; matching the \
+         strong hands' bid would instead make it banker against them half the time.\n\n\
+         ![Suggested bid by made base]({}/bids.svg)\n",
+        changes.join(", "),
+        bidding.close_changes,
+        bidding_hands,
+        100.0 * bidding_hands as f64 / FOUR_HANDS as f64,
+        if se.is_empty() {
+            "no class bids".to_string()
+        } else {
+            format!("{max_se:.3} stakes")
+        },
+        settings.players + 1,
+        settings.players,
+        meta.name
+    ));
+    md.push_str(
+        "\nChecks that hold for these tables (asserted when they are built or in the test \
+         suite): every four-card hand's fifth-card counts sum to 48; the fifth-card \
+         distribution and EVs equal those of the five-card table for every completion; the \
+         banker EV against the table equals a seeded simulation of full tables within four \
+         standard errors.\n\n## Tables\n\n\
+         `four_cards.parquet` (one row per four-card hand: `p_<category>` over the 48 fifth \
+         cards, the exact EVs, the suggested bid), `bidding.parquet` (one row per class and \
+         bid level: the simulated EV, its gain over not bidding and that gain's standard \
+         error) and `niuniu_bidding.bin` (the runtime table: \
+         `cardtables::NiuniuBidding`, or `pipeline query niuniu` with four cards).\n",
+    );
+
+    let chart_rows: Vec<String> = (0..rows.len())
+        .map(|i| format!("base {}", row_name(i)))
+        .collect();
+    let chart_columns: Vec<String> = (0..levels).map(level_name).collect();
+    let shares: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| {
+            r.by_level
+                .iter()
+                .map(|&k| k as f64 / r.hands as f64)
+                .collect()
+        })
+        .collect();
+    let chart = heat_grid_svg(
+        "Suggested bid by the bull four cards already make (share of hands)",
+        &chart_rows,
+        &chart_columns,
+        &shares,
+        (0.0, 1.0),
+        "share",
+        |v| format!("{v:.2}"),
+    );
+    let top = best[0];
+    unrank(top.1, 4, &mut four);
+    let headline = vec![
+        format!(
+            "best four cards as banker: {} (banker EV {:+.4} per player, exact)",
+            crate::cards::text(&four),
+            Bidding::ev(top.0)
+        ),
+        format!(
+            "{:.1}% of four-card hands bid in the model ({} rounds)",
+            100.0 * bidding_hands as f64 / FOUR_HANDS as f64,
+            settings.rounds
+        ),
+    ];
+    Ok(Report {
+        markdown: md,
+        charts: vec![("bids.svg".to_string(), chart)],
         headline,
     })
 }

@@ -351,6 +351,101 @@ impl Ranking {
     }
 }
 
+/// The `[bidding]` table of a `niuniu.bidding` job: the table and its bids, and how hard
+/// to simulate the bidding model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BiddingSettings {
+    /// Players the banker faces: the table seats `players + 1`.
+    pub players: u8,
+    /// The banker multipliers a player may bid, increasing (no bid is always possible).
+    pub bids: Vec<u32>,
+    /// Simulated tables per four-card class in each round of the bidding model.
+    pub deals_per_class: u32,
+    /// Best-response rounds of the bidding model.
+    pub rounds: u32,
+}
+
+impl Default for BiddingSettings {
+    fn default() -> Self {
+        BiddingSettings {
+            players: 4,
+            bids: vec![1, 2, 3, 4],
+            deals_per_class: 10_000,
+            rounds: 8,
+        }
+    }
+}
+
+/// Most best-response rounds a bidding job may ask for.
+pub const MAX_ROUNDS: u32 = 50;
+/// Fewest and most simulated tables per class and round.
+pub const DEALS_PER_CLASS: std::ops::RangeInclusive<u32> = 100..=10_000_000;
+
+impl BiddingSettings {
+    /// Reads and checks `[bidding]`; an error names the field and says what is allowed.
+    pub fn from_spec(spec: &JobSpec) -> Result<BiddingSettings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            bidding: Option<BiddingSettings>,
+        }
+        let s = spec.deserialize::<Sections>()?.bidding.unwrap_or_default();
+        let field =
+            |name: &str, message: String| spec.field_error(&format!("bidding.{name}"), message);
+        use cardtables::niuniu_bidding::{MAX_BID, MAX_BIDS, MAX_PLAYERS};
+        if !(1..=MAX_PLAYERS).contains(&s.players) {
+            return Err(field(
+                "players",
+                format!(
+                    "{} players: a banker faces 1 to {MAX_PLAYERS} (a table of 2 to 6 seats)",
+                    s.players
+                ),
+            ));
+        }
+        if s.bids.is_empty()
+            || s.bids.len() > MAX_BIDS
+            || s.bids.windows(2).any(|w| w[0] >= w[1])
+            || s.bids.iter().any(|b| !(1..=MAX_BID).contains(b))
+        {
+            return Err(field(
+                "bids",
+                format!(
+                    "{:?}: list 1 to {MAX_BIDS} banker multipliers, increasing, each 1 to {MAX_BID} (not bidding is always allowed; default [1, 2, 3, 4])",
+                    s.bids
+                ),
+            ));
+        }
+        if !DEALS_PER_CLASS.contains(&s.deals_per_class) {
+            return Err(field(
+                "deals_per_class",
+                format!(
+                    "{}: use {} to {} simulated tables per class and round",
+                    s.deals_per_class,
+                    DEALS_PER_CLASS.start(),
+                    DEALS_PER_CLASS.end()
+                ),
+            ));
+        }
+        if !(1..=MAX_ROUNDS).contains(&s.rounds) {
+            return Err(field(
+                "rounds",
+                format!("{}: use 1 to {MAX_ROUNDS} best-response rounds", s.rounds),
+            ));
+        }
+        Ok(s)
+    }
+
+    /// The settings as the outputs record them, after the rules.
+    pub fn canonical_toml(&self) -> String {
+        #[derive(Serialize)]
+        struct Section<'a> {
+            bidding: &'a BiddingSettings,
+        }
+        toml::to_string(&Section { bidding: self }).expect("plain data serializes")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,8 +10,12 @@ use arrow_array::{
     UInt8Array,
 };
 use cardtables::colex::{binomial, unrank};
-use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
+use cardtables::niuniu::{CategoryInfo, HANDS, OPPONENT_HANDS};
+use cardtables::niuniu_bidding::{class_of, NiuniuBiddingPayload, CLASSES, FIFTH_CARDS};
 use cardtables::Card;
+
+use super::bidding::{class_ranks, made_base, ClassSample, FourStats, Mixture};
+use super::rules::BiddingSettings;
 
 use super::eval::{
     bull_of_points, first_grouping, high_card, multiset_index, points, tie_card, tie_order,
@@ -30,6 +34,9 @@ pub(super) struct Outcome {
     pub(super) wins: u32,
     /// Banker's total result over all C(47,5) opponent hands, in player bets.
     pub(super) banker_numerator: i64,
+    /// The same hand's total result as a player against each of those hands as banker
+    /// (equal to `banker_numerator` unless the banker wins category ties).
+    pub(super) player_numerator: i64,
 }
 
 /// Per-category sums over hands (integers, so chunk order cannot change them).
@@ -248,4 +255,221 @@ pub(super) fn categories_batch(
                 .map(|c| mean(stat(c).banker as f64, stat(c).hands)),
         )
         .batch()
+}
+
+/// `four_cards.parquet` column names of the fifth-card distribution, by category code.
+const P_NAMES: [&str; CODES] = [
+    "p_no_bull",
+    "p_bull_1",
+    "p_bull_2",
+    "p_bull_3",
+    "p_bull_4",
+    "p_bull_5",
+    "p_bull_6",
+    "p_bull_7",
+    "p_bull_8",
+    "p_bull_9",
+    "p_bull_bull",
+    "p_four_face",
+    "p_five_face",
+    "p_bomb",
+    "p_five_small",
+];
+
+/// Everything `niuniu.bidding` computed, for its tables and report.
+pub(super) struct Bidding {
+    /// Exact results per four-card hand, by colex index.
+    pub(super) stats: Vec<FourStats>,
+    /// Four-card hands per class.
+    pub(super) sizes: Vec<u32>,
+    /// The suggested bid level per class (the last round's best responses).
+    pub(super) suggested: Vec<u8>,
+    /// The last round's simulated results per class.
+    pub(super) samples: Vec<ClassSample>,
+    /// Classes whose suggestion changed in each round.
+    pub(super) changes: Vec<u32>,
+    /// Of the last round's changes, those between two levels whose simulated EVs are
+    /// within noise of each other.
+    pub(super) close_changes: u32,
+    /// The tables the other seats bid by in the last round (every earlier round's, averaged).
+    pub(super) rivals: Mixture,
+}
+
+impl Bidding {
+    /// Exact one-player EV per stake of a four-card hand's numerator.
+    pub(super) fn ev(numerator: i64) -> f64 {
+        numerator as f64 / (f64::from(FIFTH_CARDS) * f64::from(OPPONENT_HANDS))
+    }
+
+    /// Exact banker EV against one player of a class: the mean over its hands.
+    pub(super) fn class_banker_ev(&self) -> Vec<f64> {
+        let mut sums = vec![0i64; CLASSES];
+        let mut four = [Card::from_id(0).expect("card 0"); 4];
+        for (index, s) in self.stats.iter().enumerate() {
+            unrank(index as u32, 4, &mut four);
+            sums[class_of(&four)] += s.banker;
+        }
+        sums.iter()
+            .zip(&self.sizes)
+            .map(|(&s, &n)| Bidding::ev(s) / f64::from(n))
+            .collect()
+    }
+}
+
+/// A bid level's multiplier (0 for no bid).
+pub(super) fn bid_of(settings: &BiddingSettings, level: u8) -> u32 {
+    match level {
+        0 => 0,
+        l => settings.bids[usize::from(l) - 1],
+    }
+}
+
+/// A class's four ranks, strongest first in the tie-break order (K high, A low).
+pub(super) fn class_text(class: usize) -> String {
+    let mut ranks = class_ranks(class).map(|r| (r + 1) % 13);
+    ranks.sort_unstable_by(|a, b| b.cmp(a));
+    ranks
+        .iter()
+        .map(|&r| cardtables::card::RANK_CHARS[usize::from((r + 12) % 13)])
+        .collect()
+}
+
+/// `four_cards.parquet`: one row per four-card hand.
+pub(super) fn four_cards_batch(
+    ranking: &Ranking,
+    settings: &BiddingSettings,
+    bidding: &Bidding,
+) -> anyhow::Result<RecordBatch> {
+    let n = bidding.stats.len();
+    let mut cards = Vec::with_capacity(n);
+    let mut class = Vec::with_capacity(n);
+    let mut base = Vec::with_capacity(n);
+    let mut four = [Card::from_id(0).expect("card 0"); 4];
+    for index in 0..n as u32 {
+        unrank(index, 4, &mut four);
+        cards.push(crate::cards::text(&four));
+        class.push(class_of(&four) as u16);
+        base.push(made_base(&four));
+    }
+    let players = f64::from(settings.players);
+    let mut columns = Columns::new()
+        .u32("hand_index", 0..n as u32)
+        .str("cards", &cards)
+        .u16("rank_class", class.iter().copied())
+        .u8_or_null("made_base", base);
+    // In code order (not rank order), so the schema does not depend on how the rules rank
+    // the special hands.
+    for code in (0..CODES as u8).filter(|&c| ranking.rank_of_code[usize::from(c)].is_some()) {
+        let rank = usize::from(ranking.rank(code));
+        columns = columns.f64(
+            P_NAMES[usize::from(code)],
+            bidding
+                .stats
+                .iter()
+                .map(|s| f64::from(s.fifth_cards[rank]) / f64::from(FIFTH_CARDS)),
+        );
+    }
+    columns
+        .f64(
+            "player_ev",
+            bidding.stats.iter().map(|s| Bidding::ev(s.player)),
+        )
+        .f64(
+            "banker_ev",
+            bidding.stats.iter().map(|s| Bidding::ev(s.banker)),
+        )
+        .f64(
+            "banker_ev_table",
+            bidding
+                .stats
+                .iter()
+                .map(|s| players * Bidding::ev(s.banker)),
+        )
+        .u32(
+            "suggested_bid",
+            class
+                .iter()
+                .map(|&c| bid_of(settings, bidding.suggested[usize::from(c)])),
+        )
+        .batch()
+}
+
+/// `bidding.parquet`: one row per class and bid level.
+pub(super) fn bidding_batch(
+    settings: &BiddingSettings,
+    bidding: &Bidding,
+) -> anyhow::Result<RecordBatch> {
+    let levels = settings.bids.len() + 1;
+    let rows = || (0..CLASSES).flat_map(move |c| (0..levels).map(move |l| (c, l)));
+    let exact = bidding.class_banker_ev();
+    let sample = |c: usize| &bidding.samples[c];
+    Columns::new()
+        .u16("rank_class", rows().map(|(c, _)| c as u16))
+        .str(
+            "ranks",
+            rows().map(|(c, _)| class_text(c)).collect::<Vec<_>>(),
+        )
+        .u32("hands", rows().map(|(c, _)| bidding.sizes[c]))
+        .f64("banker_ev", rows().map(|(c, _)| exact[c]))
+        .u8("level", rows().map(|(_, l)| l as u8))
+        .u32("bid", rows().map(|(_, l)| bid_of(settings, l as u8)))
+        .f64("ev_bid", rows().map(|(c, l)| sample(c).ev(l)))
+        .f64("ev_bid_se", rows().map(|(c, l)| sample(c).ev_se(l)))
+        .f64(
+            "gain",
+            rows().map(|(c, l)| sample(c).ev(l) - sample(c).ev(0)),
+        )
+        .f64("gain_se", rows().map(|(c, l)| sample(c).gain_se(l)))
+        .bool(
+            "suggested",
+            rows().map(|(c, l)| usize::from(bidding.suggested[c]) == l),
+        )
+        .f64(
+            "rival_share",
+            rows().map(|(c, l)| bidding.rivals.share(c, l)),
+        )
+        .u64("deals", rows().map(|(c, _)| sample(c).deals))
+        .batch()
+}
+
+/// The runtime table's payload.
+pub(super) fn bidding_payload(
+    ranking: &Ranking,
+    settings: &BiddingSettings,
+    rules: String,
+    bidding: &Bidding,
+) -> NiuniuBiddingPayload {
+    let cats = ranking.codes_by_rank.len();
+    let levels = settings.bids.len() + 1;
+    let per_level = |f: &dyn Fn(&ClassSample, usize) -> f64| -> Vec<f64> {
+        bidding
+            .samples
+            .iter()
+            .flat_map(|s| (0..levels).map(move |l| (s, l)))
+            .map(|(s, l)| f(s, l))
+            .collect()
+    };
+    NiuniuBiddingPayload {
+        rules,
+        categories: ranking
+            .codes_by_rank
+            .iter()
+            .map(|&c| CategoryInfo {
+                name: code_name(c).to_string(),
+                multiplier: ranking.multiplier_of_code[usize::from(c)],
+            })
+            .collect(),
+        players: settings.players,
+        bids: settings.bids.clone(),
+        fifth_cards: bidding
+            .stats
+            .iter()
+            .flat_map(|s| s.fifth_cards[..cats].iter().copied())
+            .collect(),
+        banker: bidding.stats.iter().map(|s| s.banker).collect(),
+        player: bidding.stats.iter().map(|s| s.player).collect(),
+        class_bid: bidding.suggested.clone(),
+        class_ev: per_level(&|s, l| s.ev(l)),
+        class_gain_se: per_level(&|s, l| if l == 0 { 0.0 } else { s.gain_se(l) }),
+    }
 }

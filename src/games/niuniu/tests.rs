@@ -464,3 +464,331 @@ fn bombs_settle_by_the_rule_in_force_and_every_win_count_agrees_with_a_sweep() {
         assert_eq!(threes_win, order == BombOrder::QuadRank, "{order:?}");
     }
 }
+
+// ---- niuniu.bidding: the four-card tables and the bidding model ----
+
+use super::bidding::{four_stats, simulate_class, FourStats, Mixture, Table, Valuer};
+use super::job::BiddingJob;
+use super::tables::Outcome;
+use cardtables::niuniu_bidding::{class_of, CLASSES, FOUR_HANDS};
+
+/// Rules under which a player's and a banker's EV differ: the extended specials, and the
+/// banker takes category ties.
+fn banker_ties_rules() -> NiuniuRules {
+    NiuniuRules {
+        banker_wins_ties: true,
+        ..extended_rules()
+    }
+}
+
+/// The exact five-card outcomes of a rule set, as `niuniu.bidding` computes them.
+fn outcomes_of(job: &BiddingJob) -> Vec<[Outcome; 4]> {
+    let units: Vec<_> = (0..job.unit_count())
+        .into_par_iter()
+        .map(|u| job.run_unit(u))
+        .collect();
+    job.hands
+        .outcomes(&units.into_iter().flatten().collect::<Vec<_>>())
+        .unwrap()
+}
+
+fn bidding_job(rules: NiuniuRules, players: u8) -> BiddingJob {
+    let settings = BiddingSettings {
+        players,
+        ..BiddingSettings::default()
+    };
+    BiddingJob::from_parts(Ranking::new(rules).unwrap(), settings, 7)
+}
+
+/// Every five-card hand is four cards and a fifth in five ways, so summing any four-card
+/// figure over all 270,725 four-card hands gives five times its sum over the 2,598,960
+/// five-card hands: the category counts (counted here by the literal rules) and the
+/// banker's and player's results.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn four_card_tables_sum_to_five_times_the_five_card_tables() {
+    let job = bidding_job(banker_ties_rules(), 4);
+    let outcomes = outcomes_of(&job);
+    let ranking = &job.hands.ranking;
+    let valuer = Valuer {
+        ranking,
+        categories: &job.hands.categories,
+        outcomes: &outcomes,
+    };
+    let stats: Vec<FourStats> = (0..FOUR_HANDS as u32)
+        .into_par_iter()
+        .map(|i| four_stats(i, &valuer))
+        .collect();
+    let mut four_counts = [0u64; CODES];
+    let (mut four_banker, mut four_player) = (0i64, 0i64);
+    for s in &stats {
+        assert_eq!(s.fifth_cards.iter().map(|&n| u32::from(n)).sum::<u32>(), 48);
+        for (total, &n) in four_counts.iter_mut().zip(&s.fifth_cards) {
+            *total += u64::from(n);
+        }
+        four_banker += s.banker;
+        four_player += s.player;
+    }
+    let mut five_counts = [0u64; CODES];
+    for cards in all_hands() {
+        five_counts[usize::from(ranking.rank(literal_category(&cards, &ranking.rules)))] += 1;
+    }
+    assert_eq!(four_counts, five_counts.map(|n| 5 * n));
+    let (five_banker, five_player) = all_hands()
+        .par_bridge()
+        .map(|cards| {
+            let (_, o) = valuer.hand(&cards);
+            (o.banker_numerator, o.player_numerator)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    assert_eq!(
+        (four_banker, four_player),
+        (5 * five_banker, 5 * five_player)
+    );
+    // With the banker taking category ties, the banker gains and the player loses.
+    assert!(five_banker > 0 && five_player < 0);
+}
+
+/// Two four-card hands against every deal: each of the 48 fifth cards against every one of
+/// the C(47,5) opponent hands, settled literally (strengths from the literal rules, the
+/// banker taking category ties), gives the table's counts and sums exactly.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all deals: run with --release")]
+fn chosen_four_card_hands_agree_with_every_deal_settled_literally() {
+    let job = bidding_job(banker_ties_rules(), 4);
+    let outcomes = outcomes_of(&job);
+    let ranking = &job.hands.ranking;
+    let valuer = Valuer {
+        ranking,
+        categories: &job.hands.categories,
+        outcomes: &outcomes,
+    };
+    let strength: Vec<u16> = all_hands()
+        .collect::<Vec<_>>()
+        .par_iter()
+        .map(|h| literal_strength(h, ranking))
+        .collect();
+    let multiplier = |s: u16| {
+        i64::from(
+            ranking.multiplier_of_code[usize::from(ranking.codes_by_rank[usize::from(s / 52)])],
+        )
+    };
+    for text in ["Ks Qh Jd Tc", "As 2h 3d 2c", "7s 7h 7d 3c"] {
+        let four: Vec<Card> = parse_cards(text).unwrap();
+        let mut sorted: [Card; 4] = four.clone().try_into().unwrap();
+        sorted.sort();
+        let got = four_stats(index_sorted(&sorted), &valuer);
+        let per_fifth: Vec<([u64; CODES], i64, i64)> = (0..52u8)
+            .into_par_iter()
+            .map(|id| Card::from_id(id).unwrap())
+            .filter(|c| !four.contains(c))
+            .map(|fifth| {
+                let mut mine = [fifth; 5];
+                mine[..4].copy_from_slice(&sorted);
+                mine.sort();
+                let me = strength[index_sorted(&mine) as usize];
+                let mut counts = [0u64; CODES];
+                counts[usize::from(me / 52)] += 1;
+                let rest: Vec<Card> = (0..52u8)
+                    .map(|i| Card::from_id(i).unwrap())
+                    .filter(|c| !mine.contains(c))
+                    .collect();
+                let (mut banker, mut player) = (0i64, 0i64);
+                let mut idx = [0usize, 1, 2, 3, 4];
+                loop {
+                    let other = idx.map(|i| rest[i]);
+                    let them = strength[index_sorted(&other) as usize];
+                    let same_category = me / 52 == them / 52;
+                    // Me as banker: I take my category's ties.
+                    banker += if me > them || same_category {
+                        multiplier(me)
+                    } else {
+                        -multiplier(them)
+                    };
+                    // Me as player: the banker takes them.
+                    player += if me > them && !same_category {
+                        multiplier(me)
+                    } else {
+                        -multiplier(them)
+                    };
+                    // Next 5-subset of the 47 in lexicographic order.
+                    let mut k = 4;
+                    while idx[k] == 47 - 5 + k {
+                        if k == 0 {
+                            return (counts, banker, player);
+                        }
+                        k -= 1;
+                    }
+                    idx[k] += 1;
+                    for j in k + 1..5 {
+                        idx[j] = idx[j - 1] + 1;
+                    }
+                }
+            })
+            .collect();
+        assert_eq!(per_fifth.len(), 48);
+        let mut counts = [0u64; CODES];
+        let (mut banker, mut player) = (0i64, 0i64);
+        for (c, b, p) in per_fifth {
+            for (t, n) in counts.iter_mut().zip(c) {
+                *t += n;
+            }
+            banker += b;
+            player += p;
+        }
+        assert_eq!(got.fifth_cards.map(u64::from), counts, "{text}");
+        assert_eq!((got.banker, got.player), (banker, player), "{text}");
+    }
+}
+
+/// The table simulation against exact figures. When the other seats never bid, a bid
+/// makes us banker against the whole table: its mean is the bid × `players` × the
+/// class's exact one-player banker EV (the linearity the tables rely on, here with card
+/// removal between every hand at the table); not bidding makes a seat drawn evenly banker
+/// at ×1. When they always bid the top multiplier, not bidding makes us a player against
+/// one of them, and the top bid ties them all. Each mean must agree within four standard
+/// errors.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "simulates many tables: run with --release")]
+fn the_table_simulation_agrees_with_the_exact_evs() {
+    for players in [1u8, 4] {
+        let job = bidding_job(banker_ties_rules(), players);
+        let outcomes = outcomes_of(&job);
+        let valuer = Valuer {
+            ranking: &job.hands.ranking,
+            categories: &job.hands.categories,
+            outcomes: &outcomes,
+        };
+        let bids = &job.settings.bids;
+        let top = bids.len();
+        let x = bids[top - 1] as f64;
+        let n = f64::from(players);
+        // Exact class means of the one-player EVs.
+        let mut sums = vec![(0i64, 0i64, 0u32); CLASSES];
+        let mut four = [Card::from_id(0).unwrap(); 4];
+        for index in 0..FOUR_HANDS as u32 {
+            cardtables::colex::unrank(index, 4, &mut four);
+            let s = four_stats(index, &valuer);
+            let e = &mut sums[class_of(&four)];
+            *e = (e.0 + s.banker, e.1 + s.player, e.2 + 1);
+        }
+        let exact = |class: usize| {
+            let (b, p, k) = sums[class];
+            let d = 48.0 * f64::from(OPPONENT_HANDS) * f64::from(k);
+            (b as f64 / d, p as f64 / d)
+        };
+        let mut worst = 0.0f64;
+        for class in [0usize, 300, 1274, 1500, 1700] {
+            let (b, p) = exact(class);
+            assert_ne!(b, p, "the rules must tell banker from player");
+            for (strategy_level, expected) in [
+                (0u8, [n * (b + p) / (n + 1.0), x * n * b]),
+                (top as u8, [x * p, x * n * (b + p) / (n + 1.0)]),
+            ] {
+                let rivals = Mixture::pure(&vec![strategy_level; CLASSES], top + 1);
+                let table = Table {
+                    valuer: &valuer,
+                    players: usize::from(players),
+                    bids,
+                    rivals: &rivals,
+                };
+                let mut rng = crate::engine::stream(11, class as u64);
+                let s = simulate_class(&table, class, 40_000, &mut rng);
+                for (level, want) in [(0, expected[0]), (top, expected[1])] {
+                    assert!(
+                        s.ev_se(level) > 0.0,
+                        "class {class}: no variance to test with"
+                    );
+                    let z = (s.ev(level) - want) / s.ev_se(level);
+                    worst = worst.max(z.abs());
+                    assert!(
+                        z.abs() < 4.0,
+                        "{players} players, class {} level {level}: simulated {} ± {}, exact {want}",
+                        super::tables::class_text(class),
+                        s.ev(level),
+                        s.ev_se(level)
+                    );
+                }
+            }
+        }
+        assert!(worst > 0.0);
+    }
+}
+
+/// The whole job on a small simulation: the runtime table answers every sampled
+/// four-card hand as its `four_cards.parquet` row, the same seed gives the same bytes,
+/// and strong made hands bid while hopeless ones do not.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "runs the job: run with --release")]
+fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
+    let settings = BiddingSettings {
+        deals_per_class: 300,
+        rounds: 2,
+        ..BiddingSettings::default()
+    };
+    let run = || {
+        let job = BiddingJob::from_parts(
+            Ranking::new(NiuniuRules::default()).unwrap(),
+            settings.clone(),
+            5,
+        );
+        let units: Vec<_> = (0..job.unit_count()).map(|u| job.run_unit(u)).collect();
+        job.finish(
+            &JobMeta::named("test", "niuniu.bidding"),
+            units,
+            &Progress::hidden(),
+        )
+        .unwrap()
+    };
+    let outputs = run();
+    let again = run();
+    assert!(
+        outputs.tables[0].bytes == again.tables[0].bytes,
+        "not reproducible"
+    );
+    let table = cardtables::NiuniuBidding::from_bytes(&outputs.tables[0].bytes).unwrap();
+    let batch = &outputs.parquet[0].batches[0];
+    let f64s = |name: &str| {
+        let i = batch.schema().index_of(name).unwrap();
+        batch
+            .column(i)
+            .as_any()
+            .downcast_ref::<Float64Array>()
+            .unwrap()
+            .clone()
+    };
+    let (player, banker) = (f64s("player_ev"), f64s("banker_ev"));
+    let p_bull_bull = f64s("p_bull_bull");
+    let bid_col = batch.schema().index_of("suggested_bid").unwrap();
+    let bids = batch
+        .column(bid_col)
+        .as_any()
+        .downcast_ref::<UInt32Array>()
+        .unwrap();
+    let bull_bull = table
+        .categories()
+        .iter()
+        .position(|c| c.name == "bull_bull")
+        .unwrap();
+    let mut four = [Card::from_id(0).unwrap(); 4];
+    for index in (0..FOUR_HANDS as u32).step_by(997) {
+        cardtables::colex::unrank(index, 4, &mut four);
+        let a = table.lookup(&four).unwrap();
+        let i = index as usize;
+        assert_eq!(a.index, index);
+        assert_eq!(a.player_ev, player.value(i));
+        assert_eq!(a.banker_ev, banker.value(i));
+        assert_eq!(
+            f64::from(a.fifth_cards[bull_bull]) / 48.0,
+            p_bull_bull.value(i)
+        );
+        assert_eq!(a.bid, bids.value(i));
+    }
+    let bid = |text: &str| table.lookup(&parse_cards(text).unwrap()).unwrap().bid;
+    // K Q J and a 10: a bull already made, 四花牛 on 9 fifth cards.
+    assert_eq!(bid("Ks Qh Jd Tc"), 4);
+    // A 2 3 4: no three make ten, so most fifth cards leave no bull.
+    let weak = table.lookup(&parse_cards("As 2h 3d 4c").unwrap()).unwrap();
+    assert!(weak.banker_ev < 0.0);
+    assert_eq!(bid("As 2h 3d 4c"), 0);
+}
