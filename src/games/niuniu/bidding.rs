@@ -22,21 +22,18 @@
 //! [`SIGNIFICANT`] standard errors; the suggestions are the next table. A class's EVs
 //! come from seeded simulated tables in which its four cards (their suits drawn evenly)
 //! sit at one seat; every bid level is scored on the same tables, with each tie of bids
-//! settled by its exact
-//! probability rather than a draw.
+//! settled by its exact probability rather than a draw.
 
 use cardtables::colex::unrank;
-use cardtables::niuniu::multiset_index;
+use cardtables::niuniu::{multiset_index, tie_order};
 use cardtables::niuniu_bidding::{class_of, CLASSES};
 use cardtables::Card;
 use rand::RngExt;
 use rand_pcg::Pcg64;
-use serde::{Deserialize, Serialize};
 
 use super::eval::tie_card;
+use super::opponents::Outcome;
 use super::rules::{Ranking, CODES};
-use super::tables::Outcome;
-use cardtables::niuniu::tie_order;
 
 /// A payoff in units of 1/60 stake: every share of a tie among at most six seats is a
 /// whole number of them, so the simulated sums are exact integers.
@@ -47,7 +44,7 @@ pub const PAYOFF_UNIT: i64 = 60;
 pub const SIGNIFICANT: f64 = 2.0;
 
 /// The exact results of one four-card hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FourStats {
     /// Fifth cards (of 48) giving each category rank.
     pub fifth_cards: [u8; CODES],

@@ -18,10 +18,10 @@ use super::bidding::{
     SIGNIFICANT,
 };
 use super::eval::{category_table, MULTISETS};
-use super::opponents::{counts, prepare, Counts, Multiset};
+use super::opponents::{counts, prepare, Counts, Multiset, Outcome};
 use super::report;
 use super::rules::{code_name, BiddingSettings, Ranking, CODES};
-use super::tables::{self, Bidding, CategoryStats, Chunk, Outcome};
+use super::tables::{self, Bidding, CategoryStats, Chunk};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 use crate::sink::parquet::ParquetOutput;

@@ -7,6 +7,9 @@
 //! - how many disjoint opponent hands fall in each category, and
 //! - how many of those in our own category have a lower tie-break card, for each suit our
 //!   high card may have (which is all the tie-break depends on: see [`below_high`]).
+//!
+//! `HandsJob::outcomes` turns those counts into an [`Outcome`] per rank multiset and
+//! tie-break suit: the wins and the banker's and player's summed results.
 
 use super::eval::{multiset_ranks, MULTISETS};
 use super::rules::{BOMB, CODES};
@@ -151,4 +154,16 @@ pub fn counts(ours: &Multiset, all: &[Option<Multiset>]) -> Counts {
         by_code,
         below_high,
     }
+}
+
+/// Exact head-to-head results shared by every hand with the same ranks and high suit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Outcome {
+    /// Opponent hands beaten, of C(47,5).
+    pub wins: u32,
+    /// Banker's total result over all C(47,5) opponent hands, in player bets.
+    pub banker_numerator: i64,
+    /// The same hand's total result as a player against each of those hands as banker
+    /// (equal to `banker_numerator` unless the banker wins category ties).
+    pub player_numerator: i64,
 }

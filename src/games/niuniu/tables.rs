@@ -15,6 +15,7 @@ use cardtables::niuniu_bidding::{class_of, NiuniuBiddingPayload, CLASSES, FIFTH_
 use cardtables::Card;
 
 use super::bidding::{class_ranks, made_base, ClassSample, FourStats, Mixture};
+use super::opponents::Outcome;
 use super::rules::BiddingSettings;
 
 use super::eval::{
@@ -26,18 +27,6 @@ use crate::sink::columns::Columns;
 /// Hands per Parquet record batch (and per parallel chunk in `finish`).
 pub(super) const HANDS_PER_CHUNK: usize = 1 << 16;
 use super::rules::{code_name, code_name_zh, CODES};
-
-/// Exact head-to-head results shared by every hand with the same ranks and high suit.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Outcome {
-    /// Opponent hands beaten, of C(47,5).
-    pub(super) wins: u32,
-    /// Banker's total result over all C(47,5) opponent hands, in player bets.
-    pub(super) banker_numerator: i64,
-    /// The same hand's total result as a player against each of those hands as banker
-    /// (equal to `banker_numerator` unless the banker wins category ties).
-    pub(super) player_numerator: i64,
-}
 
 /// Per-category sums over hands (integers, so chunk order cannot change them).
 #[derive(Clone, Copy, Default)]

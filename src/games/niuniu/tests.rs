@@ -469,7 +469,7 @@ fn bombs_settle_by_the_rule_in_force_and_every_win_count_agrees_with_a_sweep() {
 
 use super::bidding::{four_stats, simulate_class, FourStats, Mixture, Table, Valuer};
 use super::job::BiddingJob;
-use super::tables::Outcome;
+use super::opponents::Outcome;
 use cardtables::niuniu_bidding::{class_of, CLASSES, FOUR_HANDS};
 
 /// Rules under which a player's and a banker's EV differ: the extended specials, and the
