@@ -128,6 +128,7 @@ def main() -> None:
             "multiway.parquet",
             "pushfold.parquet",
             "four_cards.parquet",
+            "slots.parquet",
         ):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
@@ -137,6 +138,8 @@ def main() -> None:
             check_niuniu(con, folder)
         elif kind == "niuniu.bidding":
             check_niuniu_bidding(con, folder)
+        elif kind == "niuniu.multiway":
+            check_niuniu_multiway(con, folder)
         elif kind in ("zhajinhua.hands", "zhajinhua.multiway"):
             check_zhajinhua(con, folder)
         elif kind == "stud.tables":
@@ -564,6 +567,41 @@ def check_niuniu_bidding(con, folder: Path) -> None:
     )
     if bad_gain:
         fail(f"{bad_gain} no-bid rows have a gain over themselves")
+
+
+def check_niuniu_multiway(con, folder: Path) -> None:
+    slots = str(folder / "slots.parquet")
+    summary = str(folder / "summary.parquet")
+    hands, rows = one(con, f"SELECT sum(hands) FILTER (opponents = 1), count(*) FROM '{slots}'")
+    if hands != HANDS or rows % 5:
+        fail(f"slots.parquet covers {hands} hands in {rows} rows")
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{slots}' WHERE (opponents = 1) <> (method = 'exact') "
+        f"OR (method = 'exact') <> (std_error = 0) AND p_beat_all NOT IN (0, 1)",
+    )
+    if bad:
+        fail(f"{bad} slot rows mislabel exact and sampled figures")
+    (rising,) = one(
+        con,
+        f"SELECT count(*) FROM (SELECT ranks, tie_card, opponents, p_beat_all, "
+        f"lag(p_beat_all) OVER (PARTITION BY ranks, tie_card ORDER BY opponents) AS fewer "
+        f"FROM '{slots}') WHERE opponents > 2 AND p_beat_all > fewer",
+    )
+    if rising:  # sampled on the same deals, so never higher (N = 1 is exact, not sampled)
+        fail(f"{rising} slots beat more players more often than fewer")
+    (off,) = one(
+        con,
+        f"SELECT max(abs(s.banker_ev - s.opponents * o.banker_ev)) FROM '{slots}' s "
+        f"JOIN '{slots}' o ON o.ranks = s.ranks AND o.tie_card = s.tie_card AND o.opponents = 1",
+    )
+    if off > 1e-9:
+        fail(f"banker_ev is not linear in the players (off by {off})")
+    (total,) = one(
+        con, f"SELECT sum(hands) FROM '{summary}' WHERE \"group\" = 'category' AND opponents = 5"
+    )
+    if total != HANDS:
+        fail(f"summary categories cover {total} hands")
 
 
 def metadata_players(con, path: str) -> int:

@@ -3,7 +3,8 @@
 # Copies the shipped job files into DIR, adds quick variants of the long ones there, and
 # prints (one per line, as DIR/NAME.toml) every job that scripts/test.sh and
 # scripts/golden.sh run: the fast shipped jobs as they are, the long Monte Carlo jobs with
-# a loose standard error or few rounds, the niuniu bidding model on 500 tables per class,
+# a loose standard error or few rounds, the niuniu bidding model on 500 tables per class
+# and niuniu at a full table on 200 deals per slot,
 # the blackjack grid on three shoes, and push/fold with an ante on a 1 bb stack grid.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,9 @@ sed -e 's/^stack_step = .*/stack_step = 1.0/' -e 's/^name = .*/name = "holdem_pu
 sed -e 's/^deals_per_class = .*/deals_per_class = 500/' -e 's/^rounds = .*/rounds = 2/' \
   -e 's/^name = .*/name = "niuniu_bidding_quick"/' \
   "$repo/jobs/niuniu_bidding.toml" > "$dir/niuniu_bidding_quick.toml"
-for name in niuniu niuniu_bidding_quick holdem_preflop holdem_headsup holdem_multiway_quick holdem_pushfold \
+sed -e 's/^deals_per_slot = .*/deals_per_slot = 200/' -e 's/^name = .*/name = "niuniu_multiway_quick"/' \
+  "$repo/jobs/niuniu_multiway.toml" > "$dir/niuniu_multiway_quick.toml"
+for name in niuniu niuniu_bidding_quick niuniu_multiway_quick holdem_preflop holdem_headsup holdem_multiway_quick holdem_pushfold \
   holdem_pushfold_ante_quick blackjack_6d_s17 \
   blackjack_quick showhand_quick zhajinhua zhajinhua_a23_none zhajinhua_a23_second \
   zhajinhua_235 zhajinhua_caller_loses zhajinhua_multiway_quick; do

@@ -75,6 +75,10 @@ struct JobFile {
     #[serde(default)]
     #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
     bidding: Option<toml::Table>,
+    /// Niuniu at a full table: the deals per slot.
+    #[serde(default)]
+    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
+    multiway: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -355,7 +359,7 @@ impl JobMeta {
 /// Every top-level entry of a job file must be one of its tables, written as a table:
 /// `run = [..]` would otherwise be read by position, silently.
 fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
-    const TABLES: [&str; 9] = [
+    const TABLES: [&str; 10] = [
         "job",
         "rules",
         "grid",
@@ -364,6 +368,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         "pushfold",
         "betting",
         "bidding",
+        "multiway",
         "run",
     ];
     let Ok(doc) = toml_edit::Document::parse(text) else {
@@ -382,7 +387,7 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
         };
         if !TABLES.contains(&key) {
             return Err(located(
-                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold], [betting], [bidding] and [run]"
+                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold], [betting], [bidding], [multiway] and [run]"
                     .to_string(),
             ));
         }

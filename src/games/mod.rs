@@ -40,6 +40,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "Niuniu see-four-cards bidding (看牌抢庄): every four-card hand's fifth-card odds, exact EVs, suggested bid",
     ),
     (
+        "niuniu.multiway",
+        "Niuniu at a full table: every hand against 1 to 5 players, beating them all (通比) and the banker's spread (庄家)",
+    ),
+    (
         "zhajinhua.hands",
         "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
     ),
@@ -60,6 +64,7 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
         "blackjack.strategy" => &["grid", "simulation", "analysis"],
         "holdem.pushfold" => &["pushfold"],
         "niuniu.bidding" => &["bidding"],
+        "niuniu.multiway" => &["multiway"],
         "zhajinhua.hands" | "zhajinhua.multiway" => &["betting"],
         _ => &[],
     }
@@ -75,6 +80,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
             "pushfold",
             "betting",
             "bidding",
+            "multiway",
         ] {
             if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
                 let reader = KINDS
@@ -100,6 +106,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
         "holdem.pushfold" => Ok(Box::new(holdem::job::PushFoldJob::new(spec)?)),
         "niuniu.hands" => Ok(Box::new(niuniu::job::HandsJob::new(spec)?)),
         "niuniu.bidding" => Ok(Box::new(niuniu::job::BiddingJob::new(spec)?)),
+        "niuniu.multiway" => Ok(Box::new(niuniu::job::MultiwayJob::new(spec)?)),
         "stud.tables" => Ok(Box::new(stud::job::TablesJob::new(spec)?)),
         "zhajinhua.hands" => Ok(Box::new(zhajinhua::job::HandsJob::new(spec)?)),
         "zhajinhua.multiway" => Ok(Box::new(zhajinhua::job::HandsJob::multiway(spec)?)),

@@ -55,17 +55,22 @@ pub struct FourStats {
     pub player: i64,
 }
 
-/// A five-card hand's category rank, tie-break position and multiplier, and its exact
-/// one-opponent results, from the `niuniu.hands` tables.
-pub struct Valuer<'a> {
+/// Scores five-card hands under a rule set: category rank, tie-break position, multiplier.
+pub struct Scorer<'a> {
     pub ranking: &'a Ranking,
     /// Category code of every rank multiset.
     pub categories: &'a [u8],
+}
+
+/// A [`Scorer`] with the exact one-opponent results of every slot, from the
+/// `niuniu.hands` counts.
+pub struct Valuer<'a> {
+    pub scorer: Scorer<'a>,
     /// Exact results by (rank multiset, tie-break suit).
     pub outcomes: &'a [[Outcome; 4]],
 }
 
-/// What the simulation needs of a five-card hand.
+/// What the simulations need of a five-card hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
     /// Category rank (larger wins).
@@ -75,18 +80,26 @@ pub struct Hand {
     pub multiplier: i64,
 }
 
-impl Valuer<'_> {
-    /// The hand of five cards in increasing id order, and its exact outcome.
-    pub fn hand(&self, sorted: &[Card; 5]) -> (Hand, Outcome) {
-        let m = multiset_index(sorted);
-        let code = self.categories[m];
+impl Scorer<'_> {
+    /// The hand of five cards in increasing id order.
+    pub fn play(&self, sorted: &[Card; 5]) -> Hand {
+        let code = self.categories[multiset_index(sorted)];
         let tie = tie_card(sorted, code, self.ranking);
-        let hand = Hand {
+        Hand {
             rank: self.ranking.rank(code),
             tie: tie_order(tie),
             multiplier: i64::from(self.ranking.multiplier_of_code[usize::from(code)]),
-        };
-        (hand, self.outcomes[m][usize::from(tie.suit())])
+        }
+    }
+}
+
+impl Valuer<'_> {
+    /// The hand of five cards in increasing id order, and its exact outcome.
+    pub fn hand(&self, sorted: &[Card; 5]) -> (Hand, Outcome) {
+        let hand = self.scorer.play(sorted);
+        // The tie order is the card's Niuniu rank · 4 + its suit.
+        let slot = &self.outcomes[multiset_index(sorted)];
+        (hand, slot[usize::from(hand.tie % 4)])
     }
 }
 
@@ -144,7 +157,7 @@ pub fn settle(banker: Hand, player: Hand, banker_wins_ties: bool) -> i64 {
 
 /// One table of the bidding model, seen from the seat whose EV is measured.
 pub struct Table<'a> {
-    pub valuer: &'a Valuer<'a>,
+    pub scorer: &'a Scorer<'a>,
     /// Players the banker faces (the table seats `players + 1`).
     pub players: usize,
     /// Bid multipliers; level `k ≥ 1` bids `bids[k − 1]`.
@@ -247,17 +260,29 @@ impl ClassSample {
         )
     }
 
+    /// The break-even level: the lowest bid whose gain over not bidding exceeds
+    /// [`SIGNIFICANT`] standard errors (0 when none does).
+    pub fn break_even(&self) -> u8 {
+        (1..self.sum.len())
+            .find(|&level| self.significant(level))
+            .unwrap_or(0) as u8
+    }
+
+    /// Whether bidding `level` beats not bidding by more than [`SIGNIFICANT`] standard
+    /// errors.
+    fn significant(&self, level: usize) -> bool {
+        let gain =
+            (self.sum[level] - self.sum[0]) as f64 / (PAYOFF_UNIT as f64 * self.deals as f64);
+        gain > SIGNIFICANT * self.gain_se(level)
+    }
+
     /// The suggested level: no bid unless some bid's gain over not bidding exceeds
     /// [`SIGNIFICANT`] standard errors; then, of those bids, the one with the highest EV
     /// (the lowest on an exact tie). So noise alone never makes a class bid.
     pub fn best(&self) -> u8 {
         let mut best = 0;
         for level in 1..self.sum.len() {
-            let gain =
-                (self.sum[level] - self.sum[0]) as f64 / (PAYOFF_UNIT as f64 * self.deals as f64);
-            if gain > SIGNIFICANT * self.gain_se(level)
-                && (best == 0 || self.sum[level] > self.sum[best])
-            {
+            if self.significant(level) && (best == 0 || self.sum[level] > self.sum[best]) {
                 best = level;
             }
         }
@@ -310,7 +335,7 @@ pub fn class_ranks(class: usize) -> [u8; 4] {
 pub fn simulate_class(table: &Table, class: usize, deals: u64, rng: &mut Pcg64) -> ClassSample {
     let levels = table.bids.len() + 1;
     let n = table.players;
-    let banker_wins_ties = table.valuer.ranking.rules.banker_wins_ties;
+    let banker_wins_ties = table.scorer.ranking.rules.banker_wins_ties;
     let mut sample = ClassSample {
         deals,
         sum: vec![0; levels],
@@ -342,14 +367,14 @@ pub fn simulate_class(table: &Table, class: usize, deals: u64, rng: &mut Pcg64) 
             let j = rng.random_range(i..48);
             rest.swap(i, j);
         }
-        let me = table.valuer.hand(&with_fifth(&four, rest[4 * n])).0;
+        let me = table.scorer.play(&with_fifth(&four, rest[4 * n]));
         let mut rival_level = [0u8; 5];
         let mut rival_hand = [me; 5];
         for r in 0..n {
             let mut seen: [Card; 4] = rest[4 * r..4 * r + 4].try_into().expect("four cards");
             seen.sort_unstable();
             rival_level[r] = table.rivals.draw(class_of(&seen), rng);
-            rival_hand[r] = table.valuer.hand(&with_fifth(&seen, rest[4 * n + 1 + r])).0;
+            rival_hand[r] = table.scorer.play(&with_fifth(&seen, rest[4 * n + 1 + r]));
         }
         // As banker: the sum over every player. As a player: against each rival banker.
         let as_banker: i64 = (0..n)

@@ -14,13 +14,14 @@ use cardtables::{Niuniu, NiuniuBidding};
 use rayon::prelude::*;
 
 use super::bidding::{
-    class_sizes, four_stats, simulate_class, ClassSample, FourStats, Mixture, Table, Valuer,
-    SIGNIFICANT,
+    class_sizes, four_stats, simulate_class, ClassSample, FourStats, Mixture, Scorer, Table,
+    Valuer, SIGNIFICANT,
 };
 use super::eval::{category_table, MULTISETS};
+use super::multiway::{self, sample_slot, Slot, SlotSample};
 use super::opponents::{counts, prepare, Counts, Multiset, Outcome};
 use super::report;
-use super::rules::{code_name, BiddingSettings, Ranking, CODES};
+use super::rules::{code_name, BiddingSettings, MultiwaySettings, Ranking, CODES};
 use super::tables::{self, Bidding, CategoryStats, Chunk};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
@@ -288,8 +289,10 @@ impl BiddingJob {
     /// every five-card slot.
     pub(super) fn compute(&self, outcomes: &[[Outcome; 4]], progress: &Progress) -> Bidding {
         let valuer = Valuer {
-            ranking: &self.hands.ranking,
-            categories: &self.hands.categories,
+            scorer: Scorer {
+                ranking: &self.hands.ranking,
+                categories: &self.hands.categories,
+            },
             outcomes,
         };
         progress.phase("four-card hands");
@@ -321,7 +324,7 @@ impl BiddingJob {
                 self.settings.rounds
             ));
             let table = Table {
-                valuer: &valuer,
+                scorer: &valuer.scorer,
                 players: usize::from(self.settings.players),
                 bids: &self.settings.bids,
                 rivals: &rivals,
@@ -448,6 +451,186 @@ impl Job for BiddingJob {
                 entries: FOUR_HANDS as u64,
             }],
             report: report::build_bidding(ranking, &self.settings, meta, &bidding, &rules)?,
+            rules,
+        })
+    }
+}
+
+/// Slot ids (`multiset · 4 + suit`) per sampled unit of `niuniu.multiway`: 64 units of
+/// about 387 slots (24,752 ids, some empty).
+const SLOT_IDS_PER_UNIT: usize = 387;
+
+/// A unit result of `niuniu.multiway`.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub enum MultiwayUnit {
+    /// Head-to-head counts of a range of rank multisets, as `niuniu.hands`.
+    Counts(Vec<Counts>),
+    /// The sampled slots of a range of slot ids, with their ids.
+    Sampled(Vec<(u32, SlotSample)>),
+}
+
+/// The `niuniu.multiway` job: the `niuniu.hands` counts, then every slot's deals.
+pub struct MultiwayJob {
+    pub(super) hands: HandsJob,
+    pub(super) settings: MultiwaySettings,
+    seed: u64,
+    slots: std::sync::OnceLock<Vec<Slot>>,
+}
+
+impl MultiwayJob {
+    /// Validates the rules and the `[multiway]` table.
+    pub fn new(spec: &JobSpec) -> Result<MultiwayJob, JobError> {
+        Ok(MultiwayJob::from_parts(
+            Ranking::from_spec(spec)?,
+            MultiwaySettings::from_spec(spec)?,
+            spec.run.seed,
+        ))
+    }
+
+    /// The job for validated rules and settings (tests).
+    pub fn from_parts(ranking: Ranking, settings: MultiwaySettings, seed: u64) -> MultiwayJob {
+        MultiwayJob {
+            hands: HandsJob::from_ranking(ranking),
+            settings,
+            seed,
+            slots: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Every slot that holds a hand (computed once, on first use).
+    pub(super) fn slots(&self) -> &[Slot] {
+        self.slots
+            .get_or_init(|| multiway::slots(&self.hands.categories, &self.hands.ranking))
+    }
+
+    fn count_units(&self) -> usize {
+        self.hands.unit_count()
+    }
+
+    /// The slots of sampled unit `index` (counting from the first sampled unit).
+    fn unit_slots(&self, index: usize) -> &[Slot] {
+        let (start, end) = (
+            (index * SLOT_IDS_PER_UNIT) as u32,
+            ((index + 1) * SLOT_IDS_PER_UNIT) as u32,
+        );
+        let slots = self.slots();
+        let from = slots.partition_point(|s| s.id < start);
+        let to = slots.partition_point(|s| s.id < end);
+        &slots[from..to]
+    }
+}
+
+impl Job for MultiwayJob {
+    type Unit = MultiwayUnit;
+
+    fn describe(&self) -> Vec<String> {
+        vec![
+            "against 1 player: exact (the niuniu.hands counts); banker EV against N: N × that, exact".to_string(),
+            format!(
+                "against 2 to 5 players, and the banker's spread: {} deals per slot (rank multiset × tie-break suit), seed {}",
+                self.settings.deals_per_slot, self.seed
+            ),
+        ]
+    }
+
+    fn unit_count(&self) -> usize {
+        self.count_units() + (MULTISETS * 4).div_ceil(SLOT_IDS_PER_UNIT)
+    }
+
+    fn check_unit(&self, index: usize, unit: &MultiwayUnit) -> Result<(), String> {
+        match unit {
+            MultiwayUnit::Counts(c) if index < self.count_units() => {
+                self.hands.check_unit(index, c)
+            }
+            MultiwayUnit::Sampled(samples) if index >= self.count_units() => {
+                let want = self.unit_slots(index - self.count_units());
+                let deals = u64::from(self.settings.deals_per_slot);
+                if samples.len() != want.len()
+                    || samples.iter().zip(want).any(|((id, s), slot)| {
+                        *id != slot.id || s.deals != deals || s.beat_all.iter().any(|&w| w > deals)
+                    })
+                {
+                    return Err("sampled slots differ from the unit's slots".into());
+                }
+                Ok(())
+            }
+            _ => Err("the wrong kind of result for its index".into()),
+        }
+    }
+
+    fn run_unit(&self, index: usize) -> MultiwayUnit {
+        if index < self.count_units() {
+            return MultiwayUnit::Counts(self.hands.run_unit(index));
+        }
+        let scorer = Scorer {
+            ranking: &self.hands.ranking,
+            categories: &self.hands.categories,
+        };
+        let mut rng = stream(self.seed, index as u64);
+        let deals = u64::from(self.settings.deals_per_slot);
+        MultiwayUnit::Sampled(
+            self.unit_slots(index - self.count_units())
+                .iter()
+                .map(|slot| (slot.id, sample_slot(&scorer, slot, deals, &mut rng)))
+                .collect(),
+        )
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<MultiwayUnit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        let mut counts = Vec::with_capacity(MULTISETS);
+        let mut samples = Vec::with_capacity(self.slots().len());
+        for unit in units {
+            match unit {
+                MultiwayUnit::Counts(c) => counts.extend(c),
+                MultiwayUnit::Sampled(s) => samples.extend(s.into_iter().map(|(_, s)| s)),
+            }
+        }
+        anyhow::ensure!(
+            counts.len() == MULTISETS && samples.len() == self.slots().len(),
+            "internal error: {} multisets and {} slots, expected {MULTISETS} and {}",
+            counts.len(),
+            samples.len(),
+            self.slots().len()
+        );
+        let outcomes = self.hands.outcomes(&counts)?;
+        progress.phase("building tables");
+        let ranking = &self.hands.ranking;
+        let results = tables::multiway_results(
+            ranking,
+            &self.hands.categories,
+            self.slots(),
+            &outcomes,
+            samples,
+        );
+        let rules = format!(
+            "{}{}",
+            ranking.canonical_toml(),
+            self.settings.canonical_toml()
+        );
+        Ok(Outputs {
+            parquet: vec![
+                ParquetOutput {
+                    file: "slots.parquet".into(),
+                    batches: vec![tables::slots_batch(ranking, &results)?],
+                    plain_columns: vec!["p_beat_all", "std_error", "banker_ev", "banker_sd"],
+                },
+                ParquetOutput {
+                    file: "summary.parquet".into(),
+                    batches: vec![tables::multiway_summary_batch(
+                        ranking,
+                        &results,
+                        self.settings.strength_bands,
+                    )?],
+                    plain_columns: vec![],
+                },
+            ],
+            tables: vec![],
+            report: report::build_multiway(ranking, &self.settings, meta, &results, &rules)?,
             rules,
         })
     }

@@ -6,12 +6,14 @@
 //!   opponent hands each rank multiset beats;
 //! - `bidding`: the see-four-cards game (看牌抢庄): exact four-card results and the
 //!   simulated bidding model;
-//! - [`job`]: the `niuniu.hands` and `niuniu.bidding` jobs; `tables`: their Arrow batches
+//! - `multiway`: every hand against 1 to 5 other players, by slot;
+//! - [`job`]: the `niuniu.hands`, `niuniu.bidding` and `niuniu.multiway` jobs; `tables`: their Arrow batches
 //!   and runtime payloads; `report`: their reports.
 
 mod bidding;
 pub mod eval;
 pub mod job;
+mod multiway;
 pub mod opponents;
 mod report;
 pub mod rules;

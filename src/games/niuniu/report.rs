@@ -7,15 +7,18 @@ use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 use cardtables::niuniu_bidding::CLASSES;
 
 use super::bidding::made_base;
+use super::multiway::MAX_OTHERS;
 use super::rules::{
-    code_name, code_name_zh, BiddingSettings, BombOrder, PayoutTable, Ranking, Special, BOMB,
-    BULL_BULL, CODES, FIVE_FACE, FOUR_FACE, NO_BULL,
+    code_name, code_name_zh, BiddingSettings, BombOrder, MultiwaySettings, PayoutTable, Ranking,
+    Special, BOMB, BULL_BULL, CODES, FIVE_FACE, FOUR_FACE, NO_BULL,
 };
-use super::tables::{Bidding, CategoryStats};
+use super::tables::{
+    band_label, group_figures, strength_bands, Bidding, CategoryStats, SlotResult,
+};
 use crate::engine::JobMeta;
 use crate::report::{
-    bar_chart_svg, conventions, header, heat_grid_svg, markdown_table, published_box, Published,
-    Report,
+    bar_chart_svg, conventions, header, heat_grid_svg, line_chart_svg, markdown_table,
+    published_box, with_error, Line, Published, Report,
 };
 
 /// The rules in force in words, with every default, and the conventions of the figures.
@@ -513,6 +516,9 @@ pub(super) fn build_bidding(
     let bidding_hands: u64 = rows.iter().map(|r| r.hands - r.by_level[0]).sum();
     md.push_str(&format!(
         "\n## Suggested bids\n\n\
+         The suggested bid of a hand is the one with the highest EV; its break-even bid \
+         (`break_even_bid` in `four_cards.parquet`) the lowest that beats not bidding by \
+         more than two standard errors. \
          Classes (of 1,820) whose suggestion changed in each round: {}; of the last \
          round's, {} moved between two bids whose EVs differ by less than two standard \
          errors (bounding the difference's by the sum of the two gains'): within the \
@@ -595,6 +601,225 @@ pub(super) fn build_bidding(
     Ok(Report {
         markdown: md,
         charts: vec![("bids.svg".to_string(), chart)],
+        headline,
+    })
+}
+
+/// A sampled probability with its standard error; one every deal agreed on (standard
+/// error 0) says so instead of printing ± 0.
+fn sampled(p: f64, std_error: f64) -> String {
+    match (std_error > 0.0, p) {
+        (true, _) => with_error(p, std_error, false),
+        (false, p) if p >= 1.0 => "1 (no deal lost)".to_string(),
+        (false, p) if p <= 0.0 => "0 (no deal won)".to_string(),
+        (false, p) => format!("{p:.6}"),
+    }
+}
+
+/// The `niuniu.multiway` report: by category and by strength band, the chance of beating
+/// all of 1 to 5 other players and the banker's EV and spread against them, with the
+/// curves by category.
+pub(super) fn build_multiway(
+    ranking: &Ranking,
+    settings: &MultiwaySettings,
+    meta: &JobMeta,
+    results: &[SlotResult],
+    rules: &str,
+) -> anyhow::Result<Report> {
+    let by_category =
+        |code: u8, n: usize| group_figures(results.iter().filter(|r| r.code == code), n);
+    let codes: Vec<u8> = ranking.codes_by_rank.iter().rev().copied().collect();
+    let mut md = header("Niuniu at a full table (通比 and 庄家)", meta);
+    md.push_str(&format!(
+        ". Against one other player every figure is exact; beating all of 2 to 5 players \
+         and the spread of the banker's result are seeded Monte Carlo, {} deals per slot \
+         (a slot is a rank multiset and the suit of the tie-break card: every hand of a \
+         slot has the same results), with standard errors.\n",
+        settings.deals_per_slot
+    ));
+    let mut lines = conventions_lines(ranking);
+    lines.push(
+        "通比 (everyone against everyone): a hand wins when it beats every other hand at \
+         the table, each comparison settled as above (so two hands never tie). \
+         P(beat all N) is that chance against N other players dealt from the same deck."
+            .to_string(),
+    );
+    lines.push(
+        "庄家 (one banker against each player): the banker settles with every player \
+         separately, at one stake each. Banker EV against N players is exactly N times the \
+         one-player banker EV: given the banker's cards each player's hand is a uniform \
+         draw from the 47 others whatever the other players hold. The standard deviation \
+         of the banker's result is not linear in N (the players' hands are not \
+         independent of each other) and is simulated."
+            .to_string(),
+    );
+    md.push_str(&conventions(&lines));
+    md.push_str(&format!(
+        "\nThe rule set and settings as the tables record them:\n\n```toml\n{rules}```\n"
+    ));
+
+    md.push_str("\n## Beating everyone (通比)\n\nP(beat all N other players), by category, strongest first; the hand-weighted mean over the category's hands. Against 1 player it is exact.\n\n");
+    let mut head = vec![
+        "category".to_string(),
+        "中文".to_string(),
+        "hands".to_string(),
+    ];
+    head.extend((1..=MAX_OTHERS).map(|n| format!("vs {n}")));
+    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
+    let rows: Vec<Vec<String>> = codes
+        .iter()
+        .map(|&c| {
+            let mut row = vec![
+                format!("`{}`", code_name(c)),
+                code_name_zh(c).to_string(),
+                by_category(c, 1).hands.to_string(),
+            ];
+            row.extend((1..=MAX_OTHERS).map(|n| {
+                let f = by_category(c, n);
+                if n == 1 {
+                    format!("{:.6}", f.p_beat_all)
+                } else {
+                    sampled(f.p_beat_all, f.std_error)
+                }
+            }));
+            row
+        })
+        .collect();
+    md.push_str(&markdown_table(&head_refs, &rows));
+    let bull_bull = by_category(BULL_BULL, 4);
+    md.push_str(&format!(
+        "\nA 牛牛 beats all of 4 other players with probability {} (one standard error), \
+         against {:.6} for one player (exact).\n\n![P(beat all N) by category]({}/beat_all.svg)\n",
+        sampled(bull_bull.p_beat_all, bull_bull.std_error),
+        by_category(BULL_BULL, 1).p_beat_all,
+        meta.name
+    ));
+
+    md.push_str("\n## The banker against a full table (庄家)\n\nThe banker's EV per player stake (exact) and the standard deviation of its result (simulated), against 1 and against 5 players, by the banker's category.\n\n");
+    let rows: Vec<Vec<String>> = codes
+        .iter()
+        .map(|&c| {
+            let (one, five) = (by_category(c, 1), by_category(c, MAX_OTHERS));
+            vec![
+                format!("`{}`", code_name(c)),
+                format!("{:+.6}", one.banker_ev),
+                format!("{:.3}", one.banker_sd),
+                format!("{:+.6}", five.banker_ev),
+                format!("{:.3}", five.banker_sd),
+            ]
+        })
+        .collect();
+    md.push_str(&markdown_table(
+        &[
+            "banker's category",
+            "EV vs 1",
+            "s.d. vs 1",
+            "EV vs 5",
+            "s.d. vs 5",
+        ],
+        &rows,
+    ));
+    let all = |n| group_figures(results.iter(), n);
+    // Exactly: the hand-weighted sum of the integer numerators.
+    let total: i128 = results
+        .iter()
+        .map(|r| i128::from(r.slot.hands) * i128::from(r.exact.banker_numerator))
+        .sum();
+    let banker_five = MAX_OTHERS as f64 * total as f64 / (HANDS as f64 * f64::from(OPPONENT_HANDS));
+    md.push_str(&format!(
+        "\nOver every banker hand: EV {:+.6} per player stake against 5 players (exact: 5 × \
+         the one-player mean{}), standard deviation {:.3} stakes (simulated).\n",
+        banker_five,
+        if ranking.rules.banker_wins_ties {
+            ""
+        } else {
+            ", which is zero: the settlement is symmetric"
+        },
+        all(MAX_OTHERS).banker_sd
+    ));
+
+    let bands = settings.strength_bands;
+    let band_of = strength_bands(results, bands);
+    md.push_str(&format!(
+        "\n## By hand strength\n\n{bands} bands of equal shares of all hands, strongest \
+         first (a slot counts in the band that holds its middle hand):\n\n"
+    ));
+    let rows: Vec<Vec<String>> = (0..bands)
+        .rev()
+        .map(|b| {
+            let f = |n| {
+                group_figures(
+                    results
+                        .iter()
+                        .zip(&band_of)
+                        .filter(|(_, &x)| x == b)
+                        .map(|(r, _)| r),
+                    n,
+                )
+            };
+            let mut row = vec![band_label(b, bands), f(1).hands.to_string()];
+            row.extend((1..=MAX_OTHERS).map(|n| {
+                let g = f(n);
+                if n == 1 {
+                    format!("{:.4}", g.p_beat_all)
+                } else {
+                    sampled(g.p_beat_all, g.std_error)
+                }
+            }));
+            row.push(format!("{:+.4}", f(MAX_OTHERS).banker_ev));
+            row
+        })
+        .collect();
+    let mut head = vec!["strength percentile".to_string(), "hands".to_string()];
+    head.extend((1..=MAX_OTHERS).map(|n| format!("P(beat all {n})")));
+    head.push("banker EV vs 5".to_string());
+    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
+    md.push_str(&markdown_table(&head_refs, &rows));
+    md.push_str(
+        "\nChecks that hold for these tables (in the test suite): the simulated chance of \
+         beating one player agrees with the exact one within four standard errors, and so \
+         does the simulated banker's mean against five players with five times the exact \
+         one-player EV, slot by slot.\n\n## Tables\n\n`slots.parquet` (one row per slot and \
+         number of other players: `ranks`, `tie_card`, the category, `hands`, \
+         `p_beat_all` with `std_error` and `method`, `banker_ev`, `banker_sd`) and \
+         `summary.parquet` (the same per category and per strength band). A hand's slot is \
+         its five ranks with its tie-break card (`high_card` in the `niuniu.hands` table, \
+         or the ♠ of a bomb's four under `bomb_order = \"quad_rank\"`).\n",
+    );
+
+    let lines: Vec<Line> = codes
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| Line {
+            name: code_name(c).to_string(),
+            points: (1..=MAX_OTHERS)
+                .map(|n| (n as f64, by_category(c, n).p_beat_all))
+                .collect(),
+            colour: i,
+            dashed: i >= 8,
+        })
+        .collect();
+    let chart = line_chart_svg(
+        "P(beat all N other players), by category",
+        "other players N",
+        "P(beat all N)",
+        &lines,
+        &[],
+    )?;
+    let headline = vec![
+        format!(
+            "牛牛 beats all of 4 other players: {}",
+            sampled(bull_bull.p_beat_all, bull_bull.std_error)
+        ),
+        format!(
+            "banker against 5 players: EV {:+.6}, s.d. {:.3} stakes",
+            banker_five,
+            all(MAX_OTHERS).banker_sd
+        ),
+    ];
+    Ok(Report {
+        markdown: md,
+        charts: vec![("beat_all.svg".to_string(), chart)],
         headline,
     })
 }

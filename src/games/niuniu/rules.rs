@@ -446,6 +446,67 @@ impl BiddingSettings {
     }
 }
 
+/// The `[multiway]` table of a `niuniu.multiway` job: how many deals each slot plays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MultiwaySettings {
+    /// Deals of five other hands per slot (rank multiset and tie-break suit).
+    pub deals_per_slot: u32,
+    /// Strength bands of the summary and the report: equal shares of all hands.
+    pub strength_bands: u32,
+}
+
+impl Default for MultiwaySettings {
+    fn default() -> Self {
+        MultiwaySettings {
+            deals_per_slot: 30_000,
+            strength_bands: 10,
+        }
+    }
+}
+
+/// Fewest and most deals per slot.
+pub const DEALS_PER_SLOT: std::ops::RangeInclusive<u32> = 100..=100_000_000;
+
+impl MultiwaySettings {
+    /// Reads and checks `[multiway]`; an error names the field and says what is allowed.
+    pub fn from_spec(spec: &JobSpec) -> Result<MultiwaySettings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            multiway: Option<MultiwaySettings>,
+        }
+        let s = spec.deserialize::<Sections>()?.multiway.unwrap_or_default();
+        if !DEALS_PER_SLOT.contains(&s.deals_per_slot) {
+            return Err(spec.field_error(
+                "multiway.deals_per_slot",
+                format!(
+                    "{}: use {} to {} deals per slot",
+                    s.deals_per_slot,
+                    DEALS_PER_SLOT.start(),
+                    DEALS_PER_SLOT.end()
+                ),
+            ));
+        }
+        if !(1..=100).contains(&s.strength_bands) {
+            return Err(spec.field_error(
+                "multiway.strength_bands",
+                format!("{}: use 1 to 100 bands", s.strength_bands),
+            ));
+        }
+        Ok(s)
+    }
+
+    /// The settings as the outputs record them, after the rules.
+    pub fn canonical_toml(&self) -> String {
+        #[derive(Serialize)]
+        struct Section<'a> {
+            multiway: &'a MultiwaySettings,
+        }
+        toml::to_string(&Section { multiway: self }).expect("plain data serializes")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

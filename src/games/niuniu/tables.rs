@@ -15,6 +15,7 @@ use cardtables::niuniu_bidding::{class_of, NiuniuBiddingPayload, CLASSES, FIFTH_
 use cardtables::Card;
 
 use super::bidding::{class_ranks, made_base, ClassSample, FourStats, Mixture};
+use super::multiway::{Slot, SlotSample, MAX_OTHERS};
 use super::opponents::Outcome;
 use super::rules::BiddingSettings;
 
@@ -380,6 +381,12 @@ pub(super) fn four_cards_batch(
                 .iter()
                 .map(|&c| bid_of(settings, bidding.suggested[usize::from(c)])),
         )
+        .u32(
+            "break_even_bid",
+            class
+                .iter()
+                .map(|&c| bid_of(settings, bidding.samples[usize::from(c)].break_even())),
+        )
         .batch()
 }
 
@@ -461,4 +468,235 @@ pub(super) fn bidding_payload(
         class_ev: per_level(&|s, l| s.ev(l)),
         class_gain_se: per_level(&|s, l| if l == 0 { 0.0 } else { s.gain_se(l) }),
     }
+}
+
+/// One slot of `niuniu.multiway` with everything its rows need.
+pub(super) struct SlotResult {
+    pub(super) slot: Slot,
+    /// Category code, strength and tie-break card of the slot's hands.
+    pub(super) code: u8,
+    pub(super) strength: u16,
+    pub(super) tie_card: Card,
+    /// The five ranks, high to low in Niuniu order (K high, A low).
+    pub(super) ranks: String,
+    /// Exact results against one player.
+    pub(super) exact: Outcome,
+    pub(super) sample: SlotSample,
+}
+
+impl SlotResult {
+    /// Probability of beating all of `others` players and its standard error (exact, 0,
+    /// for one player).
+    pub(super) fn p_beat_all(&self, others: usize) -> (f64, f64) {
+        if others == 1 {
+            (f64::from(self.exact.wins) / f64::from(OPPONENT_HANDS), 0.0)
+        } else {
+            (
+                self.sample.p_beat_all(others),
+                self.sample.p_beat_all_se(others),
+            )
+        }
+    }
+
+    /// The banker's exact EV against `others` players, in single-player stakes.
+    pub(super) fn banker_ev(&self, others: usize) -> f64 {
+        others as f64 * self.exact.banker_numerator as f64 / f64::from(OPPONENT_HANDS)
+    }
+
+    /// The simulated standard deviation of the banker's result against `others` players.
+    pub(super) fn banker_sd(&self, others: usize) -> f64 {
+        let mean = self.sample.banker_mean(others);
+        (self.sample.banker_mean_sq(others) - mean * mean)
+            .max(0.0)
+            .sqrt()
+    }
+}
+
+/// The slots with their category, strength and results.
+pub(super) fn multiway_results(
+    ranking: &Ranking,
+    categories: &[u8],
+    slots: &[Slot],
+    outcomes: &[[Outcome; 4]],
+    samples: Vec<SlotSample>,
+) -> Vec<SlotResult> {
+    slots
+        .iter()
+        .zip(samples)
+        .map(|(slot, sample)| {
+            let mut cards = [Card::from_id(0).expect("card 0"); 5];
+            unrank(slot.hand, 5, &mut cards);
+            let m = slot.id as usize / 4;
+            let code = categories[m];
+            let tie = tie_card(&cards, code, ranking);
+            let mut ranks = cards.map(|c| (c.rank() + 1) % 13);
+            ranks.sort_unstable_by(|a, b| b.cmp(a));
+            SlotResult {
+                slot: *slot,
+                code,
+                strength: u16::from(ranking.rank(code)) * 52 + u16::from(tie_order(tie)),
+                tie_card: tie,
+                ranks: ranks
+                    .iter()
+                    .map(|&r| cardtables::card::RANK_CHARS[usize::from((r + 12) % 13)])
+                    .collect(),
+                exact: outcomes[m][slot.id as usize % 4],
+                sample,
+            }
+        })
+        .collect()
+}
+
+/// `slots.parquet`: one row per slot and number of other players.
+pub(super) fn slots_batch(
+    ranking: &Ranking,
+    results: &[SlotResult],
+) -> anyhow::Result<RecordBatch> {
+    let rows = || {
+        results
+            .iter()
+            .flat_map(|r| (1..=MAX_OTHERS).map(move |n| (r, n)))
+    };
+    let methods = Arc::new(StringArray::from(vec!["exact", "monte_carlo"]));
+    Columns::new()
+        .str(
+            "ranks",
+            rows().map(|(r, _)| r.ranks.clone()).collect::<Vec<_>>(),
+        )
+        .str(
+            "tie_card",
+            rows()
+                .map(|(r, _)| crate::cards::text(&[r.tie_card]))
+                .collect::<Vec<_>>(),
+        )
+        .dict(
+            "category",
+            rows().map(|(r, _)| ranking.rank(r.code)),
+            &category_names(ranking),
+        )
+        .u8("category_rank", rows().map(|(r, _)| ranking.rank(r.code)))
+        .u16("strength", rows().map(|(r, _)| r.strength))
+        .u32("hands", rows().map(|(r, _)| r.slot.hands))
+        .u8("opponents", rows().map(|(_, n)| n as u8))
+        .f64("p_beat_all", rows().map(|(r, n)| r.p_beat_all(n).0))
+        .f64("std_error", rows().map(|(r, n)| r.p_beat_all(n).1))
+        .dict("method", rows().map(|(_, n)| u8::from(n > 1)), &methods)
+        .f64("banker_ev", rows().map(|(r, n)| r.banker_ev(n)))
+        .f64("banker_sd", rows().map(|(r, n)| r.banker_sd(n)))
+        .u64("deals", rows().map(|(r, _)| r.sample.deals))
+        .batch()
+}
+
+/// Hand-weighted means over a group of slots against `others` players: P(beat all) with
+/// its standard error, the banker's exact EV and the banker's simulated standard
+/// deviation over the group's hands and deals.
+pub(super) struct GroupFigures {
+    pub(super) hands: u64,
+    pub(super) p_beat_all: f64,
+    pub(super) std_error: f64,
+    pub(super) banker_ev: f64,
+    pub(super) banker_sd: f64,
+}
+
+pub(super) fn group_figures<'a>(
+    slots: impl Iterator<Item = &'a SlotResult> + Clone,
+    others: usize,
+) -> GroupFigures {
+    let hands: u64 = slots.clone().map(|r| u64::from(r.slot.hands)).sum();
+    let w = |r: &SlotResult| f64::from(r.slot.hands) / hands as f64;
+    let (mut p, mut var, mut ev, mut mean, mut mean_sq) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for r in slots {
+        let (pr, se) = r.p_beat_all(others);
+        p += w(r) * pr;
+        var += (w(r) * se).powi(2);
+        ev += w(r) * r.banker_ev(others);
+        mean += w(r) * r.sample.banker_mean(others);
+        mean_sq += w(r) * r.sample.banker_mean_sq(others);
+    }
+    GroupFigures {
+        hands,
+        p_beat_all: p,
+        std_error: var.sqrt(),
+        banker_ev: ev,
+        banker_sd: (mean_sq - mean * mean).max(0.0).sqrt(),
+    }
+}
+
+/// The strength band (0 = weakest) of every slot: `bands` bands of equal shares of all
+/// hands, a slot going to the band that holds its middle hand.
+pub(super) fn strength_bands(results: &[SlotResult], bands: u32) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..results.len()).collect();
+    order.sort_by_key(|&i| (results[i].strength, results[i].slot.id));
+    let mut band = vec![0u32; results.len()];
+    let mut below = 0u64;
+    for i in order {
+        let hands = u64::from(results[i].slot.hands);
+        let middle = 2 * below + hands; // twice the middle hand's position
+        band[i] =
+            ((middle * u64::from(bands)) / (2 * HANDS as u64)).min(u64::from(bands) - 1) as u32;
+        below += hands;
+    }
+    band
+}
+
+/// `summary.parquet`: per category and per strength band, against 1 to 5 players.
+pub(super) fn multiway_summary_batch(
+    ranking: &Ranking,
+    results: &[SlotResult],
+    bands: u32,
+) -> anyhow::Result<RecordBatch> {
+    let band_of = strength_bands(results, bands);
+    let mut group = Vec::new();
+    let mut label = Vec::new();
+    let mut others = Vec::new();
+    let mut figures = Vec::new();
+    for (rank, &code) in ranking.codes_by_rank.iter().enumerate().rev() {
+        for n in 1..=MAX_OTHERS {
+            group.push("category");
+            label.push(code_name(code).to_string());
+            others.push(n as u8);
+            figures.push(group_figures(
+                results
+                    .iter()
+                    .filter(|r| usize::from(ranking.rank(r.code)) == rank),
+                n,
+            ));
+        }
+    }
+    for b in (0..bands).rev() {
+        for n in 1..=MAX_OTHERS {
+            group.push("strength_band");
+            label.push(band_label(b, bands));
+            others.push(n as u8);
+            figures.push(group_figures(
+                results
+                    .iter()
+                    .zip(&band_of)
+                    .filter(|(_, &x)| x == b)
+                    .map(|(r, _)| r),
+                n,
+            ));
+        }
+    }
+    let groups = Arc::new(StringArray::from(vec!["category", "strength_band"]));
+    Columns::new()
+        .dict(
+            "group",
+            group.iter().map(|&g| u8::from(g == "strength_band")),
+            &groups,
+        )
+        .str("cell", &label)
+        .u64("hands", figures.iter().map(|f| f.hands))
+        .u8("opponents", others.iter().copied())
+        .f64("p_beat_all", figures.iter().map(|f| f.p_beat_all))
+        .f64("std_error", figures.iter().map(|f| f.std_error))
+        .f64("banker_ev", figures.iter().map(|f| f.banker_ev))
+        .f64("banker_sd", figures.iter().map(|f| f.banker_sd))
+        .batch()
+}
+
+/// A strength band's name: its range of strength percentiles.
+pub(super) fn band_label(band: u32, bands: u32) -> String {
+    let pct = |b: u32| 100.0 * f64::from(b) / f64::from(bands);
+    format!("{:.0}–{:.0}%", pct(band), pct(band + 1))
 }

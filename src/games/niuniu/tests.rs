@@ -467,7 +467,7 @@ fn bombs_settle_by_the_rule_in_force_and_every_win_count_agrees_with_a_sweep() {
 
 // ---- niuniu.bidding: the four-card tables and the bidding model ----
 
-use super::bidding::{four_stats, simulate_class, FourStats, Mixture, Table, Valuer};
+use super::bidding::{four_stats, simulate_class, FourStats, Mixture, Scorer, Table, Valuer};
 use super::job::BiddingJob;
 use super::opponents::Outcome;
 use cardtables::niuniu_bidding::{class_of, CLASSES, FOUR_HANDS};
@@ -511,8 +511,10 @@ fn four_card_tables_sum_to_five_times_the_five_card_tables() {
     let outcomes = outcomes_of(&job);
     let ranking = &job.hands.ranking;
     let valuer = Valuer {
-        ranking,
-        categories: &job.hands.categories,
+        scorer: Scorer {
+            ranking,
+            categories: &job.hands.categories,
+        },
         outcomes: &outcomes,
     };
     let stats: Vec<FourStats> = (0..FOUR_HANDS as u32)
@@ -559,8 +561,10 @@ fn chosen_four_card_hands_agree_with_every_deal_settled_literally() {
     let outcomes = outcomes_of(&job);
     let ranking = &job.hands.ranking;
     let valuer = Valuer {
-        ranking,
-        categories: &job.hands.categories,
+        scorer: Scorer {
+            ranking,
+            categories: &job.hands.categories,
+        },
         outcomes: &outcomes,
     };
     let strength: Vec<u16> = all_hands()
@@ -573,7 +577,8 @@ fn chosen_four_card_hands_agree_with_every_deal_settled_literally() {
             ranking.multiplier_of_code[usize::from(ranking.codes_by_rank[usize::from(s / 52)])],
         )
     };
-    for text in ["Ks Qh Jd Tc", "As 2h 3d 2c", "7s 7h 7d 3c"] {
+    // K♠ Q J J: one of the four-card hands with the highest banker EV.
+    for text in ["Ks Qh Jd Tc", "As 2h 3d 2c", "7s 7h 7d 3c", "Ks Qd Jc Jd"] {
         let four: Vec<Card> = parse_cards(text).unwrap();
         let mut sorted: [Card; 4] = four.clone().try_into().unwrap();
         sorted.sort();
@@ -655,8 +660,10 @@ fn the_table_simulation_agrees_with_the_exact_evs() {
         let job = bidding_job(banker_ties_rules(), players);
         let outcomes = outcomes_of(&job);
         let valuer = Valuer {
-            ranking: &job.hands.ranking,
-            categories: &job.hands.categories,
+            scorer: Scorer {
+                ranking: &job.hands.ranking,
+                categories: &job.hands.categories,
+            },
             outcomes: &outcomes,
         };
         let bids = &job.settings.bids;
@@ -687,7 +694,7 @@ fn the_table_simulation_agrees_with_the_exact_evs() {
             ] {
                 let rivals = Mixture::pure(&vec![strategy_level; CLASSES], top + 1);
                 let table = Table {
-                    valuer: &valuer,
+                    scorer: &valuer.scorer,
                     players: usize::from(players),
                     bids,
                     rivals: &rivals,
@@ -791,4 +798,229 @@ fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
     let weak = table.lookup(&parse_cards("As 2h 3d 4c").unwrap()).unwrap();
     assert!(weak.banker_ev < 0.0);
     assert_eq!(bid("As 2h 3d 4c"), 0);
+    // The break-even bid is never above the suggested one, and only bidding hands have one.
+    let be_col = batch.schema().index_of("break_even_bid").unwrap();
+    let even = batch
+        .column(be_col)
+        .as_any()
+        .downcast_ref::<UInt32Array>()
+        .unwrap();
+    for i in 0..FOUR_HANDS {
+        assert!(even.value(i) <= bids.value(i));
+        assert_eq!(even.value(i) == 0, bids.value(i) == 0);
+    }
+}
+
+// ---- niuniu.multiway: every hand against 1 to 5 players ----
+
+use super::multiway::{sample_slot, slots, Slot};
+
+/// The scorer, exact outcomes and slots of a rule set.
+fn multiway_parts(rules: NiuniuRules) -> (HandsJob, Vec<[Outcome; 4]>, Vec<Slot>) {
+    let job = HandsJob::from_ranking(Ranking::new(rules).unwrap());
+    let units: Vec<_> = (0..job.unit_count())
+        .into_par_iter()
+        .map(|u| job.run_unit(u))
+        .collect();
+    let outcomes = job
+        .outcomes(&units.into_iter().flatten().collect::<Vec<_>>())
+        .unwrap();
+    let slots = slots(&job.categories, &job.ranking);
+    (job, outcomes, slots)
+}
+
+/// The slots cover every hand once, and sampled slots agree with the exact figures: the
+/// chance of beating the first player with the exact win probability, and the banker's
+/// mean against five players with five times the exact one-player EV, within four
+/// standard errors each.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "enumerates all hands: run with --release")]
+fn sampled_slots_agree_with_the_exact_one_player_figures() {
+    let (job, outcomes, slots) = multiway_parts(banker_ties_rules());
+    assert_eq!(
+        slots.iter().map(|s| u64::from(s.hands)).sum::<u64>(),
+        HANDS as u64
+    );
+    let scorer = Scorer {
+        ranking: &job.ranking,
+        categories: &job.categories,
+    };
+    let deals = 20_000u64;
+    let mut worst = 0.0f64;
+    for (k, slot) in slots.iter().enumerate().step_by(997) {
+        let exact = outcomes[slot.id as usize / 4][slot.id as usize % 4];
+        let mut rng = crate::engine::stream(3, k as u64);
+        let s = sample_slot(&scorer, slot, deals, &mut rng);
+        let p1 = f64::from(exact.wins) / f64::from(OPPONENT_HANDS);
+        if s.p_beat_all_se(1) > 0.0 {
+            let z = (s.p_beat_all(1) - p1) / s.p_beat_all_se(1);
+            worst = worst.max(z.abs());
+            assert!(
+                z.abs() < 4.0,
+                "slot {}: {} vs exact {p1}",
+                slot.id,
+                s.p_beat_all(1)
+            );
+        }
+        let ev5 = 5.0 * exact.banker_numerator as f64 / f64::from(OPPONENT_HANDS);
+        let var = s.banker_mean_sq(5) - s.banker_mean(5).powi(2);
+        if var > 0.0 {
+            let z = (s.banker_mean(5) - ev5) / (var / deals as f64).sqrt();
+            worst = worst.max(z.abs());
+            assert!(
+                z.abs() < 4.0,
+                "slot {}: banker {} vs exact {ev5}",
+                slot.id,
+                s.banker_mean(5)
+            );
+        }
+        // Beating all of more players is never likelier.
+        assert!((1..5).all(|n| s.beat_all[n] <= s.beat_all[n - 1]));
+    }
+    assert!(worst > 0.0);
+}
+
+/// The exact chance that a hand beats both of two other players, by counting ordered
+/// pairs of disjoint opponent hands over their rank multisets: the ways to give each rank
+/// to the two opponents, with the cards of our top rank split by suit where an opponent
+/// of our category and top rank must hold only suits below ours to lose. No bombs (their
+/// tie-break card is not the highest card).
+fn exact_beat_two(hand: &[Card; 5], job: &HandsJob) -> f64 {
+    let (ranking, categories) = (&job.ranking, &job.categories);
+    assert!(!ranking.rules.special_hands.contains(&Special::Bomb));
+    let niu = |r: u8| (r + 1) % 13;
+    let code = categories[multiset_index(hand)];
+    let my_rank = ranking.rank(code);
+    let top = *hand.iter().max_by_key(|c| tie_order(**c)).unwrap();
+    let mut held = [0u8; 13];
+    for c in hand {
+        held[usize::from(c.rank())] += 1;
+    }
+    let t = usize::from(top.rank());
+    let (above, below) = (3 - top.suit(), top.suit() + 1 - held[t]);
+    let choose = |n: u8, k: u8| u64::from(binomial(usize::from(n), usize::from(k)));
+    // Each opponent multiset: its rank counts, category rank, and whether it beats us,
+    // loses to us, or loses only if its cards of our top rank are all below our suit.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Against {
+        Win,
+        Lose,
+        LoseIfBelow,
+    }
+    let mut theirs = Vec::new();
+    for (m, &category) in categories.iter().enumerate() {
+        if category == u8::MAX {
+            continue;
+        }
+        let ranks = super::eval::multiset_ranks(m);
+        let mut counts = [0u8; 13];
+        for r in ranks {
+            counts[usize::from(r)] += 1;
+        }
+        if (0..13).any(|r| counts[r] + held[r] > 4) {
+            continue;
+        }
+        let rank = ranking.rank(category);
+        let their_top = ranks.iter().copied().max_by_key(|&r| niu(r)).unwrap();
+        let against = if rank != my_rank {
+            if rank < my_rank {
+                Against::Lose
+            } else {
+                Against::Win
+            }
+        } else if niu(their_top) != niu(top.rank()) {
+            if niu(their_top) < niu(top.rank()) {
+                Against::Lose
+            } else {
+                Against::Win
+            }
+        } else {
+            Against::LoseIfBelow
+        };
+        if against != Against::Win {
+            theirs.push((counts, against));
+        }
+    }
+    let total: u64 = theirs
+        .par_iter()
+        .map(|&(a, need_a)| {
+            let mut sum = 0u64;
+            for &(b, need_b) in &theirs {
+                let mut ways = 1u64;
+                for r in (0..13).filter(|&r| r != t) {
+                    let free = 4 - held[r];
+                    if a[r] + b[r] > free {
+                        ways = 0;
+                        break;
+                    }
+                    ways *= choose(free, a[r]) * choose(free - a[r], b[r]);
+                }
+                if ways == 0 {
+                    continue;
+                }
+                let (ka, kb, all) = (a[t], b[t], above + below);
+                let at_top = match (
+                    need_a == Against::LoseIfBelow,
+                    need_b == Against::LoseIfBelow,
+                ) {
+                    (true, true) if ka + kb <= below => choose(below, ka) * choose(below - ka, kb),
+                    (true, false) if ka <= below && ka + kb <= all => {
+                        choose(below, ka) * choose(all - ka, kb)
+                    }
+                    (false, true) if kb <= below && ka + kb <= all => {
+                        choose(below, kb) * choose(all - kb, ka)
+                    }
+                    (false, false) if ka + kb <= all => choose(all, ka) * choose(all - ka, kb),
+                    _ => 0,
+                };
+                sum += ways * at_top;
+            }
+            sum
+        })
+        .sum();
+    total as f64 / (f64::from(OPPONENT_HANDS) * f64::from(binomial(42, 5)))
+}
+
+/// Beating both of two players, simulated per slot, against exact counting for hands of
+/// several categories (a 牛牛, a 牛9, a 牛5 and a 无牛 whose top rank others can share).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "counts 38 M pairs of multisets: run with --release"
+)]
+fn beating_two_players_agrees_with_exact_counting() {
+    let (job, _, slots) = multiway_parts(NiuniuRules::default());
+    let scorer = Scorer {
+        ranking: &job.ranking,
+        categories: &job.categories,
+    };
+    for text in [
+        "Ks Qh Jd 5c 5s",
+        "9s 8h 3d 7c 2s",
+        "Kd Qc 3h 2s 9d",
+        "Jh 9c 7d 4s 2c",
+    ] {
+        let cards = hand(text);
+        let exact = exact_beat_two(&cards, &job);
+        let id = (multiset_index(&cards) * 4) as u32 + u32::from(high_card_suit(&cards));
+        let slot = slots.iter().find(|s| s.id == id).unwrap();
+        let mut rng = crate::engine::stream(9, u64::from(id));
+        let s = sample_slot(&scorer, slot, 400_000, &mut rng);
+        let z = (s.p_beat_all(2) - exact) / s.p_beat_all_se(2);
+        assert!(
+            z.abs() < 4.0,
+            "{text}: simulated {} ± {}, exact {exact}",
+            s.p_beat_all(2),
+            s.p_beat_all_se(2)
+        );
+        // The slot's representative is another hand of the slot: the exact figure of
+        // the representative is the same.
+        let mut rep = [Card::from_id(0).unwrap(); 5];
+        cardtables::colex::unrank(slot.hand, 5, &mut rep);
+        assert_eq!(exact_beat_two(&rep, &job), exact, "{text}");
+    }
+}
+
+fn high_card_suit(sorted: &[Card; 5]) -> u8 {
+    sorted.iter().max_by_key(|c| tie_order(**c)).unwrap().suit()
 }
