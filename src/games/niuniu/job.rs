@@ -56,8 +56,22 @@ impl HandsJob {
         }
     }
 
+    /// Exact per-(multiset, high-card suit) results from the count units in index order.
+    pub(super) fn outcomes_of_units(
+        &self,
+        units: Vec<Vec<Counts>>,
+    ) -> anyhow::Result<Vec<[Outcome; 4]>> {
+        let counts: Vec<Counts> = units.into_iter().flatten().collect();
+        anyhow::ensure!(
+            counts.len() == MULTISETS,
+            "internal error: {} multiset results, expected {MULTISETS}",
+            counts.len()
+        );
+        self.outcomes(&counts)
+    }
+
     /// Exact per-(multiset, high-card suit) results from the head-to-head counts.
-    pub(super) fn outcomes(&self, counts: &[Counts]) -> anyhow::Result<Vec<[Outcome; 4]>> {
+    fn outcomes(&self, counts: &[Counts]) -> anyhow::Result<Vec<[Outcome; 4]>> {
         let mult = &self.ranking.multiplier_of_code;
         let banker_wins_ties = self.ranking.rules.banker_wins_ties;
         let mut out = vec![[Outcome::default(); 4]; MULTISETS];
@@ -148,13 +162,7 @@ impl Job for HandsJob {
         units: Vec<Vec<Counts>>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
-        let counts: Vec<Counts> = units.into_iter().flatten().collect();
-        anyhow::ensure!(
-            counts.len() == MULTISETS,
-            "internal error: {} multiset results, expected {MULTISETS}",
-            counts.len()
-        );
-        let outcomes = self.outcomes(&counts)?;
+        let outcomes = self.outcomes_of_units(units)?;
         progress.phase("building hand rows");
         let schema = tables::hands_schema();
         let names = tables::category_names(&self.ranking);
@@ -401,13 +409,7 @@ impl Job for BiddingJob {
         units: Vec<Vec<Counts>>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
-        let counts: Vec<Counts> = units.into_iter().flatten().collect();
-        anyhow::ensure!(
-            counts.len() == MULTISETS,
-            "internal error: {} multiset results, expected {MULTISETS}",
-            counts.len()
-        );
-        let outcomes = self.hands.outcomes(&counts)?;
+        let outcomes = self.hands.outcomes_of_units(units)?;
         let bidding = self.compute(&outcomes, progress);
         let ranking = &self.hands.ranking;
         for (index, s) in bidding.stats.iter().enumerate() {
@@ -582,22 +584,21 @@ impl Job for MultiwayJob {
         units: Vec<MultiwayUnit>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
-        let mut counts = Vec::with_capacity(MULTISETS);
+        let mut counts = Vec::new();
         let mut samples = Vec::with_capacity(self.slots().len());
         for unit in units {
             match unit {
-                MultiwayUnit::Counts(c) => counts.extend(c),
+                MultiwayUnit::Counts(c) => counts.push(c),
                 MultiwayUnit::Sampled(s) => samples.extend(s.into_iter().map(|(_, s)| s)),
             }
         }
         anyhow::ensure!(
-            counts.len() == MULTISETS && samples.len() == self.slots().len(),
-            "internal error: {} multisets and {} slots, expected {MULTISETS} and {}",
-            counts.len(),
+            samples.len() == self.slots().len(),
+            "internal error: {} slots sampled, expected {}",
             samples.len(),
             self.slots().len()
         );
-        let outcomes = self.hands.outcomes(&counts)?;
+        let outcomes = self.hands.outcomes_of_units(counts)?;
         progress.phase("building tables");
         let ranking = &self.hands.ranking;
         let results = tables::multiway_results(

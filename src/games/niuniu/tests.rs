@@ -487,9 +487,18 @@ fn outcomes_of(job: &BiddingJob) -> Vec<[Outcome; 4]> {
         .into_par_iter()
         .map(|u| job.run_unit(u))
         .collect();
-    job.hands
-        .outcomes(&units.into_iter().flatten().collect::<Vec<_>>())
-        .unwrap()
+    job.hands.outcomes_of_units(units).unwrap()
+}
+
+/// The valuer of a job's rules over its exact outcomes.
+fn valuer_of<'a>(job: &'a HandsJob, outcomes: &'a [[Outcome; 4]]) -> Valuer<'a> {
+    Valuer {
+        scorer: Scorer {
+            ranking: &job.ranking,
+            categories: &job.categories,
+        },
+        outcomes,
+    }
 }
 
 fn bidding_job(rules: NiuniuRules, players: u8) -> BiddingJob {
@@ -510,13 +519,7 @@ fn four_card_tables_sum_to_five_times_the_five_card_tables() {
     let job = bidding_job(banker_ties_rules(), 4);
     let outcomes = outcomes_of(&job);
     let ranking = &job.hands.ranking;
-    let valuer = Valuer {
-        scorer: Scorer {
-            ranking,
-            categories: &job.hands.categories,
-        },
-        outcomes: &outcomes,
-    };
+    let valuer = valuer_of(&job.hands, &outcomes);
     let stats: Vec<FourStats> = (0..FOUR_HANDS as u32)
         .into_par_iter()
         .map(|i| four_stats(i, &valuer))
@@ -560,13 +563,7 @@ fn chosen_four_card_hands_agree_with_every_deal_settled_literally() {
     let job = bidding_job(banker_ties_rules(), 4);
     let outcomes = outcomes_of(&job);
     let ranking = &job.hands.ranking;
-    let valuer = Valuer {
-        scorer: Scorer {
-            ranking,
-            categories: &job.hands.categories,
-        },
-        outcomes: &outcomes,
-    };
+    let valuer = valuer_of(&job.hands, &outcomes);
     let strength: Vec<u16> = all_hands()
         .collect::<Vec<_>>()
         .par_iter()
@@ -659,13 +656,7 @@ fn the_table_simulation_agrees_with_the_exact_evs() {
     for players in [1u8, 4] {
         let job = bidding_job(banker_ties_rules(), players);
         let outcomes = outcomes_of(&job);
-        let valuer = Valuer {
-            scorer: Scorer {
-                ranking: &job.hands.ranking,
-                categories: &job.hands.categories,
-            },
-            outcomes: &outcomes,
-        };
+        let valuer = valuer_of(&job.hands, &outcomes);
         let bids = &job.settings.bids;
         let top = bids.len();
         let x = bids[top - 1] as f64;
@@ -822,9 +813,7 @@ fn multiway_parts(rules: NiuniuRules) -> (HandsJob, Vec<[Outcome; 4]>, Vec<Slot>
         .into_par_iter()
         .map(|u| job.run_unit(u))
         .collect();
-    let outcomes = job
-        .outcomes(&units.into_iter().flatten().collect::<Vec<_>>())
-        .unwrap();
+    let outcomes = job.outcomes_of_units(units).unwrap();
     let slots = slots(&job.categories, &job.ranking);
     (job, outcomes, slots)
 }
