@@ -31,7 +31,7 @@ use cardtables::Card;
 use rand::RngExt;
 use rand_pcg::Pcg64;
 
-use super::eval::tie_card;
+use super::eval::{rank_multiset, tie_card};
 use super::opponents::Outcome;
 use super::rules::{Ranking, CODES};
 
@@ -313,21 +313,10 @@ fn deal_class(class: usize, rng: &mut Pcg64) -> [Card; 4] {
     four
 }
 
-/// The four ranks (card-id ranks, non-decreasing) of class `class`.
+/// The four ranks (card-id ranks, non-decreasing) of class `class`: the inverse of
+/// `class_of`.
 pub fn class_ranks(class: usize) -> [u8; 4] {
-    // The inverse of `class_of`: the colex decoder of the set {r_i + i} of 16 values.
-    let mut ranks = [0u8; 4];
-    let mut index = class;
-    let mut n = 16usize;
-    for i in (1..=4).rev() {
-        n -= 1;
-        while cardtables::colex::binomial(n, i) as usize > index {
-            n -= 1;
-        }
-        index -= cardtables::colex::binomial(n, i) as usize;
-        ranks[i - 1] = (n - (i - 1)) as u8;
-    }
-    ranks
+    rank_multiset(class)
 }
 
 /// Plays `deals` simulated tables with a four-card hand of class `class` at the measured

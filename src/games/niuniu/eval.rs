@@ -51,11 +51,18 @@ pub fn tie_card(sorted: &[Card; 5], code: u8, ranking: &Ranking) -> Card {
 /// Dense index of the rank multiset of a hand whose cards are in increasing id order.
 pub use cardtables::niuniu::multiset_index;
 
-/// Card-id ranks (0 = 2 … 12 = A, non-decreasing) of the multiset with this index.
-pub fn multiset_ranks(mut index: usize) -> [u8; 5] {
-    let mut ranks = [0u8; 5];
-    let mut n = 17usize;
-    for i in (1..=5).rev() {
+/// Card-id ranks (0 = 2 … 12 = A, non-decreasing) of the five-rank multiset with this
+/// index.
+pub fn multiset_ranks(index: usize) -> [u8; 5] {
+    rank_multiset(index)
+}
+
+/// Card-id ranks (non-decreasing) of the `K`-rank multiset with this index, the inverse
+/// of `Σ C(r_i + i, i + 1)`: the colex decoder of the set `{r_i + i}` of `12 + K` values.
+pub fn rank_multiset<const K: usize>(mut index: usize) -> [u8; K] {
+    let mut ranks = [0u8; K];
+    let mut n = 12 + K;
+    for i in (1..=K).rev() {
         n -= 1;
         while binomial(n, i) as usize > index {
             n -= 1;
@@ -64,6 +71,15 @@ pub fn multiset_ranks(mut index: usize) -> [u8; 5] {
         ranks[i - 1] = (n - (i - 1)) as u8;
     }
     ranks
+}
+
+/// Ranks as people write them, high to low in Niuniu order (K high, A low): `KQJT5`.
+pub fn ranks_text(card_ranks: &[u8]) -> String {
+    let mut niu: Vec<u8> = card_ranks.iter().map(|&r| (r + 1) % 13).collect();
+    niu.sort_unstable_by(|a, b| b.cmp(a));
+    niu.iter()
+        .map(|&r| cardtables::card::RANK_CHARS[usize::from((r + 12) % 13)])
+        .collect()
 }
 
 /// Bull number from points alone: `None` for 无牛, else the total mod 10 (0 = 牛牛).
@@ -205,6 +221,19 @@ mod tests {
             assert_eq!(multiset_index(&cards), i);
         }
         assert_eq!(multiset_ranks(MULTISETS - 1), [12; 5]);
+    }
+
+    #[test]
+    fn four_rank_multisets_invert_the_class_index() {
+        use cardtables::niuniu_bidding::{class_of, CLASSES};
+        for class in 0..CLASSES {
+            let ranks = rank_multiset::<4>(class);
+            assert!(ranks.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!(class_of(&ranks.map(|r| Card::new(r, 0).unwrap())), class);
+        }
+        assert_eq!(rank_multiset::<4>(CLASSES - 1), [12; 4]);
+        // A 2 K T J, written high to low with the ace lowest.
+        assert_eq!(ranks_text(&[12, 0, 11, 8, 9]), "KJT2A");
     }
 
     #[test]

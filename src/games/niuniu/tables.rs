@@ -20,7 +20,8 @@ use super::opponents::Outcome;
 use super::rules::BiddingSettings;
 
 use super::eval::{
-    bull_of_points, first_grouping, high_card, multiset_index, points, tie_card, tie_order,
+    bull_of_points, first_grouping, high_card, multiset_index, points, ranks_text, tie_card,
+    tie_order,
 };
 use super::rules::Ranking;
 use crate::sink::columns::Columns;
@@ -316,12 +317,7 @@ pub(super) fn bid_of(settings: &BiddingSettings, level: u8) -> u32 {
 
 /// A class's four ranks, strongest first in the tie-break order (K high, A low).
 pub(super) fn class_text(class: usize) -> String {
-    let mut ranks = class_ranks(class).map(|r| (r + 1) % 13);
-    ranks.sort_unstable_by(|a, b| b.cmp(a));
-    ranks
-        .iter()
-        .map(|&r| cardtables::card::RANK_CHARS[usize::from((r + 12) % 13)])
-        .collect()
+    ranks_text(&class_ranks(class))
 }
 
 /// `four_cards.parquet`: one row per four-card hand.
@@ -529,17 +525,12 @@ pub(super) fn multiway_results(
             let m = slot.id as usize / 4;
             let code = categories[m];
             let tie = tie_card(&cards, code, ranking);
-            let mut ranks = cards.map(|c| (c.rank() + 1) % 13);
-            ranks.sort_unstable_by(|a, b| b.cmp(a));
             SlotResult {
                 slot: *slot,
                 code,
                 strength: u16::from(ranking.rank(code)) * 52 + u16::from(tie_order(tie)),
                 tie_card: tie,
-                ranks: ranks
-                    .iter()
-                    .map(|&r| cardtables::card::RANK_CHARS[usize::from((r + 12) % 13)])
-                    .collect(),
+                ranks: ranks_text(&cards.map(Card::rank)),
                 exact: outcomes[m][slot.id as usize % 4],
                 sample,
             }
