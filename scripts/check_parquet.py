@@ -129,6 +129,7 @@ def main() -> None:
             "pushfold.parquet",
             "four_cards.parquet",
             "slots.parquet",
+            "by_count.parquet",
         ):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
@@ -154,8 +155,66 @@ def main() -> None:
             check_holdem_pushfold(con, folder)
         elif kind == "blackjack.strategy":
             check_blackjack(con, folder)
+        elif kind == "blackjack.indices":
+            check_blackjack_indices(con, folder)
         else:
             fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
+
+
+def check_blackjack_indices(con, folder: Path) -> None:
+    by_count, indices = str(folder / "by_count.parquet"), str(folder / "indices.parquet")
+    cells = str(folder / "cells.parquet")
+    # Every count of the range once per rule set, frequencies summing to 1.
+    rows = con.execute(
+        f"SELECT rule_set, count(*), max(count) - min(count) + 1, sum(frequency), "
+        f"count(DISTINCT count) FROM '{by_count}' GROUP BY rule_set"
+    ).fetchall()
+    if not rows:
+        fail(f"{by_count}: no rows")
+    for rule_set, n, span, total, distinct in rows:
+        if not (n == span == distinct) or abs(total - 1) > 1e-12:
+            fail(f"{by_count}: {rule_set}: {n} rows over {span} counts, frequencies sum to {total}")
+    # The EV with indices is never below the chart's: an index is only played where it gains.
+    (bad,) = one(
+        con, f"SELECT count(*) FROM '{by_count}' WHERE indices_ev < chart_ev - 1e-12"
+    )
+    if bad:
+        fail(f"{by_count}: {bad} counts where playing the indices loses to the chart")
+    # Ranks run 1..n by gain; directions are the two words; insurance is against an ace.
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM (SELECT rule_set, rank, gain_per_100, lag(gain_per_100) OVER "
+        f"(PARTITION BY rule_set ORDER BY rank) AS before FROM '{indices}') "
+        f"WHERE before < gain_per_100 OR gain_per_100 < 0",
+    )
+    if bad:
+        fail(f"{indices}: {bad} plays out of order by gain or with a negative gain")
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{indices}' WHERE direction NOT IN ('at_or_above', 'at_or_below') "
+        f"OR (hand_label = 'insurance') <> (play = 'insure') "
+        f"OR (hand_label = 'insurance' AND upcard <> 11) OR play = chart_play",
+    )
+    if bad:
+        fail(f"{indices}: {bad} malformed plays")
+    # The chart's own play gains nothing over itself.
+    (bad,) = one(
+        con, f"SELECT count(*) FROM '{cells}' WHERE play = chart_play AND gain <> 0"
+    )
+    if bad:
+        fail(f"{cells}: {bad} rows where the chart's play gains over itself")
+    counter = folder / "counter.parquet"
+    if counter.exists():
+        (bad,) = one(
+            con,
+            f"SELECT count(*) FROM '{counter}' WHERE NOT (risk_of_ruin > 0 AND risk_of_ruin <= 1) "
+            f"OR abs(score - 1e6 * (win_rate / sd) ^ 2) > 1e-9 * score "
+            f"OR abs(n0 * (win_rate / sd) ^ 2 - 1) > 1e-9 OR mean_bet <= 0",
+        )
+        if bad:
+            fail(f"{counter}: {bad} rows whose SCORE, N0, risk of ruin or mean bet disagree")
+    (n,) = one(con, f"SELECT count(*) FROM '{indices}'")
+    print(f"check_parquet: ok: {folder} (blackjack indices, {len(rows)} rule sets, {n} index plays)")
 
 
 def check_blackjack(con, folder: Path) -> None:

@@ -85,6 +85,10 @@ expect "suggested bid:     ×4" \
   $bin query niuniu "Tc Jd Qh Ks" --table "$out/tables/niuniu_bidding_quick/niuniu_bidding.bin"
 expect "category:        four_face (rank 11)" \
   $bin query niuniu "Ks Qh Jd Tc Qs" --table "$out/tables/niuniu/niuniu.bin"
+expect "chart:  hit" \
+  $bin query blackjack "T 6" T --count 3 --table "$out/tables/blackjack_indices_quick/blackjack_indices.bin"
+expect "insurance: " \
+  $bin query blackjack "T 6" A --count 3 --table "$out/tables/blackjack_indices_quick/blackjack_indices.bin"
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 

@@ -131,9 +131,14 @@ pub struct BlackjackQuestion {
     #[arg(long)]
     pub rules: Option<String>,
     /// The table to read (default: tables/blackjack/blackjack.bin if present, else
-    /// tables/blackjack_6d_s17/blackjack.bin).
+    /// tables/blackjack_6d_s17/blackjack.bin; with --count,
+    /// tables/blackjack_indices/blackjack_indices.bin).
     #[arg(long)]
     pub table: Option<PathBuf>,
+    /// Play at this count (the true count of the table's counting system, or its running
+    /// count for KO), from a `blackjack.indices` table: the chart with its index plays.
+    #[arg(long, alias = "true-count", allow_hyphen_values = true)]
+    pub count: Option<i32>,
 }
 
 /// A `pipeline query pushfold` question.

@@ -2,7 +2,8 @@
 //!
 //! A job file has three tables: `[job]` (kind, name, description), `[rules]` (the game's
 //! rule set; each game deserializes and validates its own) and `[run]` (seed, threads);
-//! blackjack jobs may add `[grid]` (rule fields to vary) and `[simulation]`.
+//! a job kind may read more, from the list [`EXTRA_TABLES`] (blackjack's `[grid]`,
+//! `[simulation]`, `[count]`, …): the games registry says which kind reads which.
 //! Every error names the file, the line and column, the field, and what is allowed, so a
 //! user can fix the file without reading our source.
 
@@ -44,41 +45,27 @@ impl fmt::Display for JobError {
 
 impl std::error::Error for JobError {}
 
+/// The tables a job file may hold beyond `[job]`, `[rules]` and `[run]`, each read by the
+/// job kinds that need it (the games registry says which): a file with any other table is
+/// refused, and so is one of these under a kind that does not read it.
+pub const EXTRA_TABLES: [&str; 9] = [
+    "grid",
+    "simulation",
+    "analysis",
+    "pushfold",
+    "betting",
+    "bidding",
+    "multiway",
+    "count",
+    "indices",
+];
+
+/// What every job file shares. The other tables are checked by name in `check_tables`
+/// (so unknown ones are refused, located) and read by each game through
+/// [`JobSpec::rules`] and [`JobSpec::deserialize`].
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct JobFile {
     job: JobSection,
-    #[serde(default)]
-    #[allow(dead_code)] // read by each game through `JobSpec::rules`
-    rules: Option<toml::Table>,
-    /// Blackjack: fields whose listed values expand `[rules]` into a grid of rule sets.
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    grid: Option<toml::Table>,
-    /// Blackjack: how the strategy charts are simulated.
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    simulation: Option<toml::Table>,
-    /// Blackjack: results beyond the default ones (the optimal split).
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    analysis: Option<toml::Table>,
-    /// Hold'em push/fold: the stacks to solve.
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    pushfold: Option<toml::Table>,
-    /// Zhajinhua: the stakes decisions are priced with.
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    betting: Option<toml::Table>,
-    /// Niuniu see-four-cards bidding: the table, the bids and the model's simulation.
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    bidding: Option<toml::Table>,
-    /// Niuniu at a full table: the deals per slot.
-    #[serde(default)]
-    #[allow(dead_code)] // read by the game through `JobSpec::deserialize`
-    multiway: Option<toml::Table>,
     #[serde(default)]
     run: RunSettings,
 }
@@ -359,18 +346,6 @@ impl JobMeta {
 /// Every top-level entry of a job file must be one of its tables, written as a table:
 /// `run = [..]` would otherwise be read by position, silently.
 fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
-    const TABLES: [&str; 10] = [
-        "job",
-        "rules",
-        "grid",
-        "simulation",
-        "analysis",
-        "pushfold",
-        "betting",
-        "bidding",
-        "multiway",
-        "run",
-    ];
     let Ok(doc) = toml_edit::Document::parse(text) else {
         return Ok(()); // the TOML parser reports syntax errors with their place
     };
@@ -385,11 +360,12 @@ fn check_tables(path: &str, text: &str) -> Result<(), JobError> {
             field: Some(key.to_string()),
             message,
         };
-        if !TABLES.contains(&key) {
-            return Err(located(
-                "unknown table: a job file has [job] and, as its kind needs, [rules], [grid], [simulation], [analysis], [pushfold], [betting], [bidding], [multiway] and [run]"
-                    .to_string(),
-            ));
+        if !["job", "rules", "run"].contains(&key) && !EXTRA_TABLES.contains(&key) {
+            let extra: Vec<String> = EXTRA_TABLES.iter().map(|t| format!("[{t}]")).collect();
+            return Err(located(format!(
+                "unknown table: a job file has [job] and, as its kind needs, [rules], {} and [run]",
+                extra.join(", ")
+            )));
         }
         if !item.is_table_like() {
             return Err(located(format!("`{key}` must be a table, written [{key}]")));

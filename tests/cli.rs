@@ -1750,11 +1750,12 @@ fn a_run_ends_with_its_headline() {
     assert!(!stderr(&run(true)).contains("equity"));
 }
 
-/// The two simulated niuniu jobs write the same bytes on one thread, on every thread, and
-/// as two shards merged: `niuniu.bidding` simulates in the finish step from streams of
-/// (seed, round, class), `niuniu.multiway` in its units from streams of (seed, unit).
+/// The jobs that sample write the same bytes on one thread, on every thread, and as two
+/// shards merged: `niuniu.bidding` simulates in the finish step from streams of (seed,
+/// round, class), `niuniu.multiway` in its units from streams of (seed, unit), and
+/// `blackjack.indices` draws its shoes in its units from streams of (seed, unit).
 #[test]
-fn simulated_niuniu_jobs_are_the_same_for_any_threads_and_shards() {
+fn sampled_jobs_are_the_same_for_any_threads_and_shards() {
     let work = tempfile::tempdir().unwrap();
     for (name, text) in [
         (
@@ -1764,6 +1765,10 @@ fn simulated_niuniu_jobs_are_the_same_for_any_threads_and_shards() {
         (
             "multi",
             "[job]\nkind = \"niuniu.multiway\"\nname = \"multi\"\n[multiway]\ndeals_per_slot = 100\n",
+        ),
+        (
+            "idx",
+            "[job]\nkind = \"blackjack.indices\"\nname = \"idx\"\n[rules]\ndecks = 1\nmax_split_hands = 2\n[count]\nrange = [-2, 2]\n[indices]\npenetration = 0.5\npoints_per_count = 3\n[betting]\nrounds = 1_000_000\n",
         ),
     ] {
         let job = work.path().join(format!("{name}.toml"));

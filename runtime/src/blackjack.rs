@@ -173,6 +173,8 @@ pub enum BlackjackQueryError {
     Bust(u8),
     #[error("EVs by action are tabled for two-card hands; a hand of {0} cards gets the chart's action only")]
     NotTwoCards(usize),
+    #[error("count {0} is out of range (counts run from -{max} to {max})", max = crate::blackjack_indices::MAX_COUNT)]
+    CountOutOfRange(i32),
 }
 
 /// Advice for a hand.

@@ -62,6 +62,8 @@ pub enum Game {
     HoldemPushFold = 7,
     /// Niuniu see-four-cards bidding (看牌抢庄).
     NiuniuBidding = 8,
+    /// Blackjack count-index plays.
+    BlackjackIndices = 9,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -79,6 +81,7 @@ impl Game {
             Game::HoldemHeadsUp,
             Game::HoldemPushFold,
             Game::NiuniuBidding,
+            Game::BlackjackIndices,
             Game::Pipeline,
         ]
         .into_iter()
@@ -96,6 +99,7 @@ impl Game {
             Game::HoldemHeadsUp => "holdem-headsup",
             Game::HoldemPushFold => "holdem-pushfold",
             Game::NiuniuBidding => "niuniu-bidding",
+            Game::BlackjackIndices => "blackjack-indices",
             Game::Pipeline => "pipeline-internal",
         }
     }

@@ -90,8 +90,20 @@
 //!   println!("{} {:?}", advice.action.name(), advice.ev);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
+//! - [`BlackjackIndices`] (`tables/blackjack_indices/blackjack_indices.bin`,
+//!   `blackjack.indices`): per rule set and counting system, the play of every chart cell
+//!   at every count, the index plays, and the insurance index.
+//!   ```no_run
+//!   use cardtables::blackjack::{parse_hand, parse_rank};
+//!   let table = cardtables::BlackjackIndices::open("tables/blackjack_indices/blackjack_indices.bin")?;
+//!   let set = table.rule_set("6d-s17-das")?;
+//!   let play = table.play_at_count(set, &parse_hand("T 6")?, parse_rank("T")?, 2)?;
+//!   println!("{} (chart: {})", play.action.name(), play.chart.name());
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 
 pub mod blackjack;
+pub mod blackjack_indices;
 pub mod card;
 pub mod colex;
 pub mod decision;
@@ -105,6 +117,7 @@ pub mod stud;
 pub mod zhajinhua;
 
 pub use blackjack::{Blackjack, BlackjackQueryError};
+pub use blackjack_indices::BlackjackIndices;
 pub use card::{parse_cards, Card, CardError, CardSet};
 pub use format::{Game, TableError, TableHeader};
 pub use holdem::{Holdem, HoldemQueryError};

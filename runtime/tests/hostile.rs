@@ -9,7 +9,7 @@ use std::cell::Cell;
 use cardtables::blackjack::{self, BlackjackPayload, RuleSet};
 use cardtables::format::{self, Game, HEADER_LEN};
 use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
-use cardtables::{Blackjack, Niuniu, Zhajinhua};
+use cardtables::{Blackjack, BlackjackIndices, Niuniu, Zhajinhua};
 
 /// Tracks the largest single allocation a thread makes while its `WATCH` is on (tests
 /// run on several threads at once, so the tracking is per thread).
@@ -117,6 +117,40 @@ fn blackjack_file() -> Vec<u8> {
     Blackjack::to_bytes(5, &payload).unwrap()
 }
 
+fn blackjack_indices_file() -> Vec<u8> {
+    use cardtables::blackjack_indices::{BlackjackIndicesPayload, IndexPlay, IndexRuleSet, CELLS};
+    let counts = 21;
+    let set = IndexRuleSet {
+        id: "6d-s17-das".into(),
+        rules: "decks = 6".into(),
+        system: "hi-lo".into(),
+        true_count: true,
+        low: -10,
+        high: 10,
+        max_split_hands: 4,
+        chart: (0..CELLS)
+            .map(|i| [(i % 5) as u8, blackjack::NO_ACTION, 0, 1, 2])
+            .collect(),
+        chart_plays: (0..CELLS).map(|i| (i % 5) as u8).collect(),
+        plays: (0..CELLS * counts).map(|i| (i % 5) as u8).collect(),
+        indices: (0..40)
+            .map(|i| IndexPlay {
+                cell: i * 7,
+                play: (i % 5) as u8,
+                below: i % 2 == 0,
+                index: i32::from(i % 21) - 10,
+                gain_per_100: 0.01,
+            })
+            .collect(),
+        insure_from: Some(3),
+    };
+    let payload = BlackjackIndicesPayload {
+        rules: "[count]".into(),
+        rule_sets: vec![set],
+    };
+    BlackjackIndices::to_bytes(9, &payload).unwrap()
+}
+
 /// Rewrites the header's length and checksum to match a (mutated) payload.
 fn reseal(file: &mut [u8]) {
     let len = (file.len() - HEADER_LEN) as u64;
@@ -134,7 +168,8 @@ fn load_all(bytes: &[u8]) -> usize {
         + usize::from(cardtables::HoldemHeadsUp::from_bytes(bytes).is_ok())
         + usize::from(cardtables::Holdem::from_bytes(bytes).is_ok())
         + usize::from(cardtables::Stud::from_bytes(bytes).is_ok())
-        + usize::from(cardtables::PushFold::from_bytes(bytes).is_ok());
+        + usize::from(cardtables::PushFold::from_bytes(bytes).is_ok())
+        + usize::from(BlackjackIndices::from_bytes(bytes).is_ok());
     WATCH.with(|w| w.set(false));
     let largest = LARGEST.with(|l| l.replace(0));
     assert!(
@@ -149,6 +184,41 @@ fn load_all(bytes: &[u8]) -> usize {
 fn valid_file_loads() {
     assert_eq!(load_all(&zhajinhua_file()), 1);
     assert_eq!(load_all(&blackjack_file()), 1);
+    assert_eq!(load_all(&blackjack_indices_file()), 1);
+}
+
+#[test]
+fn damaged_count_index_tables_never_panic_or_overallocate() {
+    let file = blackjack_indices_file();
+    let mut rng = Rng(5);
+    for cut in (0..200).map(|_| rng.below(file.len())) {
+        let mut short = file[..cut].to_vec();
+        assert_eq!(load_all(&short), 0, "truncated to {cut}");
+        if cut > HEADER_LEN {
+            reseal(&mut short);
+            assert_eq!(load_all(&short), 0, "resealed at {cut}");
+        }
+    }
+    for _ in 0..400 {
+        let mut bad = file.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = HEADER_LEN + rng.below(bad.len() - HEADER_LEN);
+            bad[at] ^= 1 << rng.below(8);
+        }
+        reseal(&mut bad);
+        // Whatever loads must answer every question without panicking.
+        if let Ok(table) = BlackjackIndices::from_bytes(&bad) {
+            for up in 0..13 {
+                for count in [-1000, -11, -10, 0, 3, 10, 11, 1000] {
+                    let _ = table.play_at_count(0, &[6, 6], up, count);
+                    let _ = table.play_at_count(0, &[8, 4], up, count);
+                    let _ = table.play_at_count(0, &[8, 1, 0], up, count);
+                    let _ = table.insure(0, count);
+                }
+            }
+        }
+        load_all(&bad);
+    }
 }
 
 #[test]

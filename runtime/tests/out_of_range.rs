@@ -199,3 +199,105 @@ fn headsup_classes_outside_the_table_are_errors() {
     assert_eq!(table.classes(169, 0), Err(HeadsUpQueryError::Class(169)));
     assert_eq!(table.classes(0, 200), Err(HeadsUpQueryError::Class(200)));
 }
+
+/// A count-index table whose play at every cell and count is its own position mod 5, with
+/// one index play (stand on hard 16 against a ten from +1) and insurance from +3.
+fn indices() -> cardtables::BlackjackIndices {
+    use cardtables::blackjack_indices::{BlackjackIndicesPayload, IndexPlay, IndexRuleSet, CELLS};
+    let counts = 5;
+    let hard16_ten = Row::Hard(16).index().unwrap() * RANKS + 9;
+    let set = IndexRuleSet {
+        id: "a".into(),
+        rules: String::new(),
+        system: "hi-lo".into(),
+        true_count: true,
+        low: -2,
+        high: 2,
+        max_split_hands: 4,
+        chart: (0..CELLS)
+            .map(|_| {
+                [
+                    Action::Hit as u8,
+                    Action::Stand as u8,
+                    blackjack::NO_ACTION,
+                    0,
+                    0,
+                ]
+            })
+            .collect(),
+        chart_plays: vec![Action::Hit as u8; CELLS],
+        plays: (0..CELLS * counts).map(|i| (i % ACTIONS) as u8).collect(),
+        indices: vec![IndexPlay {
+            cell: hard16_ten as u16,
+            play: Action::Stand as u8,
+            below: false,
+            index: 1,
+            gain_per_100: 0.01,
+        }],
+        insure_from: Some(3),
+    };
+    let payload = BlackjackIndicesPayload {
+        rules: String::new(),
+        rule_sets: vec![set],
+    };
+    let bytes = cardtables::BlackjackIndices::to_bytes(1, &payload).unwrap();
+    cardtables::BlackjackIndices::from_bytes(bytes).unwrap()
+}
+
+#[test]
+fn count_index_questions_read_their_own_cell_and_refuse_the_rest() {
+    use BlackjackQueryError as E;
+    let table = indices();
+    let counts = 5;
+    // Every two-card hard total against every upcard at every count reads its own cell;
+    // counts beyond the range read the nearest end.
+    for (a, b) in [(8u8, 4u8), (0, 1), (7, 6), (2, 3)] {
+        let (t, _) = blackjack::total(&[a, b]).unwrap();
+        for up in 0..13u8 {
+            let v = if up == 12 {
+                0
+            } else {
+                usize::from(up.min(8)) + 1
+            };
+            let cell = Row::Hard(t).index().unwrap() * RANKS + v;
+            for count in -4..=4 {
+                let at = count.clamp(-2, 2);
+                let want = Action::from_code(((cell * counts + (at + 2) as usize) % ACTIONS) as u8);
+                let got = table.play_at_count(0, &[a, b], up, count).unwrap();
+                assert_eq!(Some(got.action), want, "{a} {b} vs {up} at {count}");
+            }
+        }
+    }
+    // More cards: the chart's hit, changed to stand by the hard 16 index from +1 on.
+    let sixteen = [8, 2, 0]; // T 4 2
+    assert_eq!(blackjack::total(&sixteen).unwrap(), (16, false));
+    assert_eq!(
+        table.play_at_count(0, &sixteen, 8, 0).unwrap().action,
+        Action::Hit
+    );
+    let play = table.play_at_count(0, &sixteen, 8, 1).unwrap();
+    assert_eq!((play.action, play.chart), (Action::Stand, Action::Hit));
+    assert_eq!(play.index.map(|x| x.index), Some(1));
+    // Insurance from +3, beyond the range's end (+2): every count reads as at most +2.
+    assert_eq!(table.insure(0, 2), Ok(false));
+    assert_eq!(table.insure(0, 50), Ok(false));
+    assert_eq!(
+        table.play_at_count(1, &[8, 4], 8, 0),
+        Err(E::RuleSetIndex { index: 1, count: 1 })
+    );
+    assert_eq!(
+        table.play_at_count(0, &[8, 4], 13, 0),
+        Err(E::RankOutOfRange(13))
+    );
+    assert_eq!(
+        table.play_at_count(0, &[8, 40], 8, 0),
+        Err(E::RankOutOfRange(40))
+    );
+    assert_eq!(table.play_at_count(0, &[8], 8, 0), Err(E::TooFewCards(1)));
+    assert_eq!(table.play_at_count(0, &[8, 8, 8], 8, 0), Err(E::Bust(30)));
+    assert_eq!(
+        table.play_at_count(0, &[8, 4], 8, 1001),
+        Err(E::CountOutOfRange(1001))
+    );
+    assert_eq!(table.insure(0, i32::MIN), Err(E::CountOutOfRange(i32::MIN)));
+}

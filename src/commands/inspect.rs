@@ -231,6 +231,45 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
                 None,
             )
         }
+        Game::BlackjackIndices => {
+            let table = cardtables::BlackjackIndices::from_bytes(bytes)?;
+            let sets = table.rule_sets();
+            let first = &sets[0];
+            (
+                vec![
+                    ("rule sets", sets.len().to_string()),
+                    (
+                        "ids",
+                        sets.iter()
+                            .map(|r| r.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                    (
+                        "count",
+                        format!(
+                            "{} ({}), {} to {}",
+                            first.system,
+                            if first.true_count {
+                                "true count"
+                            } else {
+                                "running count"
+                            },
+                            first.low,
+                            first.high
+                        ),
+                    ),
+                    (
+                        "index plays",
+                        sets.iter()
+                            .map(|r| r.indices.len())
+                            .sum::<usize>()
+                            .to_string(),
+                    ),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
         Game::Pipeline => (
             vec![("holds", "a pipeline checkpoint or shard part".to_string())],
             None,

@@ -7,13 +7,17 @@ pub mod stud;
 pub mod zhajinhua;
 
 use crate::engine::ErasedJob;
-use crate::job::{JobError, JobSpec};
+use crate::job::{JobError, JobSpec, EXTRA_TABLES};
 
 /// Every job kind this build knows, with a one-line description.
 pub const KINDS: &[(&str, &str)] = &[
     (
         "blackjack.strategy",
         "Blackjack: exact EVs, basic strategy and house edge for a grid of rule sets, checked by simulation",
+    ),
+    (
+        "blackjack.indices",
+        "Blackjack: count-index plays for a counting system, EV and insurance by true count, exact per drawn shoe",
     ),
     (
         "holdem.headsup",
@@ -62,6 +66,7 @@ pub const KINDS: &[(&str, &str)] = &[
 fn extra_tables(kind: &str) -> &'static [&'static str] {
     match kind {
         "blackjack.strategy" => &["grid", "simulation", "analysis"],
+        "blackjack.indices" => &["grid", "count", "indices", "betting"],
         "holdem.pushfold" => &["pushfold"],
         "niuniu.bidding" => &["bidding"],
         "niuniu.multiway" => &["multiway"],
@@ -73,25 +78,22 @@ fn extra_tables(kind: &str) -> &'static [&'static str] {
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     if KINDS.iter().any(|(k, _)| *k == spec.kind) {
-        for table in [
-            "grid",
-            "simulation",
-            "analysis",
-            "pushfold",
-            "betting",
-            "bidding",
-            "multiway",
-        ] {
+        for table in EXTRA_TABLES {
             if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
-                let reader = KINDS
+                let readers: Vec<&str> = KINDS
                     .iter()
                     .map(|(k, _)| *k)
-                    .find(|k| extra_tables(k).contains(&table))
-                    .unwrap_or("no job kind");
+                    .filter(|k| extra_tables(k).contains(&table))
+                    .collect();
+                let reader = match readers.split_last() {
+                    Some((last, [])) => format!("{last} reads"),
+                    Some((last, rest)) => format!("{} and {last} read", rest.join(", ")),
+                    None => "no job kind reads".to_string(),
+                };
                 return Err(spec.field_error(
                     table,
                     format!(
-                        "a {} job has no [{table}] table (only {reader} reads it)",
+                        "a {} job has no [{table}] table (only {reader} it)",
                         spec.kind
                     ),
                 ));
@@ -100,6 +102,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     }
     match spec.kind.as_str() {
         "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
+        "blackjack.indices" => Ok(Box::new(blackjack::job::IndicesJob::new(spec)?)),
         "holdem.headsup" => Ok(Box::new(holdem::job::HeadsUpJob::new(spec)?)),
         "holdem.multiway" => Ok(Box::new(holdem::job::MultiwayJob::new(spec)?)),
         "holdem.preflop" => Ok(Box::new(holdem::job::PreflopJob::new(spec)?)),

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use arrow_array::types::UInt8Type;
 use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Float64Array, RecordBatch, StringArray, UInt16Array,
-    UInt32Array, UInt64Array, UInt8Array,
+    ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int32Array, RecordBatch, StringArray,
+    UInt16Array, UInt32Array, UInt64Array, UInt8Array,
 };
 
 /// The columns of one record batch, in schema order.
@@ -52,6 +52,10 @@ impl Columns {
 
     pub fn u32(self, name: &'static str, values: impl IntoIterator<Item = u32>) -> Columns {
         self.array(name, Arc::new(UInt32Array::from_iter_values(values)))
+    }
+
+    pub fn i32(self, name: &'static str, values: impl IntoIterator<Item = i32>) -> Columns {
+        self.array(name, Arc::new(Int32Array::from_iter_values(values)))
     }
 
     pub fn u64(self, name: &'static str, values: impl IntoIterator<Item = u64>) -> Columns {

@@ -1,5 +1,5 @@
 //! `pipeline query blackjack`: every action's exact EV for a hand against an upcard, and
-//! the best one.
+//! the best one; with `--count`, the play at that count from a count-index table.
 
 use std::path::PathBuf;
 
@@ -11,6 +11,9 @@ use crate::cli::BlackjackQuestion;
 use crate::commands::UsageError;
 
 pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
+    if let Some(count) = q.count {
+        return query_at_count(q, count);
+    }
     let usage = |e: BlackjackQueryError| UsageError::error(e.to_string());
     let path = q.table.clone().unwrap_or_else(|| {
         let grid = PathBuf::from("tables/blackjack/blackjack.bin");
@@ -78,6 +81,90 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
             );
         }
         Err(e) => return Err(usage(e)),
+    }
+    Ok(())
+}
+
+/// The play at a count, from a `blackjack.indices` table, with the index that decided it.
+fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
+    let usage = |e: BlackjackQueryError| UsageError::error(e.to_string());
+    let path = q
+        .table
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("tables/blackjack_indices/blackjack_indices.bin"));
+    let table = open_table(&path, "blackjack_indices.toml", "--table", |p| {
+        cardtables::BlackjackIndices::open(p)
+    })?;
+    if q.rules.as_deref() == Some("list") {
+        for set in table.rule_sets() {
+            println!(
+                "{:<28} {} ({} index plays)",
+                set.id,
+                set.system,
+                set.indices.len()
+            );
+        }
+        return Ok(());
+    }
+    let set = match &q.rules {
+        Some(id) => table.rule_set(id).map_err(usage)?,
+        None => 0,
+    };
+    let cards = parse_hand(&q.hand).map_err(usage)?;
+    let up = parse_rank(&q.upcard).map_err(usage)?;
+    let (t, soft) = total(&cards).map_err(usage)?;
+    let advice = table.play_at_count(set, &cards, up, count).map_err(usage)?;
+    let s = &table.rule_sets()[set];
+    let name = |r: u8| RANK_CHARS[usize::from(r)].to_string();
+    let names: Vec<String> = cards.iter().map(|&r| name(r)).collect();
+    let axis = if s.true_count {
+        "true count"
+    } else {
+        "running count"
+    };
+    let shown = count.clamp(s.low, s.high);
+    println!(
+        "{} ({} {t}) against {} under {} at {} {count:+} ({}{}):",
+        names.join(" "),
+        if soft { "soft" } else { "hard" },
+        name(up),
+        s.id,
+        s.system,
+        axis,
+        if shown == count {
+            String::new()
+        } else {
+            format!(", answered as {shown:+}, the table's end")
+        }
+    );
+    println!("  chart:  {}", advice.chart.name());
+    match advice.index {
+        Some(x) => println!(
+            "  play:   {} (index {} {:+}, worth {:.2e} bets per 100 rounds)",
+            advice.action.name(),
+            if x.below {
+                "at or below"
+            } else {
+                "at or above"
+            },
+            x.index,
+            x.gain_per_100
+        ),
+        None => println!(
+            "  play:   {} (no index changes it here)",
+            advice.action.name()
+        ),
+    }
+    if up == 12 {
+        let insure = table.insure(set, count).map_err(usage)?;
+        println!(
+            "  insurance: {}",
+            match (insure, s.insure_from) {
+                (true, Some(from)) => format!("take it (index {from:+})"),
+                (false, Some(from)) => format!("decline (index {from:+})"),
+                _ => "decline (no insurance index in the table's range)".into(),
+            }
+        );
     }
     Ok(())
 }

@@ -346,12 +346,7 @@ fn chart_values(
     let g = Hands::get();
     let surrender_allowed = rules.surrender != Surrender::None;
     let splits = rules.max_split_hands >= 2;
-    let chart_hits: Vec<bool> = (0..g.len() as u32)
-        .map(|h| {
-            let hand = g.hand(h);
-            hand.cards >= 2 && chart_hits_hand(column, hand)
-        })
-        .collect();
+    let chart_hits = chart_hits_of(column);
     let mut values = vec![0.0; starts.pairs.len()];
     for (i, &(a, b)) in starts.pairs.iter().enumerate() {
         if starts.deal_probability[i] == 0.0 || (a, b) == (ACE, TEN) {
@@ -376,38 +371,190 @@ fn chart_values(
                 starts.scale(rules, i) * main.hit(h, &chart_hits, memo)
             }
             Action::Split => {
-                let first = post_split_first(rules, a, |x| {
-                    let hx = g.hand(g.pair(a, x));
-                    let das = rules.double_after_split && may_double(rules, hx);
-                    let cell = &column[row_of(hx, false)];
-                    let mut order = [NO_ACTION; ACTIONS];
-                    let mut k = 0;
-                    for &c in cell.iter() {
-                        match Action::from_code(c) {
-                            Some(Action::Stand | Action::Hit) => {}
-                            Some(Action::Double) if das => {}
-                            _ => continue,
-                        }
-                        order[k] = c;
-                        k += 1;
-                    }
-                    order
-                });
-                let resplit = first_allowed(&column[row_of(&hand, true)], |x| match x {
-                    Action::Stand | Action::Hit | Action::Split => true,
-                    Action::Double => rules.double_after_split && may_double(rules, &hand),
-                    Action::Surrender => false,
-                }) == Action::Split;
-                let play = Play {
-                    first,
-                    hits: chart_hits.clone(),
-                };
-                let mode = Mode::Fixed(Strategy::Chart, &play);
-                starts.scale(rules, i) * splitters[a].ev(rules, main, mode, resplit, memo)
+                starts.scale(rules, i)
+                    * chart_split(
+                        rules,
+                        main,
+                        column,
+                        &chart_hits,
+                        (a, &hand),
+                        splitters,
+                        memo,
+                    )
             }
         };
     }
     values
+}
+
+/// Whether the chart hits each hand after its first decision (by hand index).
+fn chart_hits_of(column: &[Cell]) -> Vec<bool> {
+    let g = Hands::get();
+    (0..g.len() as u32)
+        .map(|h| {
+            let hand = g.hand(h);
+            hand.cards >= 2 && chart_hits_hand(column, hand)
+        })
+        .collect()
+}
+
+/// The raw EV (as [`Splitter::ev`]) of splitting `pair` and playing on by the chart
+/// `column`: each post-split hand's first decision is its cell's first stand, hit or (with
+/// DAS) double, later ones the chart's hit-or-stand, and the pair is resplit when the
+/// chart's pair row says split.
+#[allow(clippy::too_many_arguments)]
+fn chart_split(
+    rules: &BlackjackRules,
+    main: &mut Context,
+    column: &[Cell],
+    chart_hits: &[bool],
+    (a, hand): (usize, &Hand),
+    splitters: &mut [Splitter],
+    memo: &mut [f64],
+) -> f64 {
+    let g = Hands::get();
+    let first = post_split_first(rules, a, |x| {
+        let hx = g.hand(g.pair(a, x));
+        let das = rules.double_after_split && may_double(rules, hx);
+        let cell = &column[row_of(hx, false)];
+        let mut order = [NO_ACTION; ACTIONS];
+        let mut k = 0;
+        for &c in cell.iter() {
+            match Action::from_code(c) {
+                Some(Action::Stand | Action::Hit) => {}
+                Some(Action::Double) if das => {}
+                _ => continue,
+            }
+            order[k] = c;
+            k += 1;
+        }
+        order
+    });
+    let resplit = first_allowed(&column[row_of(hand, true)], |x| match x {
+        Action::Stand | Action::Hit | Action::Split => true,
+        Action::Double => rules.double_after_split && may_double(rules, hand),
+        Action::Surrender => false,
+    }) == Action::Split;
+    let play = Play {
+        first,
+        hits: chart_hits.to_vec(),
+    };
+    splitters[a].ev(
+        rules,
+        main,
+        Mode::Fixed(Strategy::Chart, &play),
+        resplit,
+        memo,
+    )
+}
+
+/// One starting hand against one upcard, from one shoe, when the basic strategy chart is
+/// played after its first decision.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChartStart {
+    /// The chance of being dealt it and of the round reaching a decision: the upcard's
+    /// chance, the hand's, and (when the dealer peeks) no dealer blackjack. Zero for a
+    /// natural, which has no decision.
+    pub weight: f64,
+    /// The chart row it is played by (its pair row when it may be split).
+    pub row: usize,
+    /// The chart's first action.
+    pub chart: Action,
+    /// Each first action's EV, conditioned like the tables, with every later decision the
+    /// chart's (NaN where not allowed).
+    pub evs: ActionEvs,
+}
+
+/// Every starting hand against upcard `u` dealt from the shoe `full` (cards per rank
+/// before the upcard), each first action followed by the chart `column`'s play; and the
+/// round's EV, given this upcard, when the chart is played throughout (naturals and
+/// dealer blackjacks included). What the count-index search values for each shoe it draws.
+pub(super) fn chart_starts(
+    rules: &BlackjackRules,
+    full: [u32; RANKS],
+    u: usize,
+    column: &[Cell],
+) -> (Vec<ChartStart>, f64) {
+    let g = Hands::get();
+    let total: u32 = full.iter().sum();
+    let base = Base::Finite {
+        counts: full,
+        total,
+    }
+    .without(u, 1);
+    let p_up = f64::from(full[u]) / f64::from(total);
+    let mut main = Context::new(rules, u, base).with_memo(&DealerMemo::shared(1 << 16));
+    let starts = Starts::new(base, u);
+    let chart_hits = chart_hits_of(column);
+    let mut memo = vec![f64::NAN; g.len()];
+    let mut split_memo = vec![f64::NAN; g.len()];
+    let mut splitters: Vec<Splitter> = (0..RANKS).map(|p| Splitter::new(p, &main)).collect();
+    let surrender_allowed = rules.surrender != Surrender::None;
+    let splits = rules.max_split_hands >= 2;
+    let q = &starts.q;
+    let mut out = Vec::with_capacity(starts.pairs.len());
+    for (i, &(a, b)) in starts.pairs.iter().enumerate() {
+        let h = g.pair(a, b);
+        let hand = *g.hand(h);
+        let can_split = a == b && splits;
+        let row = row_of(&hand, can_split);
+        let mut start = ChartStart {
+            weight: 0.0,
+            row,
+            chart: Action::Stand,
+            evs: [f64::NAN; ACTIONS],
+        };
+        if starts.deal_probability[i] == 0.0 || (a, b) == (ACE, TEN) {
+            out.push(start);
+            continue;
+        }
+        let allowed = |action: Action| match action {
+            Action::Stand | Action::Hit => true,
+            Action::Double => may_double(rules, &hand),
+            Action::Split => can_split,
+            Action::Surrender => surrender_allowed,
+        };
+        let scale = starts.scale(rules, i);
+        let e = &mut start.evs;
+        e[Action::Stand as usize] = scale * main.stand(h);
+        e[Action::Hit as usize] = scale * main.hit(h, &chart_hits, &mut memo);
+        if allowed(Action::Double) {
+            e[Action::Double as usize] = scale * main.double(h);
+        }
+        if surrender_allowed {
+            e[Action::Surrender as usize] =
+                if rules.surrender == Surrender::Early && rules.dealer_peeks && q[i] > 0.0 {
+                    (-0.5 + q[i]) / (1.0 - q[i])
+                } else {
+                    -0.5
+                };
+        }
+        if can_split {
+            let raw = chart_split(
+                rules,
+                &mut main,
+                column,
+                &chart_hits,
+                (a, &hand),
+                &mut splitters,
+                &mut split_memo,
+            );
+            e[Action::Split as usize] = scale * raw;
+        }
+        start.chart = first_allowed(&column[row], allowed);
+        let survive = if rules.dealer_peeks { 1.0 - q[i] } else { 1.0 };
+        start.weight = p_up * starts.deal_probability[i] * survive;
+        out.push(start);
+    }
+    let round = starts.round_ev(rules, &|i| {
+        let s = &out[i];
+        if s.weight == 0.0 {
+            0.0
+        } else {
+            s.evs[s.chart as usize]
+        }
+    });
+    (out, p_up * round)
 }
 
 /// Everything about one upcard: the dealer's outcomes, the optimal play's EVs and the

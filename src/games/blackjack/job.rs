@@ -1,21 +1,30 @@
-//! Job kind `blackjack.strategy`: the exact analysis of every rule set of a grid, each
+//! Job kinds `blackjack.strategy` ([`StrategyJob`]) and `blackjack.indices`
+//! ([`IndicesJob`]).
+//!
+//! `blackjack.strategy`: the exact analysis of every rule set of a grid, each
 //! rule set's basic strategy chart played through the seeded simulator, and the tables,
 //! runtime file and report built from them (`tables`, `report`).
 //!
 //! Units: one exact analysis per rule set, then the simulation of each rule set's chart
 //! in chunks of [`ROUNDS_PER_UNIT`] rounds, each chunk with its own random stream (job
 //! seed, unit index). Optionally the tutorial article's strategy is simulated too.
+//!
+//! `blackjack.indices`: per rule set and count, chunks of [`POINTS_PER_UNIT`] decision
+//! points drawn at that count and valued exactly (the method is in `indices`); `finish`
+//! finds the index plays.
 
 use std::sync::OnceLock;
 
-use cardtables::blackjack::{BlackjackPayload, CHART_ROWS, RANKS};
+use cardtables::blackjack::{BlackjackPayload, Cell, CHART_ROWS, RANKS};
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{self, Analysis};
+use super::count::Counter;
 use super::hands;
+use super::indices::{self, BettingSettings, CountSample, CounterResult, IndicesSettings, Summary};
 use super::report;
 use super::rules::{expand, Expanded, RuleSetSpec, SimulationSettings};
-use super::sim::{self, Player, Shuffle, Tally};
+use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally};
 use super::tables::{self, Results};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
@@ -269,6 +278,264 @@ impl Job for StrategyJob {
                 entries: (n * hands::starting_hands().count() * RANKS) as u64,
             }],
             report: report::build(meta, &self.simulation, &results)?,
+            rules: self.rules_toml.clone(),
+        })
+    }
+}
+
+/// First stream selector of the counter simulation of `blackjack.indices`, apart from
+/// every unit's stream.
+const COUNTER_STREAMS: u64 = 1 << 40;
+
+/// Decision points per unit of `blackjack.indices` (a few seconds on one core).
+pub const POINTS_PER_UNIT: u32 = 50;
+
+/// One unit of `blackjack.indices`: decision points of one rule set at one count.
+#[derive(Clone, Copy, Debug)]
+struct CountPlan {
+    set: usize,
+    /// Position of the count in the range.
+    count: usize,
+    points: u32,
+}
+
+/// The `blackjack.indices` job: count-index plays, EV by count and insurance by count for
+/// every rule set of the grid, under one counting system (`indices` has the method).
+pub struct IndicesJob {
+    seed: u64,
+    /// `[rules]`, `[grid]`, `[count]` and `[indices]` as the outputs record them.
+    rules_toml: String,
+    sets: Vec<RuleSetSpec>,
+    counter: Counter,
+    settings: IndicesSettings,
+    betting: BettingSettings,
+    plan: Vec<CountPlan>,
+    /// Each rule set's basic strategy chart and its full-shoe EV, computed once per
+    /// process.
+    charts: Vec<OnceLock<(Vec<Cell>, f64)>>,
+}
+
+impl IndicesJob {
+    /// Validates the rules, `[count]` and `[indices]`.
+    pub fn new(spec: &JobSpec) -> Result<IndicesJob, JobError> {
+        let Expanded {
+            sets, rules_toml, ..
+        } = expand(spec)?;
+        let counter = Counter::from_spec(spec)?;
+        let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
+        let settings = IndicesSettings::from_spec(spec, &rules)?;
+        let betting = BettingSettings::from_spec(spec)?;
+        let mut plan = Vec::new();
+        for set in 0..sets.len() {
+            for count in 0..counter.counts() {
+                let mut left = settings.points_per_count;
+                while left > 0 {
+                    let points = left.min(POINTS_PER_UNIT);
+                    plan.push(CountPlan { set, count, points });
+                    left -= points;
+                }
+            }
+        }
+        Ok(IndicesJob {
+            seed: spec.run.seed,
+            rules_toml: format!(
+                "{rules_toml}{}{}{}",
+                counter.canonical_toml(),
+                settings.canonical_toml(),
+                betting.canonical_toml()
+            ),
+            charts: (0..sets.len()).map(|_| OnceLock::new()).collect(),
+            sets,
+            counter,
+            settings,
+            betting,
+            plan,
+        })
+    }
+
+    /// The counter of `[betting]` simulated on one rule set, playing the chart with its
+    /// index plays at each count: chunks of [`ROUNDS_PER_UNIT`] rounds in parallel, chunk
+    /// `k` of rule set `s` from `stream(seed, COUNTER_STREAMS + s · 2²⁴ + k)`, summed in
+    /// chunk order (so the result does not depend on threads or shards).
+    fn simulate_counter(&self, set: usize, summary: &Summary) -> Option<CounterResult> {
+        use rayon::prelude::*;
+        let total = self.betting.rounds;
+        if total == 0 {
+            return None;
+        }
+        let charts = indices::charts_by_count(&self.chart(set).0, &summary.rows);
+        let ramp = self.betting.ramp();
+        let insure_from = summary.indices.iter().find_map(|x| {
+            (x.decision == indices::Decision::Insurance
+                && x.direction == indices::Direction::AtOrAbove)
+                .then_some(x.index)
+        });
+        let counting = Counting {
+            rules: &self.sets[set].rules,
+            counter: &self.counter,
+            chart: &self.chart(set).0,
+            charts: &charts,
+            insure_from,
+            ramp: &ramp,
+            penetration: self.settings.penetration,
+        };
+        let chunks = total.div_ceil(ROUNDS_PER_UNIT);
+        let tallies: Vec<CounterTally> = (0..chunks)
+            .into_par_iter()
+            .map(|k| {
+                let rounds = (total - k * ROUNDS_PER_UNIT).min(ROUNDS_PER_UNIT);
+                let id = COUNTER_STREAMS + ((set as u64) << 24) + k;
+                counting.simulate(rounds, &mut stream(self.seed, id))
+            })
+            .collect();
+        let mut sum = CounterTally::default();
+        for t in &tallies {
+            sum.add(t);
+        }
+        Some(CounterResult::of(&sum).with_bankroll(self.betting.bankroll))
+    }
+
+    fn chart(&self, set: usize) -> &(Vec<Cell>, f64) {
+        self.charts[set].get_or_init(|| {
+            let a = analysis::analyze(&self.sets[set].rules);
+            (a.chart, a.chart_ev)
+        })
+    }
+}
+
+impl Job for IndicesJob {
+    type Unit = CountSample;
+
+    fn describe(&self) -> Vec<String> {
+        let c = &self.counter;
+        vec![
+            format!(
+                "{} rule set{}: {}",
+                self.sets.len(),
+                if self.sets.len() == 1 { "" } else { "s" },
+                self.sets
+                    .iter()
+                    .map(|s| s.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "count system {} ({}), counts {} to {}; cut card at {:.0} %",
+                c.name,
+                c.axis(),
+                c.low,
+                c.high,
+                100.0 * self.settings.penetration
+            ),
+            match self.betting.rounds {
+                0 => "no counter simulation".to_string(),
+                n => format!(
+                    "then {n} simulated rounds per rule set of a counter betting {}",
+                    self.betting.ramp_text()
+                ),
+            },
+            format!(
+                "{} decision points per count valued exactly ({} in all, seed {})",
+                self.settings.points_per_count,
+                u64::from(self.settings.points_per_count)
+                    * c.counts() as u64
+                    * self.sets.len() as u64,
+                self.seed
+            ),
+        ]
+    }
+
+    fn unit_count(&self) -> usize {
+        self.plan.len()
+    }
+
+    fn check_unit(&self, index: usize, unit: &CountSample) -> Result<(), String> {
+        let plan = self.plan.get(index).ok_or("no such unit")?;
+        unit.check(self.counter.counts())?;
+        if unit.points > u64::from(plan.points) {
+            return Err(format!(
+                "{} points, at most {} planned",
+                unit.points, plan.points
+            ));
+        }
+        Ok(())
+    }
+
+    fn run_unit(&self, index: usize) -> CountSample {
+        let plan = self.plan[index];
+        let mut rng = stream(self.seed, index as u64);
+        indices::sample_count(
+            &self.sets[plan.set].rules,
+            &self.counter,
+            &self.settings,
+            &self.chart(plan.set).0,
+            self.counter.low + plan.count as i32,
+            plan.points,
+            &mut rng,
+        )
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<CountSample>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        progress.phase("index plays");
+        let counts = self.counter.counts();
+        let mut merged: Vec<Vec<CountSample>> = (0..self.sets.len())
+            .map(|_| (0..counts).map(|_| CountSample::empty(counts)).collect())
+            .collect();
+        for (plan, unit) in self.plan.iter().zip(&units) {
+            merged[plan.set][plan.count].merge(unit);
+        }
+        let summaries: Vec<Summary> = merged
+            .iter()
+            .enumerate()
+            .map(|(set, samples)| indices::summarize(&self.counter, &self.chart(set).0, samples))
+            .collect();
+        progress.phase("counter simulation");
+        let counters: Vec<Option<CounterResult>> = summaries
+            .iter()
+            .enumerate()
+            .map(|(set, summary)| self.simulate_counter(set, summary))
+            .collect();
+        progress.phase("building tables");
+        let results = tables::IndexResults {
+            sets: &self.sets,
+            counter: &self.counter,
+            summaries: &summaries,
+            betting: &self.betting,
+            counters: &counters,
+        };
+        let charts: Vec<Vec<Cell>> = (0..self.sets.len())
+            .map(|set| self.chart(set).0.clone())
+            .collect();
+        let payload = results.runtime_payload(self.rules_toml.clone(), &charts);
+        let table = cardtables::BlackjackIndices::to_bytes(
+            crate::sink::rules_hash(&self.rules_toml),
+            &payload,
+        )?;
+        Ok(Outputs {
+            parquet: {
+                let mut files = vec![
+                    results.indices_table()?,
+                    results.by_count_table()?,
+                    results.cells_table()?,
+                ];
+                if counters.iter().any(Option::is_some) {
+                    files.push(results.counter_table()?);
+                }
+                files
+            },
+            tables: vec![BinaryOutput {
+                file: "blackjack_indices.bin".into(),
+                bytes: table,
+                entries: (self.sets.len() * indices::CELLS * self.counter.counts()) as u64,
+            }],
+            report: report::build_indices(meta, &self.settings, &results, &|set| {
+                self.chart(set).clone()
+            })?,
             rules: self.rules_toml.clone(),
         })
     }

@@ -13,8 +13,10 @@
 
 pub mod analysis;
 mod context;
+pub mod count;
 pub mod dealer;
 pub mod hands;
+pub mod indices;
 pub mod job;
 mod report;
 pub mod rules;

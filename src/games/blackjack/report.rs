@@ -1,14 +1,20 @@
-//! The blackjack report: EV across the rule sets, the exact-vs-simulated check,
-//! and each rule set's basic strategy as a coloured SVG chart like the ones players know.
+//! The blackjack reports: for `blackjack.strategy`, EV across the rule sets, the
+//! exact-vs-simulated check, and each rule set's basic strategy as a coloured SVG chart
+//! like the ones players know; for `blackjack.indices`, the index plays, the chart with
+//! its indices, and EV and insurance by count.
 
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
 use super::hands::{rank_name, starting_index, ACE, TEN};
-use super::rules::{rules_in_words, Decks, InfiniteWord, SimulationSettings, RULE_FIELDS};
-use super::tables::{row_label, Results, UPCARD_ORDER};
+use super::indices::{Direction, IndicesSettings};
+use super::rules::{
+    rules_in_words, Decks, InfiniteWord, RuleSetSpec, SimulationSettings, RULE_FIELDS,
+};
+use super::tables::{decision_words, row_label, IndexResults, Results, UPCARD_ORDER};
 use crate::engine::JobMeta;
 use crate::report::{
-    conventions, header, markdown_table, published_box, with_error, Published, Report,
+    bar_chart_svg, conventions, header, line_chart_svg, markdown_table, published_box, with_error,
+    Line, Published, Report,
 };
 
 fn percent(x: f64) -> String {
@@ -17,7 +23,7 @@ fn percent(x: f64) -> String {
 
 /// The report's own conventions: outcomes and ties, the bet unit, and the rules in words
 /// (the rules every rule set shares, then each field the grid varies with its values).
-fn conventions_lines(r: &Results) -> Vec<String> {
+fn conventions_lines(sets: &[RuleSetSpec]) -> Vec<String> {
     let mut lines = vec![
         "EVs are per unit initial bet, for the whole round (doubled and split bets \
          included), and include naturals and dealer blackjacks. A push (equal totals, neither side bust) returns the bet; a natural beats any other \
@@ -25,7 +31,7 @@ fn conventions_lines(r: &Results) -> Vec<String> {
          conditioned on no dealer blackjack when the dealer peeks. No insurance."
             .to_string(),
     ];
-    let words: Vec<[String; 11]> = r.sets.iter().map(|s| rules_in_words(&s.rules)).collect();
+    let words: Vec<[String; 11]> = sets.iter().map(|s| rules_in_words(&s.rules)).collect();
     let Some(first) = words.first() else {
         return lines;
     };
@@ -129,7 +135,7 @@ pub fn build(
          EV averaged over the two-card hands of that row, weighted by how often they are \
          dealt; its EV is exact too.\n",
     );
-    md.push_str(&conventions(&conventions_lines(r)));
+    md.push_str(&conventions(&conventions_lines(r.sets)));
     md.push_str(&published_box(&published(r))?);
     md.push_str("\n## EV across the rule sets\n\n");
     let mut rows = Vec::new();
@@ -593,4 +599,471 @@ pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The Illustrious 18 as published for Hi-Lo, multi-deck, S17 (Schlesinger, *Blackjack
+/// Attack*): (decision, upcard, play, index), each read "play at this count and above"
+/// (below it, the other action: hit for the stands, no insurance, no double, no split).
+const ILLUSTRIOUS_18: [(&str, usize, &str, i32); 18] = [
+    ("insurance", ACE, "insure", 3),
+    ("hard 16", TEN, "stand", 0),
+    ("hard 15", TEN, "stand", 4),
+    ("pair T", 4, "split", 5),
+    ("pair T", 5, "split", 4),
+    ("hard 10", TEN, "double", 4),
+    ("hard 12", 2, "stand", 2),
+    ("hard 12", 1, "stand", 3),
+    ("hard 11", ACE, "double", 1),
+    ("hard 9", 1, "double", 1),
+    ("hard 10", ACE, "double", 4),
+    ("hard 9", 6, "double", 3),
+    ("hard 16", 8, "stand", 5),
+    ("hard 13", 1, "stand", -1),
+    ("hard 12", 3, "stand", 0),
+    ("hard 12", 4, "stand", -2),
+    ("hard 12", 5, "stand", -1),
+    ("hard 13", 2, "stand", -2),
+];
+
+/// This run's index for an Illustrious 18 play, read the same way (the count from which
+/// `play` beats the other action), with its crossing: a deviation to `play` upward, or
+/// one away from it downward (whose index + 1 is where `play` starts).
+fn as_illustrious(
+    indices: &[super::indices::Index],
+    (hand, up, play): (&str, usize, &str),
+) -> Option<(i32, f64, f64)> {
+    indices.iter().find_map(|x| {
+        let (h, u, chart, deviation) = decision_words(&x.decision);
+        if h != hand || u != up {
+            return None;
+        }
+        match x.direction {
+            Direction::AtOrAbove if deviation == play => Some((x.index, x.crossing, x.crossing_se)),
+            Direction::AtOrBelow if chart == play => Some((x.index + 1, x.crossing, x.crossing_se)),
+            _ => None,
+        }
+    })
+}
+
+/// The simulated counter of one rule set: the ramp, its win rate and risk.
+fn counter_section(
+    k: &super::indices::CounterResult,
+    r: &IndexResults,
+    settings: &IndicesSettings,
+) -> String {
+    let mut md = format!(
+        "\n### A counter at the table\n\nA seeded simulation of {} rounds, heads-up, cut card \
+         at {:.0} %: the count taken before each round, the bet by the ramp ({}), the first \
+         decision on the two dealt cards made by the chart with every index play this job \
+         found that applies at the count, later ones by the basic strategy, insurance taken \
+         by its index. Units won and bet per round:\n\n",
+        k.rounds,
+        100.0 * settings.penetration,
+        r.betting.ramp_text()
+    );
+    md.push_str(&markdown_table(
+        &["figure", "value"],
+        &[
+            vec![
+                "win rate, units per 100 rounds ± s.e.".into(),
+                with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
+            ],
+            vec![
+                "standard deviation per round, units".into(),
+                format!("{:.3}", k.sd),
+            ],
+            vec!["mean bet, units".into(), format!("{:.4}", k.mean_bet)],
+            vec![
+                "win per unit bet, % ± s.e.".into(),
+                with_error(
+                    100.0 * k.win_rate.0 / k.mean_bet,
+                    100.0 * k.win_rate.1 / k.mean_bet,
+                    true,
+                ),
+            ],
+            vec![
+                "SCORE = 10⁶ (win rate ÷ sd)² ± s.e.".into(),
+                with_error(k.score.0, k.score.1, false),
+            ],
+            vec![
+                "N0 = (sd ÷ win rate)², rounds".into(),
+                format!("{:.0}", k.n0),
+            ],
+            vec![
+                format!(
+                    "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²)",
+                    r.betting.bankroll
+                ),
+                format!("{:.4}", k.risk_of_ruin),
+            ],
+        ],
+    ));
+    md.push_str(
+        "\nSCORE is the win per 100 rounds of a bettor whose ramp is scaled to a bankroll of \
+         10,000 at a 13.5 % risk of ruin; N0 the rounds after which the expected win equals \
+         one standard deviation. The risk of ruin is the diffusion formula for a game that \
+         never ends, from the simulated win rate and deviation.\n",
+    );
+    md
+}
+
+/// An index as charts print it: `≥ +3`, `≤ −1`.
+fn index_text(index: i32, direction: Direction) -> String {
+    match direction {
+        Direction::AtOrAbove => format!("≥ {index:+}"),
+        Direction::AtOrBelow => format!("≤ {index:+}"),
+    }
+}
+
+/// Builds the `blackjack.indices` report; `chart(set)` is a rule set's basic strategy.
+pub fn build_indices(
+    meta: &JobMeta,
+    settings: &IndicesSettings,
+    r: &IndexResults,
+    chart: &dyn Fn(usize) -> (Vec<Cell>, f64),
+) -> anyhow::Result<Report> {
+    let c = r.counter;
+    let mut md = header("Blackjack count indices", meta);
+    md.push_str(&format!(
+        ": {} rule set{}, counting system `{}`, {} decision points per count valued exactly, \
+         cut card at {:.0} %.\n\n",
+        r.sets.len(),
+        if r.sets.len() == 1 { "" } else { "s" },
+        c.name,
+        settings.points_per_count,
+        100.0 * settings.penetration,
+    ));
+    md.push_str(
+        "**How the numbers are made.** A decision point is the start of a round from a shoe \
+         dealt to a uniformly random depth before the cut card. For each count the job draws \
+         decision points at that count (a shoe with another count is drawn again, so the \
+         points follow the law of the shoe given its count) and values each *exactly*: for \
+         every upcard and two-card hand, the EV of every first action with every later \
+         decision the basic strategy chart's, and the round's EV under the chart. Only the \
+         shoe is sampled, so the spread of the EVs is the spread of the shoes at that count, \
+         and every figure carries its standard error. An index is where the gain of a \
+         deviation over the chart, per round, changes sign along the counts; its *crossing* \
+         interpolates between the two counts around the change.\n",
+    );
+    let tags: Vec<String> = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
+        .iter()
+        .zip(&c.tags)
+        .map(|(r, t)| format!("{r} {t:+}"))
+        .collect();
+    let mut lines = conventions_lines(r.sets);
+    lines.push(format!(
+        "Counting system `{}`, tags {}. {}",
+        c.name,
+        tags.join(", "),
+        if c.balanced {
+            format!(
+                "Balanced: the count is the true count, the running count of the cards dealt \
+                 before the round ÷ the decks left ({}), {} to a whole number ({} and below, \
+                 and {} and above, are tabulated at the ends).",
+                match c.resolution {
+                    super::count::Resolution::Exact => "cards left ÷ 52",
+                    super::count::Resolution::Half => "to the nearest half deck",
+                    super::count::Resolution::Full => "to the nearest deck",
+                },
+                match c.rounding {
+                    super::count::Rounding::Floor => "floored (+2.7 → 2, −0.3 → −1)",
+                    super::count::Rounding::Truncate => "truncated (+2.7 → 2, −0.3 → 0)",
+                },
+                c.low,
+                c.high
+            )
+        } else {
+            format!(
+                "Unbalanced: the count is the running count of the cards dealt before the \
+                 round, started at −{} × (decks − 1), floored ({} and below, and {} and above, \
+                 are tabulated at the ends).",
+                super::count::deck_sum(&c.tags),
+                c.low,
+                c.high
+            )
+        }
+    ));
+    lines.push(
+        "An index `≥ +3` means: play the deviation at count +3 and above; `≤ −1`: at −1 and \
+         below. Gains are in initial bets per 100 rounds, over all counts at their \
+         frequencies; EVs by count are per round in initial bets. Insurance pays 2 to 1 on \
+         half a bet; its EV is per unit insured."
+            .to_string(),
+    );
+    md.push_str(&conventions(&lines));
+    let mut charts = Vec::new();
+    for (set, (s, sum)) in r.sets.iter().zip(r.summaries).enumerate() {
+        md.push_str(&format!(
+            "\n## `{}`\n\n### The most valuable plays\n\n",
+            s.id
+        ));
+        let hi_lo = c.name == "hi-lo";
+        let mut rows = Vec::new();
+        for (i, x) in sum.indices.iter().take(18).enumerate() {
+            let (hand, up, chart_play, play) = decision_words(&x.decision);
+            let mut row = vec![
+                (i + 1).to_string(),
+                hand.clone(),
+                rank_name(up).to_string(),
+                format!("{chart_play} → {play}"),
+                index_text(x.index, x.direction),
+                with_error(x.crossing, x.crossing_se, true),
+                with_error(x.gain_per_100, x.gain_per_100_se, false),
+            ];
+            if hi_lo {
+                let published = ILLUSTRIOUS_18
+                    .iter()
+                    .find(|p| p.0 == hand && p.1 == up && (p.2 == play || p.2 == chart_play));
+                row.push(
+                    published
+                        .map(|p| format!("{} ≥ {:+}", p.2, p.3))
+                        .unwrap_or_default(),
+                );
+            }
+            rows.push(row);
+        }
+        let mut head = vec![
+            "rank",
+            "hand",
+            "upcard",
+            "play",
+            "index",
+            "crossing ± s.e.",
+            "gain per 100 rounds ± s.e.",
+        ];
+        if hi_lo {
+            head.push("Illustrious 18");
+        }
+        md.push_str(&markdown_table(&head, &rows));
+        if hi_lo {
+            md.push_str(
+                "\nIllustrious 18: the Hi-Lo indices published by Schlesinger (*Blackjack \
+                 Attack*) for multi-deck S17, each as \"play at this count and above\"; blank \
+                 where a play is not among them. Below, the eighteen beside this run's \
+                 indices read the same way. Published values are rounded and come from \
+                 simulations with their own conventions (the count at the decision, truncated \
+                 or floored true counts, risk-averse choices), so agreement within a count is \
+                 what to expect; this run's figures are exact for its stated conventions up \
+                 to the standard error shown.\n\n",
+            );
+            let rows: Vec<Vec<String>> = ILLUSTRIOUS_18
+                .iter()
+                .map(|p| {
+                    let ours = as_illustrious(&sum.indices, (p.0, p.1, p.2));
+                    vec![
+                        p.0.to_string(),
+                        rank_name(p.1).to_string(),
+                        p.2.to_string(),
+                        format!("≥ {:+}", p.3),
+                        ours.map(|o| format!("≥ {:+}", o.0))
+                            .unwrap_or_else(|| "none in range".into()),
+                        ours.map(|o| with_error(o.1, o.2, true)).unwrap_or_default(),
+                    ]
+                })
+                .collect();
+            md.push_str(&markdown_table(
+                &[
+                    "hand",
+                    "upcard",
+                    "play",
+                    "published",
+                    "this run",
+                    "crossing ± s.e.",
+                ],
+                &rows,
+            ));
+        }
+        md.push_str(&format!(
+            "\nEvery index play ({} in all) is in `indices.parquet`; every cell's gain at every \
+             count in `cells.parquet`.\n\n### The chart with its indices\n\n\
+             Each cell: the basic strategy (as in `blackjack.strategy`), then each index that \
+             changes it (`S≥+2`: stand at +2 and above). Hard 8–17, soft 13–19 and the pairs.\n\n",
+            sum.indices.len()
+        ));
+        let (base, full_shoe_ev) = chart(set);
+        let mut rows = Vec::new();
+        let shown = (8..=17)
+            .map(Row::Hard)
+            .chain((13..=19).map(Row::Soft))
+            .chain(UPCARD_ORDER.iter().map(|&p| Row::Pair(p)));
+        for row in shown {
+            let Some(ri) = row.index() else { continue };
+            let mut line = vec![row_label(row)];
+            for &u in &UPCARD_ORDER {
+                let cell = ri * RANKS + u;
+                let mut text = cell_code(&base[cell]);
+                for x in &sum.indices {
+                    if let super::indices::Decision::Cell { cell: xc, play, .. } = x.decision {
+                        if xc == cell {
+                            text.push_str(&format!(
+                                " {}{}",
+                                play.letter(),
+                                index_text(x.index, x.direction).replace(' ', "")
+                            ));
+                        }
+                    }
+                }
+                line.push(text);
+            }
+            rows.push(line);
+        }
+        let mut head = vec!["hand"];
+        head.extend(UPCARD_ORDER.iter().map(|&u| rank_name(u)));
+        md.push_str(&markdown_table(&head, &rows));
+
+        md.push_str(&format!(
+            "\n### EV by {}\n\nPer round, in % of the initial bet.\n\n",
+            c.axis()
+        ));
+        let simulated = r.counters.get(set).and_then(Option::as_ref);
+        let mut z_scores = Vec::new();
+        let rows: Vec<Vec<String>> = sum
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let pct = |x: f64, se: f64| {
+                    if x.is_nan() {
+                        "—".to_string()
+                    } else {
+                        with_error(100.0 * x, 100.0 * se, true)
+                    }
+                };
+                let mut cells = vec![
+                    format!("{:+}", row.count),
+                    format!("{:.3}", 100.0 * row.frequency),
+                    row.points.to_string(),
+                    pct(row.chart_ev.0, row.chart_ev.1),
+                    if row.indices_ev.is_nan() {
+                        "—".into()
+                    } else {
+                        format!("{:+.3}", 100.0 * row.indices_ev)
+                    },
+                    pct(row.insurance_ev.0, row.insurance_ev.1),
+                ];
+                if let Some(k) = simulated {
+                    let (n, mean, se) = k.by_count[i];
+                    // The exact EV with indices carries the chart's sampling error.
+                    let z = (mean - row.indices_ev) / (se * se + row.chart_ev.1.powi(2)).sqrt();
+                    if n >= 10_000 && z.is_finite() {
+                        z_scores.push(z);
+                    }
+                    cells.push(pct(mean, se));
+                    cells.push(if z.is_finite() {
+                        format!("{z:+.2}")
+                    } else {
+                        "—".into()
+                    });
+                }
+                cells
+            })
+            .collect();
+        let mut head = vec![
+            c.axis(),
+            "frequency, %",
+            "points",
+            "EV, chart, % ± s.e.",
+            "EV, chart + indices, %",
+            "insurance EV, % ± s.e.",
+        ];
+        if simulated.is_some() {
+            head.push("simulated, chart + indices, % ± s.e.");
+            head.push("z");
+        }
+        md.push_str(&markdown_table(&head, &rows));
+        if !z_scores.is_empty() {
+            let n = z_scores.len() as f64;
+            let mean = z_scores.iter().sum::<f64>() / n;
+            let worst = z_scores.iter().fold(0.0f64, |m, z| m.max(z.abs()));
+            md.push_str(&format!(
+                "\nThe simulated column is the counter below, per unit bet, by the count before \
+                 each round: its first decisions by the chart with indices, as the exact column \
+                 values them. Over the {} counts with at least 10,000 simulated rounds, \
+                 z = (simulated − exact) ÷ s.e. has mean {mean:+.2} and largest |z| {worst:.2}. \
+                 The simulation deals rounds at the depths a real shoe reaches them, the exact \
+                 column at depths uniform before the cut card (the method above).\n",
+                z_scores.len()
+            ));
+        }
+        md.push_str(&format!(
+            "\nAveraged over the counts at their frequencies, the chart's EV is {} %; over \
+             the full shoe it is {:+.4} % (exact). The two agree because cards dealt unseen \
+             change no expectation: a check on the whole chain (the tests check the same \
+             identity exactly, shoe by shoe).\n",
+            with_error(
+                100.0 * sum.average_chart_ev.0,
+                100.0 * sum.average_chart_ev.1,
+                true
+            ),
+            100.0 * full_shoe_ev
+        ));
+        let points = |f: &dyn Fn(&super::indices::CountRow) -> f64| -> Vec<(f64, f64)> {
+            sum.rows
+                .iter()
+                .filter(|row| row.points > 0 && !f(row).is_nan())
+                .map(|row| (f64::from(row.count), 100.0 * f(row)))
+                .collect()
+        };
+        let lines = [
+            Line::solid("basic strategy chart", points(&|row| row.chart_ev.0), 0),
+            Line::dashed("chart + indices", points(&|row| row.indices_ev), 0),
+        ];
+        let file = format!("ev_by_count_{set}.svg");
+        charts.push((
+            file.clone(),
+            line_chart_svg(
+                &format!("EV by {} ({})", c.axis(), s.id),
+                c.axis(),
+                "EV per round, %",
+                &lines,
+                &[],
+            )?,
+        ));
+        let freq_file = format!("frequency_{set}.svg");
+        charts.push((
+            freq_file.clone(),
+            bar_chart_svg(
+                &format!("How often each {} comes ({})", c.axis(), s.id),
+                &sum.rows
+                    .iter()
+                    .map(|row| format!("{:+}", row.count))
+                    .collect::<Vec<_>>(),
+                &sum.rows
+                    .iter()
+                    .map(|row| 100.0 * row.frequency)
+                    .collect::<Vec<_>>(),
+                "% of rounds",
+                false,
+            )?,
+        ));
+        md.push_str(&format!(
+            "\n![EV by count]({0}/{file})\n\n![Frequency of each count]({0}/{freq_file})\n",
+            meta.name
+        ));
+        if let Some(Some(k)) = r.counters.get(set) {
+            md.push_str(&counter_section(k, r, settings));
+        }
+    }
+    let headline = r
+        .sets
+        .iter()
+        .zip(r.summaries)
+        .filter_map(|(s, sum)| {
+            sum.indices.first().map(|x| {
+                let (hand, up, _, play) = decision_words(&x.decision);
+                format!(
+                    "{}: {} index plays; the most valuable: {hand} vs {} {play} {}",
+                    s.id,
+                    sum.indices.len(),
+                    rank_name(up),
+                    index_text(x.index, x.direction)
+                )
+            })
+        })
+        .collect();
+    Ok(Report {
+        markdown: md,
+        charts,
+        headline,
+    })
 }

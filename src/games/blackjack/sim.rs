@@ -12,6 +12,7 @@ use rand::RngExt;
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
+use super::count::Counter;
 use super::hands::{points, ACE, TEN};
 use super::rules::{BlackjackRules, Double, Surrender};
 
@@ -65,6 +66,8 @@ enum Cards {
         cards: Vec<u8>,
         next: usize,
         round_start: usize,
+        /// `cards[..next]` per rank: what a counter has seen since the shuffle.
+        seen: [u32; RANKS],
     },
     Infinite,
 }
@@ -78,6 +81,7 @@ impl Cards {
                     .collect(),
                 next: 0,
                 round_start: 0,
+                seen: [0; RANKS],
             },
             None => Cards::Infinite,
         }
@@ -90,6 +94,7 @@ impl Cards {
                 cards,
                 next,
                 round_start,
+                seen,
             } => {
                 if *next == cards.len() {
                     // The shoe ran dry mid-round: keep the table's cards at the front and
@@ -101,11 +106,18 @@ impl Cards {
                     if *next == cards.len() {
                         *next = 0; // no discards: unreachable, see above
                     }
+                    // The discards went back in: only the table's cards are seen now.
+                    *seen = [0; RANKS];
+                    for &c in &cards[..*next] {
+                        seen[usize::from(c)] += 1;
+                    }
                 }
                 let j = rng.random_range(*next..cards.len());
                 cards.swap(*next, j);
                 *next += 1;
-                usize::from(cards[*next - 1])
+                let card = cards[*next - 1];
+                seen[usize::from(card)] += 1;
+                usize::from(card)
             }
             Cards::Infinite => (rng.random_range(0..13u32) as usize).min(TEN),
         }
@@ -115,11 +127,15 @@ impl Cards {
     /// partial Fisher–Yates draws are uniform again.
     fn shuffle(&mut self) {
         if let Cards::Finite {
-            next, round_start, ..
+            next,
+            round_start,
+            seen,
+            ..
         } = self
         {
             *next = 0;
             *round_start = 0;
+            *seen = [0; RANKS];
         }
     }
 
@@ -130,6 +146,14 @@ impl Cards {
         } = self
         {
             *round_start = *next;
+        }
+    }
+
+    /// Cards dealt since the last shuffle, per rank (none for an infinite shoe).
+    fn seen(&self) -> [u32; RANKS] {
+        match self {
+            Cards::Finite { seen, .. } => *seen,
+            Cards::Infinite => [0; RANKS],
         }
     }
 
@@ -200,16 +224,38 @@ impl PlayedHand {
 pub struct Player<'a> {
     rules: &'a BlackjackRules,
     chart: &'a [Cell],
+    /// The chart of the first decision on the two dealt cards, when it differs (a
+    /// counter's chart at the round's count).
+    first: &'a [Cell],
 }
 
 impl<'a> Player<'a> {
     pub fn new(rules: &'a BlackjackRules, chart: &'a [Cell]) -> Player<'a> {
-        Player { rules, chart }
+        Player {
+            rules,
+            chart,
+            first: chart,
+        }
     }
 
-    fn cell(&self, row: Row, upcard: usize) -> &Cell {
+    /// A player deciding on the two dealt cards by `first`, every later decision (hits,
+    /// split hands) by `chart`.
+    pub fn with_first(
+        rules: &'a BlackjackRules,
+        chart: &'a [Cell],
+        first: &'a [Cell],
+    ) -> Player<'a> {
+        Player {
+            rules,
+            chart,
+            first,
+        }
+    }
+
+    fn cell(&self, row: Row, upcard: usize, first: bool) -> &Cell {
         let i = row.index().unwrap_or(0);
-        &self.chart[i * RANKS + upcard]
+        let chart = if first { self.first } else { self.chart };
+        &chart[i * RANKS + upcard]
     }
 
     fn may_double(&self, hand: &PlayedHand) -> bool {
@@ -252,7 +298,8 @@ impl<'a> Player<'a> {
                     && !hand.split
             }
         };
-        self.cell(row, upcard)
+        let first = hand.cards == 2 && !hand.split;
+        self.cell(row, upcard, first)
             .iter()
             .filter_map(|&c| Action::from_code(c))
             .find(|&a| allowed(a))
@@ -283,11 +330,24 @@ impl<'a> Player<'a> {
     }
 
     fn round(&self, cards: &mut Cards, hands: &mut Vec<PlayedHand>, rng: &mut Pcg64) -> f64 {
+        let dealt = [
+            cards.deal(rng),
+            cards.deal(rng),
+            cards.deal(rng),
+            cards.deal(rng),
+        ];
+        self.play_out(dealt, cards, hands, rng)
+    }
+
+    /// Plays a round from its first four cards (player, upcard, player, hole card).
+    fn play_out(
+        &self,
+        [c1, up, c2, hole]: [usize; 4],
+        cards: &mut Cards,
+        hands: &mut Vec<PlayedHand>,
+        rng: &mut Pcg64,
+    ) -> f64 {
         let r = self.rules;
-        let c1 = cards.deal(rng);
-        let up = cards.deal(rng);
-        let c2 = cards.deal(rng);
-        let hole = cards.deal(rng);
         let mut first = PlayedHand::of(c1, false);
         first.add(c2);
         let dealer_blackjack = (up == ACE && hole == TEN) || (up == TEN && hole == ACE);
@@ -386,6 +446,119 @@ impl<'a> Player<'a> {
                 }
             })
             .sum()
+    }
+}
+
+/// A bet ramp: from each step's count up, that many units (one unit below every step).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ramp {
+    /// (count, units), counts increasing.
+    pub steps: Vec<(i32, f64)>,
+}
+
+impl Ramp {
+    /// The bet at `count`, in units.
+    pub fn bet(&self, count: i32) -> f64 {
+        self.steps
+            .iter()
+            .rev()
+            .find(|s| s.0 <= count)
+            .map_or(1.0, |s| s.1)
+    }
+}
+
+/// A counter's results: per round, units won and units bet; and by count, the result
+/// per unit bet.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CounterTally {
+    /// Rounds, and the sums of units won, of their squares, and of units bet.
+    pub won: Tally,
+    pub bet: f64,
+    /// By count of the counter's range (lowest first): rounds and results per unit bet.
+    pub by_count: Vec<Tally>,
+}
+
+impl CounterTally {
+    pub fn add(&mut self, other: &CounterTally) {
+        self.won.add(&other.won);
+        self.bet += other.bet;
+        if self.by_count.len() < other.by_count.len() {
+            self.by_count.resize(other.by_count.len(), Tally::default());
+        }
+        for (a, b) in self.by_count.iter_mut().zip(&other.by_count) {
+            a.add(b);
+        }
+    }
+}
+
+/// A card counter at the table: each round's count is taken before it is dealt; the
+/// round is bet by the ramp, its first decision on the two dealt cards made by the chart
+/// for that count (the basic strategy with the index plays that apply there) and every
+/// later one by the basic strategy, insuring from `insure_from`.
+pub struct Counting<'a> {
+    pub rules: &'a BlackjackRules,
+    pub counter: &'a Counter,
+    /// The basic strategy chart.
+    pub chart: &'a [Cell],
+    /// The chart of first decisions at each count of the counter's range, lowest first.
+    pub charts: &'a [Vec<Cell>],
+    pub insure_from: Option<i32>,
+    pub ramp: &'a Ramp,
+    /// Shuffle when this fraction of the shoe has been dealt (checked between rounds).
+    pub penetration: f64,
+}
+
+impl Counting<'_> {
+    /// Plays `rounds` rounds from `rng`, from a freshly shuffled shoe.
+    pub fn simulate(&self, rounds: u64, rng: &mut Pcg64) -> CounterTally {
+        let mut cards = Cards::new(self.rules);
+        let total: u32 = self.rules.shoe().map_or(0, |s| s.iter().sum());
+        let decks = total / 52;
+        let players: Vec<Player> = self
+            .charts
+            .iter()
+            .map(|c| Player::with_first(self.rules, self.chart, c))
+            .collect();
+        let mut hands: Vec<PlayedHand> = Vec::with_capacity(4);
+        let mut tally = CounterTally {
+            by_count: vec![Tally::default(); self.counter.counts()],
+            ..CounterTally::default()
+        };
+        for _ in 0..rounds {
+            if cards.dealt_fraction() >= self.penetration {
+                cards.shuffle();
+            }
+            cards.start_round();
+            let seen = cards.seen();
+            let left = total - seen.iter().sum::<u32>();
+            let count = self.counter.count(&seen, left, decks);
+            let at = (count - self.counter.low) as usize;
+            let bet = self.ramp.bet(count);
+            let dealt = [
+                cards.deal(rng),
+                cards.deal(rng),
+                cards.deal(rng),
+                cards.deal(rng),
+            ];
+            // Insurance is half a bet, paid 2 to 1 when the hole card is ten-valued.
+            let insured = dealt[1] == ACE && self.insure_from.is_some_and(|f| count >= f);
+            let side = match (insured, dealt[3] == TEN) {
+                (false, _) => 0.0,
+                (true, true) => 1.0,
+                (true, false) => -0.5,
+            };
+            let per_unit = side + players[at].play_out(dealt, &mut cards, &mut hands, rng);
+            let result = bet * per_unit;
+            let here = &mut tally.by_count[at];
+            here.rounds += 1;
+            here.sum += per_unit;
+            here.sum_squares += per_unit * per_unit;
+            tally.won.rounds += 1;
+            tally.won.sum += result;
+            tally.won.sum_squares += result * result;
+            tally.bet += bet;
+        }
+        tally
     }
 }
 

@@ -1,19 +1,24 @@
 //! The outputs of `blackjack.strategy` as Arrow batches (`dealer`, `hands`, `strategy`,
-//! `summary`) and the runtime payload of each rule set.
+//! `summary`) and the runtime payload of each rule set; and those of `blackjack.indices`
+//! (`indices`, `by_count`, `cells`).
 
 use std::sync::Arc;
 
 use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt64Array, UInt8Array,
 };
-use cardtables::blackjack::{cell_code, Action, Row, RuleSet, ACTIONS, RANKS};
+use cardtables::blackjack::{cell_code, Action, Row, RuleSet, ACTIONS, NO_ACTION, RANKS};
 
 use super::analysis::{self, Analysis};
+use super::count::Counter;
 use super::dealer::OUTCOME_BLACKJACK;
 use super::hands::{self, rank_name, Hands};
+use super::indices::{BettingSettings, CounterResult, Decision, Direction, Summary, CELLS};
 use super::rules::{BlackjackRules, Decks, Double, RuleSetSpec, Surrender};
 use super::sim::Tally;
+use crate::sink::columns::Columns;
 use crate::sink::parquet::ParquetOutput;
+use cardtables::blackjack_indices::{BlackjackIndicesPayload, IndexPlay, IndexRuleSet};
 
 /// One rule set of the runtime table: every two-card hand's EVs and the chart.
 pub(super) fn runtime_rule_set(s: &RuleSetSpec, a: &Analysis) -> RuleSet {
@@ -428,6 +433,302 @@ impl Results<'_> {
         Ok(ParquetOutput {
             file: "summary.parquet".into(),
             batches: vec![batch(columns)?],
+            plain_columns: vec![],
+        })
+    }
+}
+
+/// The results of `blackjack.indices`, for its tables and report.
+pub struct IndexResults<'a> {
+    pub sets: &'a [RuleSetSpec],
+    pub counter: &'a Counter,
+    pub summaries: &'a [Summary],
+    pub betting: &'a BettingSettings,
+    /// The simulated counter of each rule set (none when `[betting] rounds = 0`).
+    pub counters: &'a [Option<CounterResult>],
+}
+
+/// What an index's decision is called, its upcard, and the chart's play and the
+/// deviation's, as tables print them.
+pub fn decision_words(d: &Decision) -> (String, usize, &'static str, &'static str) {
+    match *d {
+        Decision::Cell { cell, chart, play } => {
+            let row = Row::all().nth(cell / RANKS).unwrap_or(Row::Hard(4));
+            (row_label(row), cell % RANKS, chart.name(), play.name())
+        }
+        Decision::Insurance => (
+            "insurance".to_string(),
+            hands::ACE,
+            "no insurance",
+            "insure",
+        ),
+    }
+}
+
+impl IndexResults<'_> {
+    fn per_set<T>(&self, f: impl Fn(&Summary) -> Vec<T>) -> Vec<(usize, T)> {
+        self.summaries
+            .iter()
+            .enumerate()
+            .flat_map(|(s, sum)| f(sum).into_iter().map(move |x| (s, x)))
+            .collect()
+    }
+
+    /// `indices.parquet`: one row per index play, most valuable first within a rule set.
+    pub fn indices_table(&self) -> anyhow::Result<ParquetOutput> {
+        let rows = self.per_set(|s| s.indices.iter().cloned().enumerate().collect());
+        let words: Vec<_> = rows
+            .iter()
+            .map(|(_, (_, x))| decision_words(&x.decision))
+            .collect();
+        let ups: Vec<usize> = words.iter().map(|w| w.1).collect();
+        let [upcard, upcard_label] = upcard_columns(&ups);
+        let batch = Columns::new()
+            .str(
+                "rule_set",
+                rows.iter().map(|(s, _)| self.sets[*s].id.as_str()),
+            )
+            .str("system", rows.iter().map(|_| self.counter.name.as_str()))
+            .u32("rank", rows.iter().map(|(_, (i, _))| *i as u32 + 1))
+            .str("hand_label", words.iter().map(|w| w.0.as_str()))
+            .array(upcard.0, upcard.1)
+            .array(upcard_label.0, upcard_label.1)
+            .str("chart_play", words.iter().map(|w| w.2))
+            .str("play", words.iter().map(|w| w.3))
+            .str(
+                "direction",
+                rows.iter().map(|(_, (_, x))| x.direction.word()),
+            )
+            .i32("index", rows.iter().map(|(_, (_, x))| x.index))
+            .f64("crossing", rows.iter().map(|(_, (_, x))| x.crossing))
+            .f64("crossing_se", rows.iter().map(|(_, (_, x))| x.crossing_se))
+            .f64(
+                "gain_per_100",
+                rows.iter().map(|(_, (_, x))| x.gain_per_100),
+            )
+            .f64(
+                "gain_per_100_se",
+                rows.iter().map(|(_, (_, x))| x.gain_per_100_se),
+            )
+            .batch()?;
+        Ok(ParquetOutput {
+            file: "indices.parquet".into(),
+            batches: vec![batch],
+            plain_columns: vec!["crossing", "crossing_se", "gain_per_100", "gain_per_100_se"],
+        })
+    }
+
+    /// `by_count.parquet`: one row per rule set and count.
+    pub fn by_count_table(&self) -> anyhow::Result<ParquetOutput> {
+        let rows = self.per_set(|s| s.rows.clone());
+        let opt = |x: f64| (!x.is_nan()).then_some(x);
+        // The simulated counter's result by count, where it was simulated.
+        let simulated = |s: usize, count: i32| {
+            self.counters[s].as_ref().map(|k| {
+                let at = (count - self.counter.low) as usize;
+                k.by_count
+                    .get(at)
+                    .copied()
+                    .unwrap_or((0, f64::NAN, f64::NAN))
+            })
+        };
+        let mut columns = Columns::new()
+            .str(
+                "rule_set",
+                rows.iter().map(|(s, _)| self.sets[*s].id.as_str()),
+            )
+            .str("system", rows.iter().map(|_| self.counter.name.as_str()))
+            .i32("count", rows.iter().map(|(_, r)| r.count))
+            .f64("frequency", rows.iter().map(|(_, r)| r.frequency))
+            .u64("points", rows.iter().map(|(_, r)| r.points))
+            .f64_or_null("chart_ev", rows.iter().map(|(_, r)| opt(r.chart_ev.0)))
+            .f64_or_null("chart_ev_se", rows.iter().map(|(_, r)| opt(r.chart_ev.1)))
+            .f64_or_null("indices_ev", rows.iter().map(|(_, r)| opt(r.indices_ev)))
+            .f64_or_null(
+                "insurance_ev",
+                rows.iter().map(|(_, r)| opt(r.insurance_ev.0)),
+            )
+            .f64_or_null(
+                "insurance_ev_se",
+                rows.iter().map(|(_, r)| opt(r.insurance_ev.1)),
+            );
+        if self.counters.iter().any(Option::is_some) {
+            let sim: Vec<_> = rows.iter().map(|(s, r)| simulated(*s, r.count)).collect();
+            columns = columns
+                .u64("simulated_rounds", sim.iter().map(|x| x.map_or(0, |x| x.0)))
+                .f64_or_null("simulated_ev", sim.iter().map(|x| x.and_then(|x| opt(x.1))))
+                .f64_or_null(
+                    "simulated_ev_se",
+                    sim.iter().map(|x| x.and_then(|x| opt(x.2))),
+                );
+        }
+        let batch = columns.batch()?;
+        Ok(ParquetOutput {
+            file: "by_count.parquet".into(),
+            batches: vec![batch],
+            plain_columns: vec![],
+        })
+    }
+
+    /// `cells.parquet`: one row per rule set, count, chart cell played at that count and
+    /// allowed first action.
+    pub fn cells_table(&self) -> anyhow::Result<ParquetOutput> {
+        struct Out {
+            set: usize,
+            count: i32,
+            row: Row,
+            up: usize,
+            chart: Action,
+            action: Action,
+            weight: f64,
+            ev: f64,
+            gain: (f64, f64),
+        }
+        let mut out = Vec::new();
+        for (set, s) in self.summaries.iter().enumerate() {
+            for r in s.rows.iter().filter(|r| r.points > 0) {
+                for (cell, c) in r.cells.iter().enumerate() {
+                    if c.weight.is_nan() || c.weight <= 0.0 {
+                        continue;
+                    }
+                    let row = Row::all().nth(cell / RANKS).unwrap_or(Row::Hard(4));
+                    for action in Action::ALL {
+                        let k = action as usize;
+                        if c.ev[k].is_nan() {
+                            continue;
+                        }
+                        out.push(Out {
+                            set,
+                            count: r.count,
+                            row,
+                            up: cell % RANKS,
+                            chart: c.chart,
+                            action,
+                            weight: c.weight,
+                            ev: c.ev[k],
+                            gain: c.gain[k],
+                        });
+                    }
+                }
+            }
+        }
+        let ups: Vec<usize> = out.iter().map(|o| o.up).collect();
+        let [upcard, upcard_label] = upcard_columns(&ups);
+        let batch = Columns::new()
+            .str("rule_set", out.iter().map(|o| self.sets[o.set].id.as_str()))
+            .i32("count", out.iter().map(|o| o.count))
+            .str("hand_label", out.iter().map(|o| row_label(o.row)))
+            .array(upcard.0, upcard.1)
+            .array(upcard_label.0, upcard_label.1)
+            .str("chart_play", out.iter().map(|o| o.chart.name()))
+            .str("play", out.iter().map(|o| o.action.name()))
+            .f64("cell_probability", out.iter().map(|o| o.weight))
+            .f64("ev", out.iter().map(|o| o.ev))
+            .f64("gain", out.iter().map(|o| o.gain.0))
+            .f64("gain_se", out.iter().map(|o| o.gain.1))
+            .batch()?;
+        Ok(ParquetOutput {
+            file: "cells.parquet".into(),
+            batches: vec![batch],
+            plain_columns: vec!["cell_probability", "ev", "gain", "gain_se"],
+        })
+    }
+}
+
+impl IndexResults<'_> {
+    /// The runtime table's payload: per rule set, the chart, each cell's play at every
+    /// count, the index plays and the insurance index.
+    pub fn runtime_payload(
+        &self,
+        rules: String,
+        charts: &[Vec<cardtables::blackjack::Cell>],
+    ) -> BlackjackIndicesPayload {
+        let rule_sets = self
+            .sets
+            .iter()
+            .zip(self.summaries)
+            .zip(charts)
+            .map(|((s, sum), chart)| {
+                let counts = sum.rows.len();
+                let mut plays = vec![NO_ACTION; CELLS * counts];
+                let mut chart_plays = vec![NO_ACTION; CELLS];
+                for (t, row) in sum.rows.iter().enumerate() {
+                    for (cell, &code) in row.plays.iter().enumerate() {
+                        plays[cell * counts + t] = code;
+                        if code != NO_ACTION {
+                            chart_plays[cell] = row.cells[cell].chart as u8;
+                        }
+                    }
+                }
+                let indices = sum
+                    .indices
+                    .iter()
+                    .filter_map(|x| match x.decision {
+                        Decision::Cell { cell, play, .. } => Some(IndexPlay {
+                            cell: cell as u16,
+                            play: play as u8,
+                            below: x.direction == Direction::AtOrBelow,
+                            index: x.index,
+                            gain_per_100: x.gain_per_100,
+                        }),
+                        Decision::Insurance => None,
+                    })
+                    .collect();
+                let insure_from = sum.indices.iter().find_map(|x| {
+                    (x.decision == Decision::Insurance && x.direction == Direction::AtOrAbove)
+                        .then_some(x.index)
+                });
+                IndexRuleSet {
+                    id: s.id.clone(),
+                    rules: toml::to_string(&s.rules).unwrap_or_default(),
+                    system: self.counter.name.clone(),
+                    true_count: self.counter.balanced,
+                    low: self.counter.low,
+                    high: self.counter.high,
+                    max_split_hands: s.rules.max_split_hands,
+                    chart: chart.clone(),
+                    chart_plays,
+                    plays,
+                    indices,
+                    insure_from,
+                }
+            })
+            .collect();
+        BlackjackIndicesPayload { rules, rule_sets }
+    }
+}
+
+impl IndexResults<'_> {
+    /// `counter.parquet`: one row per rule set whose counter was simulated.
+    pub fn counter_table(&self) -> anyhow::Result<ParquetOutput> {
+        let rows: Vec<(usize, &CounterResult)> = self
+            .counters
+            .iter()
+            .enumerate()
+            .filter_map(|(s, c)| c.as_ref().map(|c| (s, c)))
+            .collect();
+        let ramp = self.betting.ramp_text();
+        let batch = Columns::new()
+            .str(
+                "rule_set",
+                rows.iter().map(|(s, _)| self.sets[*s].id.as_str()),
+            )
+            .str("system", rows.iter().map(|_| self.counter.name.as_str()))
+            .str("ramp", rows.iter().map(|_| ramp.as_str()))
+            .u64("rounds", rows.iter().map(|(_, c)| c.rounds))
+            .f64("win_rate", rows.iter().map(|(_, c)| c.win_rate.0))
+            .f64("win_rate_se", rows.iter().map(|(_, c)| c.win_rate.1))
+            .f64("sd", rows.iter().map(|(_, c)| c.sd))
+            .f64("mean_bet", rows.iter().map(|(_, c)| c.mean_bet))
+            .f64("score", rows.iter().map(|(_, c)| c.score.0))
+            .f64("score_se", rows.iter().map(|(_, c)| c.score.1))
+            .f64("n0", rows.iter().map(|(_, c)| c.n0))
+            .f64("bankroll", rows.iter().map(|_| self.betting.bankroll))
+            .f64("risk_of_ruin", rows.iter().map(|(_, c)| c.risk_of_ruin))
+            .batch()?;
+        Ok(ParquetOutput {
+            file: "counter.parquet".into(),
+            batches: vec![batch],
             plain_columns: vec![],
         })
     }

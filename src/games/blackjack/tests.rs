@@ -1136,3 +1136,307 @@ fn hitting_soft_17_changes_the_six_deck_chart_where_published_charts_say() {
         assert_eq!(chart_changes(&s17, &h17), want, "{surrender:?}");
     }
 }
+
+#[test]
+fn chart_starts_at_the_full_shoe_give_the_chart_ev() {
+    use super::analysis::chart_starts;
+    use cardtables::blackjack::{CHART_ROWS, RANKS};
+    for decks in [1u8, 6] {
+        let r = rules(decks);
+        let a = analyze(&r);
+        let full = r.shoe().unwrap();
+        let mut total = 0.0;
+        for u in 0..RANKS {
+            let column: Vec<_> = (0..CHART_ROWS)
+                .map(|row| a.chart[row * RANKS + u])
+                .collect();
+            let (starts, ev) = chart_starts(&r, full, u, &column);
+            total += ev;
+            // Stand and double do not depend on later play: they are the tables' values.
+            for (i, s) in starts.iter().enumerate() {
+                if s.weight == 0.0 {
+                    continue;
+                }
+                for action in [Action::Stand, Action::Double, Action::Surrender] {
+                    let (x, y) = (
+                        s.evs[action as usize],
+                        a.upcards[u].hands[i][action as usize],
+                    );
+                    assert!(x.is_nan() && y.is_nan() || (x - y).abs() < 1e-12, "{x} {y}");
+                }
+                // Hitting then playing the chart is never better than hitting then playing
+                // optimally.
+                let hit = a.upcards[u].hands[i][Action::Hit as usize];
+                assert!(s.evs[Action::Hit as usize] <= hit + 1e-12);
+            }
+        }
+        assert!(
+            (total - a.chart_ev).abs() < 1e-12,
+            "{decks} decks: {total} vs {}",
+            a.chart_ev
+        );
+    }
+}
+
+/// The sums of one decision point valued from `shoe`.
+fn point(
+    r: &BlackjackRules,
+    chart: &[cardtables::blackjack::Cell],
+    shoe: &[u32; 10],
+) -> super::indices::CountSample {
+    let mut s = super::indices::CountSample::empty(1);
+    super::indices::value_point(r, chart, shoe, &mut s);
+    s
+}
+
+#[test]
+fn one_card_burnt_unseen_changes_no_value_of_the_chart() {
+    // Dealing after one unseen card is dealing from the full shoe: averaged over the card
+    // burnt, every value a decision point holds (the round under the chart, each cell's
+    // chance and its value with each first action, insurance) is the full shoe's, exactly.
+    for (decks, hands) in [(1u8, 4u8), (2, 2)] {
+        let mut r = rules(decks);
+        r.max_split_hands = hands;
+        r.surrender = Surrender::Late;
+        let a = analyze(&r);
+        let full = r.shoe().unwrap();
+        let cards: u32 = full.iter().sum();
+        let whole = point(&r, &a.chart, &full);
+        assert!((whole.round.sum - a.chart_ev).abs() < 1e-12);
+        let mut mean = super::indices::CountSample::empty(1);
+        let (mut round, mut insurance) = (0.0, 0.0);
+        let mut weight = vec![0.0; super::indices::CELLS];
+        let mut value = vec![[0.0; 5]; super::indices::CELLS];
+        for burnt in 0..10 {
+            let p = f64::from(full[burnt]) / f64::from(cards);
+            let mut shoe = full;
+            shoe[burnt] -= 1;
+            let s = point(&r, &a.chart, &shoe);
+            round += p * s.round.sum;
+            insurance += p * s.insurance.sum;
+            for (c, sums) in s.cells.iter().enumerate() {
+                weight[c] += p * sums.weight;
+                for (v, x) in value[c].iter_mut().zip(&sums.value) {
+                    *v += p * x;
+                }
+            }
+            mean.merge(&s);
+        }
+        assert!(
+            (round - whole.round.sum).abs() < 1e-12,
+            "{round} vs {}",
+            whole.round.sum
+        );
+        assert!((insurance - whole.insurance.sum).abs() < 1e-12);
+        let mut checked = 0;
+        for (c, sums) in whole.cells.iter().enumerate() {
+            assert!((weight[c] - sums.weight).abs() < 1e-12, "cell {c}");
+            for (k, (&allowed, &want)) in sums.allowed.iter().zip(&sums.value).enumerate() {
+                if allowed {
+                    assert!((value[c][k] - want).abs() < 1e-12, "cell {c} action {k}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} cell values checked");
+        // The insurance bet from the full shoe: ½ × P(ace up) × (3 P(ten in the hole) − 1).
+        let n = f64::from(cards);
+        let want = 0.5 * f64::from(full[ACE]) / n * (3.0 * f64::from(full[TEN]) / (n - 1.0) - 1.0);
+        assert!((whole.insurance.sum - want).abs() < 1e-15);
+        assert_eq!(mean.points, 10);
+    }
+}
+
+#[test]
+fn counting_systems_keep_their_published_balance() {
+    use super::count::{deck_sum, CountSettings, Counter, System};
+    for system in System::ALL {
+        let sum = deck_sum(&system.tags());
+        let want = if system == System::Ko { 4.0 } else { 0.0 };
+        assert_eq!(sum, want, "{}", system.word());
+    }
+    // KO starts a six-deck shoe at 4 − 4·6 = −20 and ends it at +4, its pivot.
+    let ko = Counter::new(&CountSettings {
+        system: Some(System::Ko),
+        range: [-30, 10],
+        ..CountSettings::default()
+    })
+    .unwrap();
+    assert!(!ko.balanced);
+    assert_eq!(ko.running(&[0; 10], 6), -20.0);
+    let shoe = rules(6).shoe().unwrap();
+    assert_eq!(ko.running(&shoe, 6), 4.0);
+    assert_eq!(ko.count(&[0; 10], 312, 6), -20);
+    assert_eq!(ko.axis(), "running count");
+}
+
+#[test]
+fn true_counts_follow_the_stated_resolution_and_rounding() {
+    use super::count::{CountSettings, Counter, Resolution, Rounding};
+    let counter = |resolution, rounding| {
+        Counter::new(&CountSettings {
+            deck_resolution: resolution,
+            rounding,
+            ..CountSettings::default()
+        })
+        .unwrap()
+    };
+    // Five low cards seen (running count +5), 130 cards left (2.5 decks).
+    let seen = [0, 5, 0, 0, 0, 0, 0, 0, 0, 0];
+    let exact = counter(Resolution::Exact, Rounding::Floor);
+    assert_eq!(exact.count(&seen, 130, 6), 2); // +5 / 2.5 = +2.0
+    assert_eq!(exact.count(&seen, 131, 6), 1); // +5 / 2.52 = +1.98
+    let full = counter(Resolution::Full, Rounding::Floor);
+    assert_eq!(full.decks_left(130), 3.0); // 2.5 rounds away from zero
+    assert_eq!(full.count(&seen, 130, 6), 1); // +5 / 3
+    let half = counter(Resolution::Half, Rounding::Floor);
+    assert_eq!(half.decks_left(10), 0.5);
+    assert_eq!(half.decks_left(140), 2.5);
+    // Five aces seen: −5 / 2.5 = −2 either way; −5 / 3 = −1.67 floors to −2, truncates to −1.
+    let aces = [5, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    assert_eq!(full.count(&aces, 130, 6), -2);
+    assert_eq!(
+        counter(Resolution::Full, Rounding::Truncate).count(&aces, 130, 6),
+        -1
+    );
+    // Beyond the range, a count is tabulated at its end.
+    assert_eq!(exact.count(&[0, 20, 20, 0, 0, 0, 0, 0, 0, 0], 52, 6), 10);
+}
+
+#[test]
+fn bad_count_settings_name_their_field() {
+    use super::count::{CountSettings, Counter, System};
+    let err = |s: CountSettings| Counter::new(&s).unwrap_err();
+    let both = err(CountSettings {
+        system: Some(System::Zen),
+        tags: Some(vec![0.0; 10]),
+        ..CountSettings::default()
+    });
+    assert_eq!(both.0, "count.tags");
+    assert!(err(CountSettings {
+        tags: Some(vec![1.0; 9]),
+        ..CountSettings::default()
+    })
+    .1
+    .contains("9 tags"));
+    assert!(err(CountSettings {
+        tags: Some(vec![0.25; 10]),
+        ..CountSettings::default()
+    })
+    .1
+    .contains("half points"));
+    assert_eq!(
+        err(CountSettings {
+            range: [3, 3],
+            ..CountSettings::default()
+        })
+        .0,
+        "count.range"
+    );
+    // A custom balanced system is a true-count system.
+    let c = Counter::new(&CountSettings {
+        tags: Some(vec![-1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, -1.0]),
+        ..CountSettings::default()
+    })
+    .unwrap();
+    assert!(c.balanced && c.name == "custom");
+}
+
+#[test]
+fn an_index_is_where_the_gain_changes_sign() {
+    use super::indices::{changes, Direction};
+    // Gain −0.5 + 0.2·t over counts −5..=5 (positions 0..=10): crossing at t = 2.5.
+    let gains: Vec<(f64, f64)> = (-5..=5)
+        .map(|t| (-0.5 + 0.2 * f64::from(t), 0.01))
+        .collect();
+    let freq = vec![1.0 / 11.0; 11];
+    let found = changes(&gains, &freq);
+    assert_eq!(found.len(), 1);
+    let c = &found[0];
+    assert_eq!(c.direction, Direction::AtOrAbove);
+    assert_eq!(c.position, 8); // t = 3, the first count with a positive gain
+    assert!((c.crossing - 7.5).abs() < 1e-12); // t = 2.5
+                                               // Counts 3, 4, 5 gain 0.1, 0.3, 0.5 per round: × 1/11 × 100.
+    assert!((c.gain_per_100 - 100.0 * 0.9 / 11.0).abs() < 1e-12);
+    assert!(c.crossing_se > 0.0);
+    // Mirrored, the index points down; a gain positive everywhere is no index.
+    let down: Vec<(f64, f64)> = gains.iter().rev().copied().collect();
+    let found = changes(&down, &freq);
+    assert_eq!(
+        (found.len(), found[0].direction, found[0].position),
+        (1, Direction::AtOrBelow, 2)
+    );
+    assert!(changes(&[(0.1, 0.01); 11], &freq).is_empty());
+    // Counts without points are skipped: the change is between the counts that have them.
+    let mut gaps = gains.clone();
+    gaps[8] = (f64::NAN, f64::NAN);
+    let found = changes(&gaps, &freq);
+    assert_eq!(found[0].position, 9);
+    assert!((found[0].crossing - 7.5).abs() < 1e-9);
+}
+
+#[test]
+fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
+    use super::count::{CountSettings, Counter};
+    use super::sim::{Counting, Ramp};
+    let r = rules(2);
+    let a = analyze(&r);
+    let counter = Counter::new(&CountSettings::default()).unwrap();
+    let charts = vec![a.chart.clone(); counter.counts()];
+    let counting = |ramp: &Ramp, insure_from: Option<i32>| {
+        let c = Counting {
+            rules: &r,
+            counter: &counter,
+            chart: &a.chart,
+            charts: &charts,
+            insure_from,
+            ramp,
+            penetration: 0.7,
+        };
+        c.simulate(200_000, &mut stream(7, 0))
+    };
+    let flat = counting(&Ramp { steps: vec![] }, None);
+    let plain =
+        Player::new(&r, &a.chart).simulate(200_000, Shuffle::Penetration(0.7), &mut stream(7, 0));
+    // Counting reads the cards without drawing: the same cards, the same play, the same sums.
+    assert_eq!(flat.won, plain);
+    assert_eq!(flat.bet, 200_000.0);
+    assert_eq!(
+        Ramp {
+            steps: vec![(2, 4.0), (4, 8.0)]
+        }
+        .bet(3),
+        4.0
+    );
+    assert_eq!(
+        Ramp {
+            steps: vec![(2, 4.0), (4, 8.0)]
+        }
+        .bet(1),
+        1.0
+    );
+    assert_eq!(
+        Ramp {
+            steps: vec![(2, 4.0), (4, 8.0)]
+        }
+        .bet(9),
+        8.0
+    );
+    // Two units on every count doubles every result.
+    let double = counting(
+        &Ramp {
+            steps: vec![(-10, 2.0)],
+        },
+        None,
+    );
+    assert_eq!(double.won.sum, 2.0 * plain.sum);
+    assert_eq!(double.won.sum_squares, 4.0 * plain.sum_squares);
+    // Insuring every ace adds only the side bet: +1 when the hole card is a ten, −½ else;
+    // per round, P(ace up) × (P(ten in the hole) × 1.5 − ½) from two decks.
+    let insured = counting(&Ramp { steps: vec![] }, Some(-10));
+    let n = insured.won.rounds as f64;
+    let side = (insured.won.sum - plain.sum) / n;
+    let want = 8.0 / 104.0 * (32.0 / 103.0 * 1.5 - 0.5);
+    let se = (0.2f64 * 0.2 / n).sqrt(); // a side bet's s.d. is below 0.2
+    assert!((side - want).abs() < 4.0 * se, "{side} vs {want} ± {se}");
+}

@@ -1,0 +1,905 @@
+//! Count-index plays: at which count each basic-strategy decision changes, the player's
+//! EV by count, and insurance by count, for one rule set and one counting system.
+//!
+//! # The method
+//! A *decision point* is the start of a round, dealt from a shoe of which `depth` cards
+//! have gone since the shuffle, `depth` uniform over 0 .. the cut card (penetration ×
+//! the shoe), the cards gone a uniformly random subset of the shoe. Its *count* is the
+//! counter's count of those cards (the cards of the round itself are not counted: the
+//! count a bet is placed at, and the one most index tables use).
+//!
+//! For every count `t` of the tabulated range the job draws decision points whose count
+//! is `t`, by rejection (a drawn shoe with another count is discarded, so the points kept
+//! follow exactly the law of the shoe given its count), and values each *exactly*: for
+//! every upcard and starting hand, the EV of every first action (stand, hit, double,
+//! split, surrender) from that shoe, every later decision the basic strategy chart's, and
+//! the round's EV under the chart. Only the shoe is sampled; no EV is simulated.
+//!
+//! A chart *cell* (row × upcard) is worth, per round, the sum over its starting hands of
+//! their chance times their EV. The *gain* of an action in a cell at count `t` is the mean,
+//! over the points drawn at `t`, of the cell's value with that first action minus its
+//! value with the chart's, per round played: its standard error is the points' spread
+//! over √points. An index is where that gain changes sign: the lowest count from which
+//! the action beats the chart at every higher count tabulated ("at or above"), or the
+//! highest up to which it beats it at every lower count ("at or below"). Its *crossing*,
+//! interpolated linearly between the two counts around the change, carries a standard
+//! error by the delta method; its value per 100 rounds is the gain summed over the counts
+//! where the index applies, each weighted by that count's frequency.
+//!
+//! The frequency of each count comes from its own draws of decision points (a fixed
+//! number per unit, so it carries no rejection bias).
+//!
+//! Two identities check the whole chain (see the tests): averaged over counts by their
+//! frequency, the chart's EV is the full-shoe chart EV (cards removed unseen change
+//! nothing), and so is insurance's.
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use cardtables::blackjack::{Action, Cell, ACTIONS, CHART_ROWS, NO_ACTION, RANKS};
+
+use super::analysis::chart_starts;
+use super::count::Counter;
+use super::hands::{ACE, TEN};
+use super::rules::BlackjackRules;
+use super::sim::{CounterTally, Ramp};
+use crate::job::{JobError, JobSpec};
+
+/// Chart cells (row · 10 + upcard), as [`cardtables::blackjack`] indexes charts.
+pub const CELLS: usize = CHART_ROWS * RANKS;
+
+/// The `[indices]` table of a `blackjack.indices` job.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IndicesSettings {
+    /// Fraction of the shoe dealt before the shuffle (the cut card).
+    pub penetration: f64,
+    /// Decision points valued exactly at each count of the range.
+    pub points_per_count: u32,
+}
+
+impl Default for IndicesSettings {
+    fn default() -> Self {
+        IndicesSettings {
+            penetration: 0.75,
+            points_per_count: 2_000,
+        }
+    }
+}
+
+/// Fewest cards left at the cut card: a round then always has cards to finish.
+pub const MIN_CARDS_LEFT: u32 = 20;
+/// Most decision points per count a job may ask for.
+const MAX_POINTS_PER_COUNT: u32 = 10_000_000;
+
+impl IndicesSettings {
+    /// Validates the `[indices]` table against the rules (the shoe size).
+    pub fn from_spec(
+        spec: &JobSpec,
+        rules: &[BlackjackRules],
+    ) -> Result<IndicesSettings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            indices: Option<IndicesSettings>,
+        }
+        let s: Sections = spec.deserialize()?;
+        let s = s.indices.unwrap_or_default();
+        if !(s.penetration > 0.0 && s.penetration < 1.0) {
+            return Err(spec.field_error(
+                "indices.penetration",
+                format!(
+                    "{}: give the fraction of the shoe dealt before the shuffle, e.g. 0.75",
+                    s.penetration
+                ),
+            ));
+        }
+        if !(1..=MAX_POINTS_PER_COUNT).contains(&s.points_per_count) {
+            return Err(spec.field_error(
+                "indices.points_per_count",
+                format!("{}: use 1 to {MAX_POINTS_PER_COUNT}", s.points_per_count),
+            ));
+        }
+        for r in rules {
+            let Some(shoe) = r.shoe() else {
+                return Err(spec.field_error(
+                    "rules.decks",
+                    "an infinite shoe has no count: give 1 to 8 decks",
+                ));
+            };
+            let cards: u32 = shoe.iter().sum();
+            let left = cards - s.cut(cards);
+            if left < MIN_CARDS_LEFT {
+                return Err(spec.field_error(
+                    "indices.penetration",
+                    format!(
+                        "{}: leaves {left} of {cards} cards at the cut card; leave at least {MIN_CARDS_LEFT}",
+                        s.penetration
+                    ),
+                ));
+            }
+        }
+        Ok(s)
+    }
+
+    /// Cards dealt before the shuffle, from a shoe of `cards`.
+    pub fn cut(&self, cards: u32) -> u32 {
+        ((self.penetration * f64::from(cards)).floor() as u32).clamp(1, cards)
+    }
+
+    /// The settings as the outputs record them (TOML).
+    pub fn canonical_toml(&self) -> String {
+        format!(
+            "[indices]\npenetration = {}\npoints_per_count = {}\n",
+            self.penetration, self.points_per_count
+        )
+    }
+}
+
+/// Sums of one statistic over decision points, for its mean and standard error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Moments {
+    pub sum: f64,
+    pub sum_sq: f64,
+}
+
+impl Moments {
+    fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    fn merge(&mut self, o: &Moments) {
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
+
+    /// Mean and standard error over `n` points (NaN when there are none; a zero error
+    /// with one point).
+    pub fn mean_se(&self, n: u64) -> (f64, f64) {
+        if n == 0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let nf = n as f64;
+        let mean = self.sum / nf;
+        if n == 1 {
+            return (mean, 0.0);
+        }
+        let var = ((self.sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0);
+        (mean, (var / nf).sqrt())
+    }
+}
+
+/// One chart cell's sums over decision points.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CellSums {
+    /// Σ the cell's chance per round.
+    pub weight: f64,
+    /// Which first actions its hands allow.
+    pub allowed: [bool; ACTIONS],
+    /// Σ the cell's value per round with each first action (its chance × conditioned EV).
+    pub value: [f64; ACTIONS],
+    /// Each first action's value minus the chart's, per round (NaN sums: not allowed).
+    pub gain: [Moments; ACTIONS],
+}
+
+/// What one unit found at one count: its decision points' sums and, separately, a fixed
+/// number of draws for the frequency of every count.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CountSample {
+    /// Decision points valued (fewer than asked only if the count is too rare to reach
+    /// within the attempt limit).
+    pub points: u64,
+    /// Shoes drawn to find them.
+    pub attempts: u64,
+    /// Draws per count of the range, for the counts' frequencies.
+    pub frequency: Vec<u64>,
+    /// The round's EV under the chart.
+    pub round: Moments,
+    /// Insurance: Σ P(ace up), and per round the gain of insuring (half a bet) when an ace
+    /// shows.
+    pub ace_weight: f64,
+    pub insurance: Moments,
+    /// Per chart cell.
+    pub cells: Vec<CellSums>,
+}
+
+impl CountSample {
+    /// No points yet, for a range of `counts` counts.
+    pub fn empty(counts: usize) -> CountSample {
+        CountSample {
+            frequency: vec![0; counts],
+            cells: vec![CellSums::default(); CELLS],
+            ..CountSample::default()
+        }
+    }
+
+    /// Adds another sample of the same count.
+    pub fn merge(&mut self, o: &CountSample) {
+        self.points += o.points;
+        self.attempts += o.attempts;
+        for (a, b) in self.frequency.iter_mut().zip(&o.frequency) {
+            *a += b;
+        }
+        self.round.merge(&o.round);
+        self.ace_weight += o.ace_weight;
+        self.insurance.merge(&o.insurance);
+        for (a, b) in self.cells.iter_mut().zip(&o.cells) {
+            a.weight += b.weight;
+            for (x, y) in a.allowed.iter_mut().zip(&b.allowed) {
+                *x |= y;
+            }
+            for k in 0..ACTIONS {
+                a.value[k] += b.value[k];
+                a.gain[k].merge(&b.gain[k]);
+            }
+        }
+    }
+
+    /// Checks the lengths `finish` relies on.
+    pub fn check(&self, counts: usize) -> Result<(), String> {
+        if self.frequency.len() != counts || self.cells.len() != CELLS {
+            return Err(format!(
+                "{} counts and {} cells, expected {counts} and {CELLS}",
+                self.frequency.len(),
+                self.cells.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Draws the cards gone at a uniformly random depth before the cut card: per rank.
+fn draw_seen(full: &[u32; RANKS], cards: u32, cut: u32, rng: &mut impl RngExt) -> [u32; RANKS] {
+    let depth = rng.random_range(0..cut);
+    let mut left = *full;
+    let mut remaining = cards;
+    let mut seen = [0u32; RANKS];
+    for _ in 0..depth {
+        let mut x = rng.random_range(0..remaining);
+        let mut r = 0;
+        while x >= left[r] {
+            x -= left[r];
+            r += 1;
+        }
+        left[r] -= 1;
+        seen[r] += 1;
+        remaining -= 1;
+    }
+    seen
+}
+
+/// Shoes drawn per count and unit for the frequencies.
+pub const FREQUENCY_DRAWS: u32 = 20_000;
+/// Most shoes drawn per decision point asked for before a count is given up as out of
+/// reach at this penetration.
+const ATTEMPTS_PER_POINT: u64 = 200_000;
+
+/// One unit: `points` decision points at count `target`, valued exactly.
+pub fn sample_count(
+    rules: &BlackjackRules,
+    counter: &Counter,
+    settings: &IndicesSettings,
+    chart: &[Cell],
+    target: i32,
+    points: u32,
+    rng: &mut impl RngExt,
+) -> CountSample {
+    let full = rules.shoe().unwrap_or([0; RANKS]);
+    let cards: u32 = full.iter().sum();
+    let decks = cards / 52;
+    let cut = settings.cut(cards);
+    let mut out = CountSample::empty(counter.counts());
+    for _ in 0..FREQUENCY_DRAWS {
+        let seen = draw_seen(&full, cards, cut, rng);
+        let c = counter.count(&seen, cards - seen.iter().sum::<u32>(), decks);
+        out.frequency[(c - counter.low) as usize] += 1;
+    }
+    let limit = ATTEMPTS_PER_POINT * u64::from(points);
+    while out.points < u64::from(points) && out.attempts < limit {
+        out.attempts += 1;
+        let seen = draw_seen(&full, cards, cut, rng);
+        let left_cards = cards - seen.iter().sum::<u32>();
+        if counter.count(&seen, left_cards, decks) != target {
+            continue;
+        }
+        let shoe: [u32; RANKS] = std::array::from_fn(|r| full[r] - seen[r]);
+        value_point(rules, chart, &shoe, &mut out);
+    }
+    out
+}
+
+/// Values one decision point exactly and adds it to the sums.
+pub fn value_point(
+    rules: &BlackjackRules,
+    chart: &[Cell],
+    shoe: &[u32; RANKS],
+    out: &mut CountSample,
+) {
+    let mut cell_value = vec![[0.0f64; ACTIONS]; CELLS];
+    let mut cell_weight = vec![0.0f64; CELLS];
+    let mut allowed = vec![[false; ACTIONS]; CELLS];
+    let mut round = 0.0;
+    for u in 0..RANKS {
+        if shoe[u] == 0 {
+            continue;
+        }
+        let column: Vec<Cell> = (0..CHART_ROWS).map(|row| chart[row * RANKS + u]).collect();
+        let (starts, ev) = chart_starts(rules, *shoe, u, &column);
+        round += ev;
+        for s in starts.iter().filter(|s| s.weight > 0.0) {
+            let cell = s.row * RANKS + u;
+            cell_weight[cell] += s.weight;
+            for (k, &v) in s.evs.iter().enumerate() {
+                if !v.is_nan() {
+                    allowed[cell][k] = true;
+                    cell_value[cell][k] += s.weight * v;
+                }
+            }
+        }
+    }
+    out.points += 1;
+    out.round.add(round);
+    for cell in 0..CELLS {
+        if cell_weight[cell] == 0.0 {
+            continue;
+        }
+        let sums = &mut out.cells[cell];
+        sums.weight += cell_weight[cell];
+        for (x, &y) in sums.allowed.iter_mut().zip(&allowed[cell]) {
+            *x |= y;
+        }
+        let chart_action = chart_action(chart, cell, &allowed[cell]);
+        let base = cell_value[cell][chart_action as usize];
+        for k in 0..ACTIONS {
+            if allowed[cell][k] {
+                sums.value[k] += cell_value[cell][k];
+                sums.gain[k].add(cell_value[cell][k] - base);
+            }
+        }
+    }
+    // Insurance, offered when an ace shows: it pays 2 to 1 on half a bet if the hole card
+    // is ten-valued. Averaged over the player's two cards, the hole card is ten-valued
+    // with chance tens ÷ (cards − 1) once the ace is out.
+    let cards: u32 = shoe.iter().sum();
+    if shoe[ACE] > 0 && cards > 1 {
+        let p_ace = f64::from(shoe[ACE]) / f64::from(cards);
+        let p_ten = f64::from(shoe[TEN]) / f64::from(cards - 1);
+        out.ace_weight += p_ace;
+        out.insurance.add(p_ace * 0.5 * (3.0 * p_ten - 1.0));
+    }
+}
+
+/// The chart's first action in a cell, among the actions its hands allow.
+pub fn chart_action(chart: &[Cell], cell: usize, allowed: &[bool; ACTIONS]) -> Action {
+    chart[cell]
+        .iter()
+        .filter_map(|&c| Action::from_code(c))
+        .find(|&a| allowed[a as usize])
+        .unwrap_or(Action::Stand)
+}
+
+/// Which way an index points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Direction {
+    /// Play the deviation at this count and every higher one.
+    AtOrAbove,
+    /// Play it at this count and every lower one.
+    AtOrBelow,
+}
+
+impl Direction {
+    /// The word tables use.
+    pub fn word(self) -> &'static str {
+        match self {
+            Direction::AtOrAbove => "at_or_above",
+            Direction::AtOrBelow => "at_or_below",
+        }
+    }
+}
+
+/// A decision an index changes: a chart cell's first action, or insurance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// A chart cell (row · 10 + upcard), the chart's action, and the deviation.
+    Cell {
+        cell: usize,
+        chart: Action,
+        play: Action,
+    },
+    /// Insuring against an ace (the chart never insures).
+    Insurance,
+}
+
+/// One index play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Index {
+    pub decision: Decision,
+    pub direction: Direction,
+    /// The count from which (or up to which) the deviation is played.
+    pub index: i32,
+    /// Where the gain crosses zero, interpolated between whole counts, and its standard
+    /// error.
+    pub crossing: f64,
+    pub crossing_se: f64,
+    /// The EV the index adds per 100 rounds, and its standard error.
+    pub gain_per_100: f64,
+    pub gain_per_100_se: f64,
+}
+
+/// Everything at one count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountRow {
+    pub count: i32,
+    /// Share of decision points at this count.
+    pub frequency: f64,
+    pub points: u64,
+    /// The round's EV playing the chart, with its standard error.
+    pub chart_ev: (f64, f64),
+    /// The same playing the chart with every index.
+    pub indices_ev: f64,
+    /// EV of an insurance bet (per unit insured) when an ace shows, with its error.
+    pub insurance_ev: (f64, f64),
+    /// Per cell: the first action played at this count on its two-card hands (an
+    /// [`Action`] code: the chart's, or the index play that applies and gains most;
+    /// `NO_ACTION` for a cell no two-card hand reaches).
+    pub plays: Vec<u8>,
+    /// Per cell: the chance per round that the cell is played (NaN: never), and per
+    /// action the cell's EV given it is played and the gain over the chart per round
+    /// with its standard error (NaN: not allowed).
+    pub cells: Vec<CellStat>,
+}
+
+/// One cell at one count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellStat {
+    pub weight: f64,
+    pub chart: Action,
+    pub ev: [f64; ACTIONS],
+    pub gain: [(f64, f64); ACTIONS],
+}
+
+/// The results of one rule set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub rows: Vec<CountRow>,
+    /// The chart's EV averaged over the counts at their frequencies, with its standard
+    /// error: the full-shoe chart EV, up to sampling.
+    pub average_chart_ev: (f64, f64),
+    /// Every index found, most valuable first.
+    pub indices: Vec<Index>,
+}
+
+/// Turns the merged samples of every count (in range order) into the per-count results
+/// and the index plays.
+pub fn summarize(counter: &Counter, chart: &[Cell], samples: &[CountSample]) -> Summary {
+    let mut frequency = vec![0u64; counter.counts()];
+    for s in samples {
+        for (f, &n) in frequency.iter_mut().zip(&s.frequency) {
+            *f += n;
+        }
+    }
+    let draws: u64 = frequency.iter().sum::<u64>().max(1);
+    let mut rows: Vec<CountRow> = samples
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let n = s.points;
+            let (ins, ins_se) = s.insurance.mean_se(n);
+            let ace = s.ace_weight / n.max(1) as f64;
+            let cells = (0..CELLS)
+                .map(|c| {
+                    let sums = &s.cells[c];
+                    let allowed = sums.allowed;
+                    let chart = chart_action(chart, c, &allowed);
+                    CellStat {
+                        weight: if n > 0 {
+                            sums.weight / n as f64
+                        } else {
+                            f64::NAN
+                        },
+                        chart,
+                        ev: std::array::from_fn(|k| {
+                            if allowed[k] && sums.weight > 0.0 {
+                                sums.value[k] / sums.weight
+                            } else {
+                                f64::NAN
+                            }
+                        }),
+                        gain: std::array::from_fn(|k| {
+                            if allowed[k] {
+                                sums.gain[k].mean_se(n)
+                            } else {
+                                (f64::NAN, f64::NAN)
+                            }
+                        }),
+                    }
+                })
+                .collect();
+            CountRow {
+                count: counter.low + i as i32,
+                frequency: frequency[i] as f64 / draws as f64,
+                points: n,
+                chart_ev: s.round.mean_se(n),
+                indices_ev: f64::NAN,
+                // Per round the gain is P(ace) × ½ × EV per unit insured.
+                insurance_ev: if ace > 0.0 {
+                    (2.0 * ins / ace, 2.0 * ins_se / ace)
+                } else {
+                    (f64::NAN, f64::NAN)
+                },
+                cells,
+                plays: Vec::new(),
+            }
+        })
+        .collect();
+
+    let mut indices = Vec::new();
+    let freq: Vec<f64> = rows.iter().map(|r| r.frequency).collect();
+    for c in 0..CELLS {
+        for play in Action::ALL {
+            let k = play as usize;
+            let gains: Vec<(f64, f64)> = rows.iter().map(|r| r.cells[c].gain[k]).collect();
+            // The chart's play, from a count where the cell is dealt (its allowed actions
+            // are known there).
+            let Some(chart_play) = rows
+                .iter()
+                .find(|r| r.cells[c].weight > 0.0)
+                .map(|r| r.cells[c].chart)
+            else {
+                continue;
+            };
+            if play == chart_play || gains.iter().all(|g| g.0.is_nan()) {
+                continue;
+            }
+            for found in changes(&gains, &freq) {
+                indices.push(Index {
+                    decision: Decision::Cell {
+                        cell: c,
+                        chart: chart_play,
+                        play,
+                    },
+                    direction: found.direction,
+                    index: counter.low + found.position as i32,
+                    crossing: f64::from(counter.low) + found.crossing,
+                    crossing_se: found.crossing_se,
+                    gain_per_100: found.gain_per_100,
+                    gain_per_100_se: found.gain_per_100_se,
+                });
+            }
+        }
+    }
+    let insurance: Vec<(f64, f64)> = samples
+        .iter()
+        .map(|s| s.insurance.mean_se(s.points))
+        .collect();
+    for found in changes(&insurance, &freq) {
+        indices.push(Index {
+            decision: Decision::Insurance,
+            direction: found.direction,
+            index: counter.low + found.position as i32,
+            crossing: f64::from(counter.low) + found.crossing,
+            crossing_se: found.crossing_se,
+            gain_per_100: found.gain_per_100,
+            gain_per_100_se: found.gain_per_100_se,
+        });
+    }
+    indices.sort_by(|a, b| b.gain_per_100.total_cmp(&a.gain_per_100));
+
+    // The chart with every index: at each count, each decision takes the applicable
+    // deviation that gains most there (at a count without points, the most valuable one
+    // that applies).
+    let reached: Vec<bool> = (0..CELLS)
+        .map(|c| rows.iter().any(|r| r.cells[c].weight > 0.0))
+        .collect();
+    for (i, row) in rows.iter_mut().enumerate() {
+        let t = counter.low + i as i32;
+        let applies = |x: &Index| match x.direction {
+            Direction::AtOrAbove => t >= x.index,
+            Direction::AtOrBelow => t <= x.index,
+        };
+        let mut best: Vec<Option<(f64, u8)>> = vec![None; CELLS + 1];
+        for x in indices.iter().filter(|x| applies(x)) {
+            let (slot, gain, code) = match x.decision {
+                Decision::Cell { cell, play, .. } => {
+                    (cell, row.cells[cell].gain[play as usize].0, play as u8)
+                }
+                Decision::Insurance => (CELLS, insurance[i].0, 0),
+            };
+            let better = match best[slot] {
+                None => true,
+                Some((g, _)) => gain > g,
+            };
+            if better {
+                best[slot] = Some((gain, code));
+            }
+        }
+        row.indices_ev = row.chart_ev.0
+            + best
+                .iter()
+                .flatten()
+                .map(|&(g, _)| if g.is_finite() { g } else { 0.0 })
+                .sum::<f64>();
+        row.plays = (0..CELLS)
+            .map(|c| match (reached[c], best[c]) {
+                (false, _) => NO_ACTION,
+                (true, Some((_, code))) => code,
+                (true, None) => row.cells[c].chart as u8,
+            })
+            .collect();
+    }
+    let average = rows
+        .iter()
+        .filter(|r| r.points > 0)
+        .fold((0.0, 0.0), |(m, v), r| {
+            (
+                m + r.frequency * r.chart_ev.0,
+                v + (r.frequency * r.chart_ev.1).powi(2),
+            )
+        });
+    Summary {
+        rows,
+        average_chart_ev: (average.0, average.1.sqrt()),
+        indices,
+    }
+}
+
+/// A sign change of a gain along the counts.
+pub(super) struct Change {
+    pub(super) direction: Direction,
+    /// Position in the range of the index count.
+    pub(super) position: usize,
+    /// The interpolated crossing, as a position, and its standard error.
+    pub(super) crossing: f64,
+    pub(super) crossing_se: f64,
+    pub(super) gain_per_100: f64,
+    pub(super) gain_per_100_se: f64,
+}
+
+/// The index changes of one deviation, from its gain (mean, standard error) at each
+/// count (NaN: no points there) and the counts' frequencies: upward, the lowest count of
+/// the run of positive gains that reaches the highest count with points; downward, the
+/// same from the lowest. A run that covers every count is no index (the deviation always
+/// wins, or never).
+pub(super) fn changes(gains: &[(f64, f64)], freq: &[f64]) -> Vec<Change> {
+    let with: Vec<usize> = (0..gains.len()).filter(|&i| !gains[i].0.is_nan()).collect();
+    let mut out = Vec::new();
+    if with.len() < 2 {
+        return out;
+    }
+    for direction in [Direction::AtOrAbove, Direction::AtOrBelow] {
+        let order: Vec<usize> = match direction {
+            Direction::AtOrAbove => with.iter().rev().copied().collect(),
+            Direction::AtOrBelow => with.clone(),
+        };
+        let run = order.iter().take_while(|&&i| gains[i].0 > 0.0).count();
+        if run == 0 || run == order.len() {
+            continue;
+        }
+        let (inside, outside) = (order[run - 1], order[run]);
+        let (g1, s1) = gains[inside];
+        let (g0, s0) = gains[outside];
+        // Linear interpolation between the last count without the deviation (g0 ≤ 0)
+        // and the first with it (g1 > 0).
+        let span = inside as f64 - outside as f64;
+        let f = g0 / (g0 - g1);
+        let d = (g0 - g1) * (g0 - g1);
+        let f_se = ((g1 * s0).powi(2) + (g0 * s1).powi(2)).sqrt() / d;
+        let region = &order[..run];
+        let gain: f64 = region.iter().map(|&i| freq[i] * gains[i].0).sum();
+        let gain_var: f64 = region.iter().map(|&i| (freq[i] * gains[i].1).powi(2)).sum();
+        out.push(Change {
+            direction,
+            position: inside,
+            crossing: outside as f64 + f * span,
+            crossing_se: f_se * span.abs(),
+            gain_per_100: 100.0 * gain,
+            gain_per_100_se: 100.0 * gain_var.sqrt(),
+        });
+    }
+    out
+}
+
+/// The chart of first decisions at each count (lowest first): the basic strategy chart
+/// with, in every cell whose play at that count is an index play, that play moved to the
+/// front. The simulated counter makes the first decision on the two dealt cards by it, as
+/// the indices were found, and every later one by the basic strategy.
+pub fn charts_by_count(chart: &[Cell], rows: &[CountRow]) -> Vec<Vec<Cell>> {
+    rows.iter()
+        .map(|row| {
+            let mut out = chart.to_vec();
+            for (cell, &code) in row.plays.iter().enumerate() {
+                if code == NO_ACTION || code == row.cells[cell].chart as u8 {
+                    continue;
+                }
+                let mut moved = [NO_ACTION; ACTIONS];
+                moved[0] = code;
+                let rest = chart[cell].iter().filter(|&&c| c != code && c != NO_ACTION);
+                for (slot, &c) in moved[1..].iter_mut().zip(rest) {
+                    *slot = c;
+                }
+                out[cell] = moved;
+            }
+            out
+        })
+        .collect()
+}
+
+/// The `[betting]` table of a `blackjack.indices` job: the counter the job simulates.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BettingSettings {
+    /// `[count, units]` steps, counts increasing: from each step's count up, bet that many
+    /// units; one unit below the first step.
+    pub ramp: Vec<(i32, f64)>,
+    /// Rounds simulated per rule set (0: no simulation).
+    pub rounds: u64,
+    /// Bankroll in units, for the risk of ruin.
+    pub bankroll: f64,
+}
+
+impl Default for BettingSettings {
+    fn default() -> Self {
+        BettingSettings {
+            ramp: vec![(2, 2.0), (3, 4.0), (4, 8.0), (5, 12.0)],
+            rounds: 50_000_000,
+            bankroll: 1_000.0,
+        }
+    }
+}
+
+/// Most steps a bet ramp may have.
+const MAX_STEPS: usize = 64;
+/// Most rounds a job may simulate per rule set.
+const MAX_ROUNDS: u64 = 10_000_000_000_000;
+
+impl BettingSettings {
+    /// Validates the `[betting]` table.
+    pub fn from_spec(spec: &JobSpec) -> Result<BettingSettings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            betting: Option<BettingSettings>,
+        }
+        let s: Sections = spec.deserialize()?;
+        let s = s.betting.unwrap_or_default();
+        let error = |field: &str, message: String| Err(spec.field_error(field, message));
+        if s.ramp.len() > MAX_STEPS {
+            return error(
+                "betting.ramp",
+                format!("{} steps: give at most {MAX_STEPS}", s.ramp.len()),
+            );
+        }
+        for (i, &(count, units)) in s.ramp.iter().enumerate() {
+            if i > 0 && count <= s.ramp[i - 1].0 {
+                return error(
+                    "betting.ramp",
+                    format!("step {} (count {count}) does not come after count {}: list the steps by increasing count", i + 1, s.ramp[i - 1].0),
+                );
+            }
+            if !(units > 0.0 && units <= 10_000.0) {
+                return error(
+                    "betting.ramp",
+                    format!(
+                        "step {} bets {units} units: use more than 0 and at most 10000",
+                        i + 1
+                    ),
+                );
+            }
+        }
+        if s.rounds > MAX_ROUNDS {
+            return error(
+                "betting.rounds",
+                format!("{}: use at most {MAX_ROUNDS}", s.rounds),
+            );
+        }
+        if !(s.bankroll > 0.0 && s.bankroll <= 1e12) {
+            return error(
+                "betting.bankroll",
+                format!("{}: give the bankroll in units, more than 0", s.bankroll),
+            );
+        }
+        Ok(s)
+    }
+
+    /// The ramp as the simulator bets it.
+    pub fn ramp(&self) -> Ramp {
+        Ramp {
+            steps: self.ramp.clone(),
+        }
+    }
+
+    /// The ramp as reports print it: `1 unit; +2: 2, +3: 4`.
+    pub fn ramp_text(&self) -> String {
+        let steps: Vec<String> = self
+            .ramp
+            .iter()
+            .map(|(c, u)| format!("{c:+}: {u}"))
+            .collect();
+        if steps.is_empty() {
+            "1 unit flat".to_string()
+        } else {
+            format!("1 unit; {}", steps.join(", "))
+        }
+    }
+
+    /// The settings as the outputs record them (TOML).
+    pub fn canonical_toml(&self) -> String {
+        let steps: Vec<String> = self
+            .ramp
+            .iter()
+            .map(|(c, u)| format!("[{c}, {u}]"))
+            .collect();
+        format!(
+            "[betting]\nramp = [{}]\nrounds = {}\nbankroll = {}\n",
+            steps.join(", "),
+            self.rounds,
+            self.bankroll
+        )
+    }
+}
+
+/// What the simulated counter achieved, per round in units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CounterResult {
+    pub rounds: u64,
+    /// Mean units won per round, with its standard error.
+    pub win_rate: (f64, f64),
+    /// Standard deviation of a round's result.
+    pub sd: f64,
+    /// Mean units bet per round.
+    pub mean_bet: f64,
+    /// SCORE = 10⁶ (win rate ÷ sd)², the win per 100 rounds of a bettor scaled to a
+    /// bankroll of 10,000 at 13.5 % risk of ruin; with its standard error.
+    pub score: (f64, f64),
+    /// N0 = (sd ÷ win rate)²: rounds until the expected win equals one standard deviation.
+    pub n0: f64,
+    /// Risk of ruin of the bankroll over an unlimited game, exp(−2 · win rate · bankroll ÷
+    /// sd²) (the diffusion approximation).
+    pub risk_of_ruin: f64,
+    /// By count (lowest first): rounds, and the mean result per unit bet with its standard
+    /// error (NaN where no round was played).
+    pub by_count: Vec<(u64, f64, f64)>,
+}
+
+impl CounterResult {
+    /// From a simulation's sums.
+    pub fn of(t: &CounterTally) -> CounterResult {
+        let n = t.won.rounds;
+        let mean = t.won.mean();
+        let se = t.won.std_error();
+        let sd = se * (n as f64).sqrt();
+        let score = 1e6 * (mean / sd).powi(2);
+        CounterResult {
+            rounds: n,
+            win_rate: (mean, se),
+            sd,
+            mean_bet: t.bet / n as f64,
+            score: (score, 2.0 * score * se / mean.abs()),
+            n0: (sd / mean).powi(2),
+            risk_of_ruin: f64::NAN,
+            by_count: t
+                .by_count
+                .iter()
+                .map(|c| {
+                    if c.rounds == 0 {
+                        (0, f64::NAN, f64::NAN)
+                    } else {
+                        (c.rounds, c.mean(), c.std_error())
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// The same with the risk of ruin of `bankroll` units.
+    pub fn with_bankroll(mut self, bankroll: f64) -> CounterResult {
+        let (mean, _) = self.win_rate;
+        self.risk_of_ruin = if mean <= 0.0 {
+            1.0
+        } else {
+            (-2.0 * mean * bankroll / (self.sd * self.sd)).exp()
+        };
+        self
+    }
+}
