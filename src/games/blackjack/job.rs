@@ -378,6 +378,8 @@ impl IndicesJob {
             insure_from,
             ramp: &ramp,
             penetration: self.settings.penetration,
+            bankroll: self.betting.bankroll,
+            trip_rounds: self.betting.trip_rounds,
         };
         let chunks = total.div_ceil(ROUNDS_PER_UNIT);
         let tallies: Vec<CounterTally> = (0..chunks)
@@ -392,7 +394,7 @@ impl IndicesJob {
         for t in &tallies {
             sum.add(t);
         }
-        Some(CounterResult::of(&sum).with_bankroll(self.betting.bankroll))
+        Some(CounterResult::of(&sum).with_bankroll(self.betting.bankroll, self.betting.trip_rounds))
     }
 
     fn chart(&self, set: usize) -> &(Vec<Cell>, f64) {

@@ -696,13 +696,31 @@ fn counter_section(
                 ),
                 format!("{:.4}", k.risk_of_ruin),
             ],
+            vec![
+                format!(
+                    "lost within a trip of {} rounds: simulated ({} trips) ± s.e.",
+                    r.betting.trip_rounds, k.trips
+                ),
+                if k.trips == 0 {
+                    "—".to_string()
+                } else {
+                    with_error(k.ruin_in_trip.0, k.ruin_in_trip.1, false)
+                },
+            ],
+            vec![
+                "lost within a trip: diffusion formula".to_string(),
+                format!("{:.4}", k.ruin_in_trip_formula),
+            ],
         ],
     ));
     md.push_str(
         "\nSCORE is the win per 100 rounds of a bettor whose ramp is scaled to a bankroll of \
          10,000 at a 13.5 % risk of ruin; N0 the rounds after which the expected win equals \
-         one standard deviation. The risk of ruin is the diffusion formula for a game that \
-         never ends, from the simulated win rate and deviation.\n",
+         one standard deviation. The risks of ruin by formula treat the bankroll as a \
+         Brownian motion with the simulated win rate and deviation per round: \
+         exp(−2μB/σ²) for a game that never ends, and Φ((−B − μT)/(σ√T)) + \
+         exp(−2μB/σ²) Φ((−B + μT)/(σ√T)) for a trip of T rounds, which the simulated trips \
+         (consecutive blocks of T rounds, each from the full bankroll) check.\n",
     );
     md
 }

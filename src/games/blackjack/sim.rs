@@ -476,12 +476,18 @@ pub struct CounterTally {
     pub bet: f64,
     /// By count of the counter's range (lowest first): rounds and results per unit bet.
     pub by_count: Vec<Tally>,
+    /// Trips played (blocks of `trip_rounds` rounds, each from the full bankroll), and
+    /// those in which the bankroll was lost.
+    pub trips: u64,
+    pub ruined: u64,
 }
 
 impl CounterTally {
     pub fn add(&mut self, other: &CounterTally) {
         self.won.add(&other.won);
         self.bet += other.bet;
+        self.trips += other.trips;
+        self.ruined += other.ruined;
         if self.by_count.len() < other.by_count.len() {
             self.by_count.resize(other.by_count.len(), Tally::default());
         }
@@ -506,6 +512,10 @@ pub struct Counting<'a> {
     pub ramp: &'a Ramp,
     /// Shuffle when this fraction of the shoe has been dealt (checked between rounds).
     pub penetration: f64,
+    /// Bankroll in units, and rounds per trip: each block of `trip_rounds` rounds starts
+    /// from the bankroll and counts as ruined if the bankroll is lost within it.
+    pub bankroll: f64,
+    pub trip_rounds: u64,
 }
 
 impl Counting<'_> {
@@ -524,6 +534,7 @@ impl Counting<'_> {
             by_count: vec![Tally::default(); self.counter.counts()],
             ..CounterTally::default()
         };
+        let (mut balance, mut ruined, mut played) = (self.bankroll, false, 0u64);
         for _ in 0..rounds {
             if cards.dealt_fraction() >= self.penetration {
                 cards.shuffle();
@@ -557,6 +568,16 @@ impl Counting<'_> {
             tally.won.sum += result;
             tally.won.sum_squares += result * result;
             tally.bet += bet;
+            if !ruined {
+                balance += result;
+                ruined = balance <= 0.0;
+            }
+            played += 1;
+            if played == self.trip_rounds {
+                tally.trips += 1;
+                tally.ruined += u64::from(ruined);
+                (balance, ruined, played) = (self.bankroll, false, 0);
+            }
         }
         tally
     }

@@ -725,6 +725,22 @@ impl IndexResults<'_> {
             .f64("n0", rows.iter().map(|(_, c)| c.n0))
             .f64("bankroll", rows.iter().map(|_| self.betting.bankroll))
             .f64("risk_of_ruin", rows.iter().map(|(_, c)| c.risk_of_ruin))
+            .u64("trip_rounds", rows.iter().map(|_| self.betting.trip_rounds))
+            .u64("trips", rows.iter().map(|(_, c)| c.trips))
+            .f64_or_null(
+                "ruin_in_trip",
+                rows.iter()
+                    .map(|(_, c)| Some(c.ruin_in_trip.0).filter(|x| !x.is_nan())),
+            )
+            .f64_or_null(
+                "ruin_in_trip_se",
+                rows.iter()
+                    .map(|(_, c)| Some(c.ruin_in_trip.1).filter(|x| !x.is_nan())),
+            )
+            .f64(
+                "ruin_in_trip_formula",
+                rows.iter().map(|(_, c)| c.ruin_in_trip_formula),
+            )
             .batch()?;
         Ok(ParquetOutput {
             file: "counter.parquet".into(),

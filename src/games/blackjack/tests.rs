@@ -1392,10 +1392,23 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
             insure_from,
             ramp,
             penetration: 0.7,
+            bankroll: 50.0,
+            trip_rounds: 1_000,
         };
         c.simulate(200_000, &mut stream(7, 0))
     };
     let flat = counting(&Ramp { steps: vec![] }, None);
+    // 200 trips of 1,000 rounds from 50 units: the share lost agrees with the diffusion
+    // formula for the simulated win rate and deviation.
+    assert_eq!(flat.trips, 200);
+    let k = super::indices::CounterResult::of(&flat).with_bankroll(50.0, 1_000);
+    let (p, se) = k.ruin_in_trip;
+    assert!(p > 0.05 && p < 0.5, "{p}");
+    assert!(
+        (p - k.ruin_in_trip_formula).abs() < 4.0 * se,
+        "{p} ± {se} vs {}",
+        k.ruin_in_trip_formula
+    );
     let plain =
         Player::new(&r, &a.chart).simulate(200_000, Shuffle::Penetration(0.7), &mut stream(7, 0));
     // Counting reads the cards without drawing: the same cards, the same play, the same sums.
@@ -1439,4 +1452,23 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
     let want = 8.0 / 104.0 * (32.0 / 103.0 * 1.5 - 0.5);
     let se = (0.2f64 * 0.2 / n).sqrt(); // a side bet's s.d. is below 0.2
     assert!((side - want).abs() < 4.0 * se, "{side} vs {want} ± {se}");
+}
+
+#[test]
+fn the_normal_distribution_function_has_its_tabled_values() {
+    use super::indices::normal_cdf;
+    for (x, want) in [
+        (0.0, 0.5),
+        (1.0, 0.841_344_746),
+        (-1.0, 0.158_655_254),
+        (1.96, 0.975_002_105),
+        (-3.0, 0.001_349_898),
+        (5.0, 0.999_999_713),
+    ] {
+        assert!(
+            (normal_cdf(x) - want).abs() < 1e-7 * want.max(1e-2),
+            "Φ({x}) = {}",
+            normal_cdf(x)
+        );
+    }
 }
