@@ -470,6 +470,16 @@ pub struct Summary {
     pub indices: Vec<Index>,
 }
 
+impl Summary {
+    /// The count from which insurance is taken (its upward index), if one was found.
+    pub fn insure_from(&self) -> Option<i32> {
+        self.indices.iter().find_map(|x| {
+            (x.decision == Decision::Insurance && x.direction == Direction::AtOrAbove)
+                .then_some(x.index)
+        })
+    }
+}
+
 /// Turns the merged samples of every count (in range order) into the per-count results
 /// and the index plays.
 pub fn summarize(counter: &Counter, chart: &[Cell], samples: &[CountSample]) -> Summary {

@@ -365,11 +365,7 @@ impl IndicesJob {
         }
         let charts = indices::charts_by_count(&self.chart(set).0, &summary.rows);
         let ramp = self.betting.ramp();
-        let insure_from = summary.indices.iter().find_map(|x| {
-            (x.decision == indices::Decision::Insurance
-                && x.direction == indices::Direction::AtOrAbove)
-                .then_some(x.index)
-        });
+        let insure_from = summary.insure_from();
         let counting = Counting {
             rules: &self.sets[set].rules,
             counter: &self.counter,

@@ -674,10 +674,6 @@ impl IndexResults<'_> {
                         Decision::Insurance => None,
                     })
                     .collect();
-                let insure_from = sum.indices.iter().find_map(|x| {
-                    (x.decision == Decision::Insurance && x.direction == Direction::AtOrAbove)
-                        .then_some(x.index)
-                });
                 IndexRuleSet {
                     id: s.id.clone(),
                     rules: toml::to_string(&s.rules).unwrap_or_default(),
@@ -690,7 +686,7 @@ impl IndexResults<'_> {
                     chart_plays,
                     plays,
                     indices,
-                    insure_from,
+                    insure_from: sum.insure_from(),
                 }
             })
             .collect();
