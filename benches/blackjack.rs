@@ -1,15 +1,17 @@
 //! Blackjack: the exact analysis of one rule set (every action for every starting hand and
 //! upcard, splits with resplits to 4 hands, the basic strategy chart and its EV), one
-//! dealer outcome evaluation, and simulated rounds.
+//! dealer outcome evaluation, and simulated rounds (plain, and a Hi-Lo counter's).
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pipeline::engine::stream;
 use pipeline::games::blackjack::analysis::analyze;
+use pipeline::games::blackjack::count::{CountSettings, Counter};
+use pipeline::games::blackjack::counting::BettingSettings;
 use pipeline::games::blackjack::dealer::{DealerTable, Shoe};
 use pipeline::games::blackjack::rules::{BlackjackRules, Decks, InfiniteWord};
-use pipeline::games::blackjack::sim::{Player, Shuffle};
+use pipeline::games::blackjack::sim::{Counting, Player, Shuffle};
 
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("blackjack");
@@ -46,6 +48,26 @@ fn benches(c: &mut Criterion) {
             let mut rng = stream(1, 0);
             black_box(Player::new(&six, &chart).simulate(1_000_000, Shuffle::EveryRound, &mut rng))
         })
+    });
+    let counter = Counter::new(&CountSettings::default()).expect("Hi-Lo");
+    let charts = vec![chart.clone(); counter.counts()];
+    let ramp = BettingSettings::default().ramp();
+    let counting = Counting {
+        rules: &six,
+        counter: &counter,
+        chart: &chart,
+        charts: &charts,
+        insure_from: Some(3),
+        ramp: &ramp,
+        penetration: 0.75,
+        hands: 1,
+        others: 0,
+        wong_out: None,
+        bankroll: 1_000.0,
+        trip_rounds: 100_000,
+    };
+    group.bench_function("count_1M_rounds_6_decks_hi_lo_ramp", |b| {
+        b.iter(|| black_box(counting.simulate(1_000_000, &mut stream(1, 0)).won))
     });
     group.finish();
 }

@@ -5,7 +5,7 @@
 # scripts/golden.sh run: the fast shipped jobs as they are, the long Monte Carlo jobs with
 # a loose standard error or few rounds, the niuniu bidding model on 500 tables per class
 # and niuniu at a full table on 200 deals per slot,
-# the blackjack grid on three shoes, blackjack count indices on 4 points per count and 2e6 counter rounds, and push/fold with an ante on a 1 bb stack grid.
+# the blackjack grid on three shoes, blackjack count indices on 4 points per count, a counter on 3e6 rounds (two other players, wonging out below -1), and push/fold with an ante on a 1 bb stack grid.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
@@ -26,11 +26,14 @@ sed -e 's/^deals_per_class = .*/deals_per_class = 500/' -e 's/^rounds = .*/round
   "$repo/jobs/niuniu_bidding.toml" > "$dir/niuniu_bidding_quick.toml"
 sed -e 's/^deals_per_slot = .*/deals_per_slot = 200/' -e 's/^name = .*/name = "niuniu_multiway_quick"/' \
   "$repo/jobs/niuniu_multiway.toml" > "$dir/niuniu_multiway_quick.toml"
-{ sed -e 's/^points_per_count = .*/points_per_count = 4/' -e 's/^name = .*/name = "blackjack_indices_quick"/' \
-  "$repo/jobs/blackjack_indices.toml"; printf '\n[betting]\nrounds = 2_000_000\n'; } > "$dir/blackjack_indices_quick.toml"
+sed -e 's/^points_per_count = .*/points_per_count = 4/' -e 's/^name = .*/name = "blackjack_indices_quick"/' \
+  "$repo/jobs/blackjack_indices.toml" > "$dir/blackjack_indices_quick.toml"
+sed -e 's/^rounds = .*/rounds = 3_000_000/' -e 's/^name = .*/name = "blackjack_counter_quick"/' \
+  -e 's/^others = .*/others = 2/' -e 's/^# wong_out = .*/wong_out = -1/' \
+  "$repo/jobs/blackjack_counter.toml" > "$dir/blackjack_counter_quick.toml"
 for name in niuniu niuniu_bidding_quick niuniu_multiway_quick holdem_preflop holdem_headsup holdem_multiway_quick holdem_pushfold \
   holdem_pushfold_ante_quick blackjack_6d_s17 \
-  blackjack_quick blackjack_indices_quick showhand_quick zhajinhua zhajinhua_a23_none zhajinhua_a23_second \
+  blackjack_quick blackjack_indices_quick blackjack_counter_quick showhand_quick zhajinhua zhajinhua_a23_none zhajinhua_a23_second \
   zhajinhua_235 zhajinhua_caller_loses zhajinhua_multiway_quick; do
   echo "$dir/$name.toml"
 done

@@ -1752,8 +1752,9 @@ fn a_run_ends_with_its_headline() {
 
 /// The jobs that sample write the same bytes on one thread, on every thread, and as two
 /// shards merged: `niuniu.bidding` simulates in the finish step from streams of (seed,
-/// round, class), `niuniu.multiway` in its units from streams of (seed, unit), and
-/// `blackjack.indices` draws its shoes in its units from streams of (seed, unit).
+/// round, class), `niuniu.multiway` in its units from streams of (seed, unit),
+/// `blackjack.indices` draws its shoes in its units from streams of (seed, unit), and
+/// `blackjack.counter` plays its rounds in units of 10 M (three here) the same way.
 #[test]
 fn sampled_jobs_are_the_same_for_any_threads_and_shards() {
     let work = tempfile::tempdir().unwrap();
@@ -1768,7 +1769,11 @@ fn sampled_jobs_are_the_same_for_any_threads_and_shards() {
         ),
         (
             "idx",
-            "[job]\nkind = \"blackjack.indices\"\nname = \"idx\"\n[rules]\ndecks = 1\nmax_split_hands = 2\n[count]\nrange = [-2, 2]\n[indices]\npenetration = 0.5\npoints_per_count = 3\n[betting]\nrounds = 1_000_000\n",
+            "[job]\nkind = \"blackjack.indices\"\nname = \"idx\"\n[rules]\ndecks = 1\nmax_split_hands = 2\n[count]\nrange = [-2, 2]\n[indices]\npenetration = 0.5\npoints_per_count = 3\n",
+        ),
+        (
+            "ctr",
+            "[job]\nkind = \"blackjack.counter\"\nname = \"ctr\"\n[rules]\ndecks = 2\n[play]\nhands = 2\nothers = 1\nwong_out = -1\npreset = \"illustrious-18\"\n[betting]\nrounds = 20_000_001\ntrip_rounds = 1_000\n",
         ),
     ] {
         let job = work.path().join(format!("{name}.toml"));

@@ -205,7 +205,7 @@ impl BlackjackIndices {
     /// for that count); larger hands get the chart's hit or stand, changed by a hit/stand
     /// index of their total's row where one applies (an index found for two-card hands,
     /// applied as counters apply it).
-    pub fn play_at_count(
+    pub fn best_action_at_count(
         &self,
         rule_set: usize,
         hand: &[u8],

@@ -97,7 +97,7 @@
 //!   use cardtables::blackjack::{parse_hand, parse_rank};
 //!   let table = cardtables::BlackjackIndices::open("tables/blackjack_indices/blackjack_indices.bin")?;
 //!   let set = table.rule_set("6d-s17-das")?;
-//!   let play = table.play_at_count(set, &parse_hand("T 6")?, parse_rank("T")?, 2)?;
+//!   let play = table.best_action_at_count(set, &parse_hand("T 6")?, parse_rank("T")?, 2)?;
 //!   println!("{} (chart: {})", play.action.name(), play.chart.name());
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```

@@ -210,9 +210,9 @@ fn damaged_count_index_tables_never_panic_or_overallocate() {
         if let Ok(table) = BlackjackIndices::from_bytes(&bad) {
             for up in 0..13 {
                 for count in [-1000, -11, -10, 0, 3, 10, 11, 1000] {
-                    let _ = table.play_at_count(0, &[6, 6], up, count);
-                    let _ = table.play_at_count(0, &[8, 4], up, count);
-                    let _ = table.play_at_count(0, &[8, 1, 0], up, count);
+                    let _ = table.best_action_at_count(0, &[6, 6], up, count);
+                    let _ = table.best_action_at_count(0, &[8, 4], up, count);
+                    let _ = table.best_action_at_count(0, &[8, 1, 0], up, count);
                     let _ = table.insure(0, count);
                 }
             }

@@ -263,7 +263,7 @@ fn count_index_questions_read_their_own_cell_and_refuse_the_rest() {
             for count in -4..=4 {
                 let at = count.clamp(-2, 2);
                 let want = Action::from_code(((cell * counts + (at + 2) as usize) % ACTIONS) as u8);
-                let got = table.play_at_count(0, &[a, b], up, count).unwrap();
+                let got = table.best_action_at_count(0, &[a, b], up, count).unwrap();
                 assert_eq!(Some(got.action), want, "{a} {b} vs {up} at {count}");
             }
         }
@@ -272,31 +272,40 @@ fn count_index_questions_read_their_own_cell_and_refuse_the_rest() {
     let sixteen = [8, 2, 0]; // T 4 2
     assert_eq!(blackjack::total(&sixteen).unwrap(), (16, false));
     assert_eq!(
-        table.play_at_count(0, &sixteen, 8, 0).unwrap().action,
+        table
+            .best_action_at_count(0, &sixteen, 8, 0)
+            .unwrap()
+            .action,
         Action::Hit
     );
-    let play = table.play_at_count(0, &sixteen, 8, 1).unwrap();
+    let play = table.best_action_at_count(0, &sixteen, 8, 1).unwrap();
     assert_eq!((play.action, play.chart), (Action::Stand, Action::Hit));
     assert_eq!(play.index.map(|x| x.index), Some(1));
     // Insurance from +3, beyond the range's end (+2): every count reads as at most +2.
     assert_eq!(table.insure(0, 2), Ok(false));
     assert_eq!(table.insure(0, 50), Ok(false));
     assert_eq!(
-        table.play_at_count(1, &[8, 4], 8, 0),
+        table.best_action_at_count(1, &[8, 4], 8, 0),
         Err(E::RuleSetIndex { index: 1, count: 1 })
     );
     assert_eq!(
-        table.play_at_count(0, &[8, 4], 13, 0),
+        table.best_action_at_count(0, &[8, 4], 13, 0),
         Err(E::RankOutOfRange(13))
     );
     assert_eq!(
-        table.play_at_count(0, &[8, 40], 8, 0),
+        table.best_action_at_count(0, &[8, 40], 8, 0),
         Err(E::RankOutOfRange(40))
     );
-    assert_eq!(table.play_at_count(0, &[8], 8, 0), Err(E::TooFewCards(1)));
-    assert_eq!(table.play_at_count(0, &[8, 8, 8], 8, 0), Err(E::Bust(30)));
     assert_eq!(
-        table.play_at_count(0, &[8, 4], 8, 1001),
+        table.best_action_at_count(0, &[8], 8, 0),
+        Err(E::TooFewCards(1))
+    );
+    assert_eq!(
+        table.best_action_at_count(0, &[8, 8, 8], 8, 0),
+        Err(E::Bust(30))
+    );
+    assert_eq!(
+        table.best_action_at_count(0, &[8, 4], 8, 1001),
         Err(E::CountOutOfRange(1001))
     );
     assert_eq!(table.insure(0, i32::MIN), Err(E::CountOutOfRange(i32::MIN)));

@@ -20,6 +20,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "Blackjack: count-index plays for a counting system, EV and insurance by true count, exact per drawn shoe",
     ),
     (
+        "blackjack.counter",
+        "Blackjack: a card counter at the table (bet ramp, index plays, hands, wonging), simulated: win rate, SCORE, N0, risk of ruin",
+    ),
+    (
         "holdem.headsup",
         "Texas Hold'em: exact heads-up equity of every matchup (47,008 classes) and the 169 × 169 class matrix",
     ),
@@ -66,7 +70,8 @@ pub const KINDS: &[(&str, &str)] = &[
 fn extra_tables(kind: &str) -> &'static [&'static str] {
     match kind {
         "blackjack.strategy" => &["grid", "simulation", "analysis"],
-        "blackjack.indices" => &["grid", "count", "indices", "betting"],
+        "blackjack.indices" => &["grid", "count", "indices"],
+        "blackjack.counter" => &["grid", "count", "play", "betting"],
         "holdem.pushfold" => &["pushfold"],
         "niuniu.bidding" => &["bidding"],
         "niuniu.multiway" => &["multiway"],
@@ -103,6 +108,7 @@ pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
     match spec.kind.as_str() {
         "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
         "blackjack.indices" => Ok(Box::new(blackjack::job::IndicesJob::new(spec)?)),
+        "blackjack.counter" => Ok(Box::new(blackjack::job::CounterJob::new(spec)?)),
         "holdem.headsup" => Ok(Box::new(holdem::job::HeadsUpJob::new(spec)?)),
         "holdem.multiway" => Ok(Box::new(holdem::job::MultiwayJob::new(spec)?)),
         "holdem.preflop" => Ok(Box::new(holdem::job::PreflopJob::new(spec)?)),

@@ -58,6 +58,15 @@ impl Columns {
         self.array(name, Arc::new(Int32Array::from_iter_values(values)))
     }
 
+    /// An `i32` column with nulls (`None`).
+    pub fn i32_or_null(
+        self,
+        name: &'static str,
+        values: impl IntoIterator<Item = Option<i32>>,
+    ) -> Columns {
+        self.array(name, Arc::new(values.into_iter().collect::<Int32Array>()))
+    }
+
     pub fn u64(self, name: &'static str, values: impl IntoIterator<Item = u64>) -> Columns {
         self.array(name, Arc::new(UInt64Array::from_iter_values(values)))
     }

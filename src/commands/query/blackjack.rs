@@ -113,7 +113,9 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
     let cards = parse_hand(&q.hand).map_err(usage)?;
     let up = parse_rank(&q.upcard).map_err(usage)?;
     let (t, soft) = total(&cards).map_err(usage)?;
-    let advice = table.play_at_count(set, &cards, up, count).map_err(usage)?;
+    let advice = table
+        .best_action_at_count(set, &cards, up, count)
+        .map_err(usage)?;
     let s = &table.rule_sets()[set];
     let name = |r: u8| RANK_CHARS[usize::from(r)].to_string();
     let names: Vec<String> = cards.iter().map(|&r| name(r)).collect();

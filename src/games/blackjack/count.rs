@@ -133,6 +133,8 @@ pub struct Counter {
     /// The system's name (`hi-lo`, or `custom`).
     pub name: String,
     pub tags: [f64; RANKS],
+    /// Twice the tags: whole numbers, since tags are whole or half points.
+    twice_tags: [i64; RANKS],
     /// Whether the tags sum to zero over a deck (true count) or not (running count).
     pub balanced: bool,
     pub resolution: Resolution,
@@ -203,6 +205,7 @@ impl Counter {
         Ok(Counter {
             name,
             tags,
+            twice_tags: tags.map(|t| (2.0 * t) as i64),
             balanced,
             resolution: s.deck_resolution,
             rounding: s.rounding,
@@ -234,18 +237,51 @@ impl Counter {
 
     /// The count a decision is made at, clamped to the tabulated range: the true count
     /// (balanced) or the running count (unbalanced), a whole number by the rounding rule.
+    /// Computed in exact integer arithmetic (tags are whole or half points), so a true
+    /// count that is a whole number is never floored to the one below by a rounding error.
     pub fn count(&self, seen: &[u32; RANKS], left: u32, decks: u32) -> i32 {
-        let running = self.running(seen, decks);
-        let value = if self.balanced {
-            running / self.decks_left(left)
+        // Twice the running count, an integer.
+        let twice: i64 = self.twice_start(decks)
+            + seen
+                .iter()
+                .zip(&self.twice_tags)
+                .map(|(&n, &t)| i64::from(n) * t)
+                .sum::<i64>();
+        // The count is `twice / divisor`, made whole by the rounding rule.
+        let divisor: i64 = if !self.balanced {
+            2
         } else {
-            running
+            let left = i64::from(left);
+            match self.resolution {
+                // running ÷ (left ÷ 52), at least 1 card: twice · 26 ÷ left.
+                Resolution::Exact => return self.whole(twice * 26, left.max(1)),
+                // running ÷ (h ÷ 2) for h half decks, h = left ÷ 26 rounded half up, ≥ 1.
+                Resolution::Half => ((left + 13) / 26).max(1),
+                // running ÷ d for d decks, d = left ÷ 52 rounded half up, ≥ 1.
+                Resolution::Full => 2 * ((left + 26) / 52).max(1),
+            }
         };
+        self.whole(twice, divisor)
+    }
+
+    /// `numerator ÷ divisor` (divisor > 0) made whole by the rounding rule and clamped to
+    /// the range.
+    fn whole(&self, numerator: i64, divisor: i64) -> i32 {
         let whole = match self.rounding {
-            Rounding::Floor => value.floor(),
-            Rounding::Truncate => value.trunc(),
+            Rounding::Floor => numerator.div_euclid(divisor),
+            Rounding::Truncate => numerator / divisor,
         };
-        (whole.clamp(f64::from(self.low), f64::from(self.high))) as i32
+        whole.clamp(i64::from(self.low), i64::from(self.high)) as i32
+    }
+
+    /// Twice the running count before any card is dealt.
+    fn twice_start(&self, decks: u32) -> i64 {
+        if self.balanced {
+            0
+        } else {
+            // −s · (decks − 1), s the tags' sum over a deck (a whole or half number).
+            -((2.0 * deck_sum(&self.tags)) as i64) * i64::from(decks.saturating_sub(1))
+        }
     }
 
     /// The decks not yet dealt as the counter estimates them from `left` cards.

@@ -1,5 +1,5 @@
-//! Job kinds `blackjack.strategy` ([`StrategyJob`]) and `blackjack.indices`
-//! ([`IndicesJob`]).
+//! Job kinds `blackjack.strategy` ([`StrategyJob`]), `blackjack.indices` ([`IndicesJob`])
+//! and `blackjack.counter` ([`CounterJob`]).
 //!
 //! `blackjack.strategy`: the exact analysis of every rule set of a grid, each
 //! rule set's basic strategy chart played through the seeded simulator, and the tables,
@@ -12,6 +12,10 @@
 //! `blackjack.indices`: per rule set and count, chunks of [`POINTS_PER_UNIT`] decision
 //! points drawn at that count and valued exactly (the method is in `indices`); `finish`
 //! finds the index plays.
+//!
+//! `blackjack.counter` ([`CounterJob`]): per rule set, chunks of [`ROUNDS_PER_UNIT`]
+//! rounds of a counter at the table (`counting`), each chunk with its own stream; `finish`
+//! sums them in unit order.
 
 use std::sync::OnceLock;
 
@@ -20,8 +24,9 @@ use serde::{Deserialize, Serialize};
 
 use super::analysis::{self, Analysis};
 use super::count::Counter;
+use super::counting::{BettingSettings, CounterResult, PlaySettings};
 use super::hands;
-use super::indices::{self, BettingSettings, CountSample, CounterResult, IndicesSettings, Summary};
+use super::indices::{self, CountSample, IndicesSettings, Summary};
 use super::report;
 use super::rules::{expand, Expanded, RuleSetSpec, SimulationSettings};
 use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally};
@@ -283,10 +288,6 @@ impl Job for StrategyJob {
     }
 }
 
-/// First stream selector of the counter simulation of `blackjack.indices`, apart from
-/// every unit's stream.
-const COUNTER_STREAMS: u64 = 1 << 40;
-
 /// Decision points per unit of `blackjack.indices` (a few seconds on one core).
 pub const POINTS_PER_UNIT: u32 = 50;
 
@@ -308,7 +309,6 @@ pub struct IndicesJob {
     sets: Vec<RuleSetSpec>,
     counter: Counter,
     settings: IndicesSettings,
-    betting: BettingSettings,
     plan: Vec<CountPlan>,
     /// Each rule set's basic strategy chart and its full-shoe EV, computed once per
     /// process.
@@ -324,7 +324,6 @@ impl IndicesJob {
         let counter = Counter::from_spec(spec)?;
         let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
         let settings = IndicesSettings::from_spec(spec, &rules)?;
-        let betting = BettingSettings::from_spec(spec)?;
         let mut plan = Vec::new();
         for set in 0..sets.len() {
             for count in 0..counter.counts() {
@@ -339,58 +338,16 @@ impl IndicesJob {
         Ok(IndicesJob {
             seed: spec.run.seed,
             rules_toml: format!(
-                "{rules_toml}{}{}{}",
+                "{rules_toml}{}{}",
                 counter.canonical_toml(),
                 settings.canonical_toml(),
-                betting.canonical_toml()
             ),
             charts: (0..sets.len()).map(|_| OnceLock::new()).collect(),
             sets,
             counter,
             settings,
-            betting,
             plan,
         })
-    }
-
-    /// The counter of `[betting]` simulated on one rule set, playing the chart with its
-    /// index plays at each count: chunks of [`ROUNDS_PER_UNIT`] rounds in parallel, chunk
-    /// `k` of rule set `s` from `stream(seed, COUNTER_STREAMS + s · 2²⁴ + k)`, summed in
-    /// chunk order (so the result does not depend on threads or shards).
-    fn simulate_counter(&self, set: usize, summary: &Summary) -> Option<CounterResult> {
-        use rayon::prelude::*;
-        let total = self.betting.rounds;
-        if total == 0 {
-            return None;
-        }
-        let charts = indices::charts_by_count(&self.chart(set).0, &summary.rows);
-        let ramp = self.betting.ramp();
-        let insure_from = summary.insure_from();
-        let counting = Counting {
-            rules: &self.sets[set].rules,
-            counter: &self.counter,
-            chart: &self.chart(set).0,
-            charts: &charts,
-            insure_from,
-            ramp: &ramp,
-            penetration: self.settings.penetration,
-            bankroll: self.betting.bankroll,
-            trip_rounds: self.betting.trip_rounds,
-        };
-        let chunks = total.div_ceil(ROUNDS_PER_UNIT);
-        let tallies: Vec<CounterTally> = (0..chunks)
-            .into_par_iter()
-            .map(|k| {
-                let rounds = (total - k * ROUNDS_PER_UNIT).min(ROUNDS_PER_UNIT);
-                let id = COUNTER_STREAMS + ((set as u64) << 24) + k;
-                counting.simulate(rounds, &mut stream(self.seed, id))
-            })
-            .collect();
-        let mut sum = CounterTally::default();
-        for t in &tallies {
-            sum.add(t);
-        }
-        Some(CounterResult::of(&sum).with_bankroll(self.betting.bankroll, self.betting.trip_rounds))
     }
 
     fn chart(&self, set: usize) -> &(Vec<Cell>, f64) {
@@ -425,13 +382,6 @@ impl Job for IndicesJob {
                 c.high,
                 100.0 * self.settings.penetration
             ),
-            match self.betting.rounds {
-                0 => "no counter simulation".to_string(),
-                n => format!(
-                    "then {n} simulated rounds per rule set of a counter betting {}",
-                    self.betting.ramp_text()
-                ),
-            },
             format!(
                 "{} decision points per count valued exactly ({} in all, seed {})",
                 self.settings.points_per_count,
@@ -492,19 +442,11 @@ impl Job for IndicesJob {
             .enumerate()
             .map(|(set, samples)| indices::summarize(&self.counter, &self.chart(set).0, samples))
             .collect();
-        progress.phase("counter simulation");
-        let counters: Vec<Option<CounterResult>> = summaries
-            .iter()
-            .enumerate()
-            .map(|(set, summary)| self.simulate_counter(set, summary))
-            .collect();
         progress.phase("building tables");
         let results = tables::IndexResults {
             sets: &self.sets,
             counter: &self.counter,
             summaries: &summaries,
-            betting: &self.betting,
-            counters: &counters,
         };
         let charts: Vec<Vec<Cell>> = (0..self.sets.len())
             .map(|set| self.chart(set).0.clone())
@@ -515,17 +457,11 @@ impl Job for IndicesJob {
             &payload,
         )?;
         Ok(Outputs {
-            parquet: {
-                let mut files = vec![
-                    results.indices_table()?,
-                    results.by_count_table()?,
-                    results.cells_table()?,
-                ];
-                if counters.iter().any(Option::is_some) {
-                    files.push(results.counter_table()?);
-                }
-                files
-            },
+            parquet: vec![
+                results.indices_table()?,
+                results.by_count_table()?,
+                results.cells_table()?,
+            ],
             tables: vec![BinaryOutput {
                 file: "blackjack_indices.bin".into(),
                 bytes: table,
@@ -534,6 +470,197 @@ impl Job for IndicesJob {
             report: report::build_indices(meta, &self.settings, &results, &|set| {
                 self.chart(set).clone()
             })?,
+            rules: self.rules_toml.clone(),
+        })
+    }
+}
+
+/// One unit of `blackjack.counter`: a chunk of rounds of one rule set.
+#[derive(Clone, Copy, Debug)]
+struct RoundsPlan {
+    set: usize,
+    rounds: u64,
+}
+
+/// The `blackjack.counter` job: a card counter at the table (`[count]`, `[play]`,
+/// `[betting]`) simulated on every rule set of the grid; its win rate, deviation, SCORE,
+/// N0, risks of ruin and result by count.
+pub struct CounterJob {
+    seed: u64,
+    /// `[rules]`, `[grid]`, `[count]`, `[play]` and `[betting]` as the outputs record them.
+    rules_toml: String,
+    sets: Vec<RuleSetSpec>,
+    counter: Counter,
+    play: PlaySettings,
+    betting: BettingSettings,
+    plan: Vec<RoundsPlan>,
+    /// Each rule set's basic strategy chart and its first-decision charts by count,
+    /// computed once per process.
+    charts: Vec<OnceLock<CounterCharts>>,
+}
+
+/// A rule set's basic strategy chart, and the chart of first decisions at each count.
+type CounterCharts = (Vec<Cell>, Vec<Vec<Cell>>);
+
+impl CounterJob {
+    /// Validates the rules, `[count]`, `[play]` and `[betting]`.
+    pub fn new(spec: &JobSpec) -> Result<CounterJob, JobError> {
+        let Expanded {
+            sets, rules_toml, ..
+        } = expand(spec)?;
+        let counter = Counter::from_spec(spec)?;
+        let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
+        let play = PlaySettings::from_spec(spec, &counter, &rules)?;
+        let betting = BettingSettings::from_spec(spec)?;
+        let mut plan = Vec::new();
+        for set in 0..sets.len() {
+            let mut left = betting.rounds;
+            while left > 0 {
+                let rounds = left.min(ROUNDS_PER_UNIT);
+                plan.push(RoundsPlan { set, rounds });
+                left -= rounds;
+            }
+        }
+        Ok(CounterJob {
+            seed: spec.run.seed,
+            rules_toml: format!(
+                "{rules_toml}{}{}{}",
+                counter.canonical_toml(),
+                play.canonical_toml(),
+                betting.canonical_toml()
+            ),
+            charts: (0..sets.len()).map(|_| OnceLock::new()).collect(),
+            sets,
+            counter,
+            play,
+            betting,
+            plan,
+        })
+    }
+
+    fn charts(&self, set: usize) -> &CounterCharts {
+        self.charts[set].get_or_init(|| {
+            let chart = analysis::analyze(&self.sets[set].rules).chart;
+            let by_count = self.play.charts(&chart, &self.counter);
+            (chart, by_count)
+        })
+    }
+}
+
+impl Job for CounterJob {
+    type Unit = CounterTally;
+
+    fn describe(&self) -> Vec<String> {
+        vec![
+            format!(
+                "{} rule set{}: {}",
+                self.sets.len(),
+                if self.sets.len() == 1 { "" } else { "s" },
+                self.sets
+                    .iter()
+                    .map(|s| s.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            format!(
+                "count system {} ({}), counts {} to {}; cut card at {:.0} %; {} hand(s), {} other player(s); {} index play(s)",
+                self.counter.name,
+                self.counter.axis(),
+                self.counter.low,
+                self.counter.high,
+                100.0 * self.play.penetration,
+                self.play.hands,
+                self.play.others,
+                self.play.rules.len()
+            ),
+            format!(
+                "{} simulated rounds per rule set betting {} (seed {})",
+                self.betting.rounds,
+                self.betting.ramp_text(),
+                self.seed
+            ),
+        ]
+    }
+
+    fn unit_count(&self) -> usize {
+        self.plan.len()
+    }
+
+    fn check_unit(&self, index: usize, unit: &CounterTally) -> Result<(), String> {
+        let plan = self.plan.get(index).ok_or("no such unit")?;
+        if unit.won.rounds != plan.rounds {
+            return Err(format!(
+                "{} rounds, {} planned",
+                unit.won.rounds, plan.rounds
+            ));
+        }
+        if unit.by_count.len() != self.counter.counts()
+            || unit.by_count.iter().map(|t| t.rounds).sum::<u64>() != plan.rounds
+        {
+            return Err("its rounds by count do not add up to its rounds".into());
+        }
+        if unit.trips != plan.rounds / self.betting.trip_rounds
+            || unit.ruined > unit.trips
+            || unit.shoes_left > plan.rounds
+        {
+            return Err("its trips, ruined trips or shoes left are out of range".into());
+        }
+        let sums = [unit.won.sum, unit.won.sum_squares, unit.bet];
+        if sums.iter().any(|x| !x.is_finite()) {
+            return Err("a sum is not finite".into());
+        }
+        Ok(())
+    }
+
+    fn run_unit(&self, index: usize) -> CounterTally {
+        let plan = self.plan[index];
+        let (chart, charts) = self.charts(plan.set);
+        let ramp = self.betting.ramp();
+        let counting = Counting {
+            rules: &self.sets[plan.set].rules,
+            counter: &self.counter,
+            chart,
+            charts,
+            insure_from: self.play.insure_from,
+            ramp: &ramp,
+            penetration: self.play.penetration,
+            hands: self.play.hands,
+            others: self.play.others,
+            wong_out: self.play.wong_out,
+            bankroll: self.betting.bankroll,
+            trip_rounds: self.betting.trip_rounds,
+        };
+        counting.simulate(plan.rounds, &mut stream(self.seed, index as u64))
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<CounterTally>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        progress.phase("building tables");
+        let mut sums: Vec<CounterTally> = vec![CounterTally::default(); self.sets.len()];
+        for (plan, unit) in self.plan.iter().zip(&units) {
+            sums[plan.set].add(unit);
+        }
+        let results: Vec<CounterResult> = sums
+            .iter()
+            .map(|t| {
+                CounterResult::of(t).with_bankroll(self.betting.bankroll, self.betting.trip_rounds)
+            })
+            .collect();
+        let r = tables::CounterResults {
+            sets: &self.sets,
+            counter: &self.counter,
+            play: &self.play,
+            betting: &self.betting,
+            results: &results,
+        };
+        Ok(Outputs {
+            parquet: vec![r.counter_table()?, r.by_count_table()?],
+            tables: vec![],
+            report: report::build_counter(meta, &r)?,
             rules: self.rules_toml.clone(),
         })
     }

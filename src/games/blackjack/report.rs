@@ -1,16 +1,21 @@
 //! The blackjack reports: for `blackjack.strategy`, EV across the rule sets, the
 //! exact-vs-simulated check, and each rule set's basic strategy as a coloured SVG chart
 //! like the ones players know; for `blackjack.indices`, the index plays, the chart with
-//! its indices, and EV and insurance by count.
+//! its indices, and EV and insurance by count; for `blackjack.counter`, a counter's win
+//! rate and risk, and its result by count.
 
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
+use super::count::Counter;
+use super::counting::{CounterResult, ILLUSTRIOUS_18, ILLUSTRIOUS_INSURANCE};
 use super::hands::{rank_name, starting_index, ACE, TEN};
-use super::indices::{Direction, IndicesSettings};
+use super::indices::{Direction, IndicesSettings, Summary};
 use super::rules::{
     rules_in_words, Decks, InfiniteWord, RuleSetSpec, SimulationSettings, RULE_FIELDS,
 };
-use super::tables::{decision_words, row_label, IndexResults, Results, UPCARD_ORDER};
+use super::tables::{
+    decision_words, row_label, CounterResults, IndexResults, Results, UPCARD_ORDER,
+};
 use crate::engine::JobMeta;
 use crate::report::{
     bar_chart_svg, conventions, header, line_chart_svg, markdown_table, published_box, with_error,
@@ -601,29 +606,22 @@ pub fn chart_svg(title: &str, chart: &[Cell]) -> String {
     svg
 }
 
-/// The Illustrious 18 as published for Hi-Lo, multi-deck, S17 (Schlesinger, *Blackjack
-/// Attack*): (decision, upcard, play, index), each read "play at this count and above"
-/// (below it, the other action: hit for the stands, no insurance, no double, no split).
-const ILLUSTRIOUS_18: [(&str, usize, &str, i32); 18] = [
-    ("insurance", ACE, "insure", 3),
-    ("hard 16", TEN, "stand", 0),
-    ("hard 15", TEN, "stand", 4),
-    ("pair T", 4, "split", 5),
-    ("pair T", 5, "split", 4),
-    ("hard 10", TEN, "double", 4),
-    ("hard 12", 2, "stand", 2),
-    ("hard 12", 1, "stand", 3),
-    ("hard 11", ACE, "double", 1),
-    ("hard 9", 1, "double", 1),
-    ("hard 10", ACE, "double", 4),
-    ("hard 9", 6, "double", 3),
-    ("hard 16", 8, "stand", 5),
-    ("hard 13", 1, "stand", -1),
-    ("hard 12", 3, "stand", 0),
-    ("hard 12", 4, "stand", -2),
-    ("hard 12", 5, "stand", -1),
-    ("hard 13", 2, "stand", -2),
-];
+/// The Illustrious 18 as report rows: (decision, upcard, play, index), insurance first,
+/// each read "play at this count and above".
+fn illustrious_18() -> Vec<(String, usize, &'static str, i32)> {
+    let mut rows = vec![(
+        "insurance".to_string(),
+        ACE,
+        "insure",
+        ILLUSTRIOUS_INSURANCE,
+    )];
+    rows.extend(
+        ILLUSTRIOUS_18
+            .iter()
+            .map(|&(row, up, play, index)| (row_label(row), up, play.name(), index)),
+    );
+    rows
+}
 
 /// This run's index for an Illustrious 18 play, read the same way (the count from which
 /// `play` beats the other action), with its crossing: a deviation to `play` upward, or
@@ -645,84 +643,37 @@ fn as_illustrious(
     })
 }
 
-/// The simulated counter of one rule set: the ramp, its win rate and risk.
-fn counter_section(
-    k: &super::indices::CounterResult,
-    r: &IndexResults,
-    settings: &IndicesSettings,
-) -> String {
-    let mut md = format!(
-        "\n### A counter at the table\n\nA seeded simulation of {} rounds, heads-up, cut card \
-         at {:.0} %: the count taken before each round, the bet by the ramp ({}), the first \
-         decision on the two dealt cards made by the chart with every index play this job \
-         found that applies at the count, later ones by the basic strategy, insurance taken \
-         by its index. Units won and bet per round:\n\n",
-        k.rounds,
-        100.0 * settings.penetration,
-        r.betting.ramp_text()
-    );
-    md.push_str(&markdown_table(
-        &["figure", "value"],
-        &[
-            vec![
-                "win rate, units per 100 rounds ± s.e.".into(),
-                with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
-            ],
-            vec![
-                "standard deviation per round, units".into(),
-                format!("{:.3}", k.sd),
-            ],
-            vec!["mean bet, units".into(), format!("{:.4}", k.mean_bet)],
-            vec![
-                "win per unit bet, % ± s.e.".into(),
-                with_error(
-                    100.0 * k.win_rate.0 / k.mean_bet,
-                    100.0 * k.win_rate.1 / k.mean_bet,
-                    true,
-                ),
-            ],
-            vec![
-                "SCORE = 10⁶ (win rate ÷ sd)² ± s.e.".into(),
-                with_error(k.score.0, k.score.1, false),
-            ],
-            vec![
-                "N0 = (sd ÷ win rate)², rounds".into(),
-                format!("{:.0}", k.n0),
-            ],
-            vec![
-                format!(
-                    "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²)",
-                    r.betting.bankroll
-                ),
-                format!("{:.4}", k.risk_of_ruin),
-            ],
-            vec![
-                format!(
-                    "lost within a trip of {} rounds: simulated ({} trips) ± s.e.",
-                    r.betting.trip_rounds, k.trips
-                ),
-                if k.trips == 0 {
-                    "—".to_string()
-                } else {
-                    with_error(k.ruin_in_trip.0, k.ruin_in_trip.1, false)
-                },
-            ],
-            vec![
-                "lost within a trip: diffusion formula".to_string(),
-                format!("{:.4}", k.ruin_in_trip_formula),
-            ],
-        ],
-    ));
-    md.push_str(
-        "\nSCORE is the win per 100 rounds of a bettor whose ramp is scaled to a bankroll of \
-         10,000 at a 13.5 % risk of ruin; N0 the rounds after which the expected win equals \
-         one standard deviation. The risks of ruin by formula treat the bankroll as a \
-         Brownian motion with the simulated win rate and deviation per round: \
-         exp(−2μB/σ²) for a game that never ends, and Φ((−B − μT)/(σ√T)) + \
-         exp(−2μB/σ²) Φ((−B + μT)/(σ√T)) for a trip of T rounds, which the simulated trips \
-         (consecutive blocks of T rounds, each from the full bankroll) check.\n",
-    );
-    md
+/// The index plays of one rule set as `[play]` lines of a `blackjack.counter` job file.
+fn play_lines(sum: &Summary) -> String {
+    let mut toml = String::from("[play]\n");
+    if let Some(from) = sum.insure_from() {
+        toml.push_str(&format!("insure_from = {from}\n"));
+    }
+    toml.push_str("indices = [\n");
+    let mut plays = 0;
+    for x in &sum.indices {
+        if let super::indices::Decision::Cell { .. } = x.decision {
+            let (hand, up, _, play) = decision_words(&x.decision);
+            let side = match x.direction {
+                Direction::AtOrAbove => "at_or_above",
+                Direction::AtOrBelow => "at_or_below",
+            };
+            toml.push_str(&format!(
+                "  {{ hand = \"{hand}\", upcard = \"{}\", play = \"{play}\", {side} = {} }},\n",
+                rank_name(up),
+                x.index
+            ));
+            plays += 1;
+        }
+    }
+    toml.push_str("]\n");
+    format!(
+        "\n### These plays at the table\n\nTo simulate a counter who bets a ramp and plays \
+         these indices, copy the lines below into the `[play]` table of a \
+         `blackjack.counter` job with the same `[rules]` and `[count]` \
+         (`jobs/blackjack_counter.toml`).\n\n<details><summary>{plays} index plays as job-file \
+         lines</summary>\n\n```toml\n{toml}```\n\n</details>\n"
+    )
 }
 
 /// An index as charts print it: `≥ +3`, `≤ −1`.
@@ -731,6 +682,47 @@ fn index_text(index: i32, direction: Direction) -> String {
         Direction::AtOrAbove => format!("≥ {index:+}"),
         Direction::AtOrBelow => format!("≤ {index:+}"),
     }
+}
+
+/// The counting system in words: its tags, and how its count is taken and tabulated.
+fn count_words(c: &Counter) -> String {
+    let tags: Vec<String> = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
+        .iter()
+        .zip(&c.tags)
+        .map(|(r, t)| format!("{r} {t:+}"))
+        .collect();
+    format!(
+        "Counting system `{}`, tags {}. {}",
+        c.name,
+        tags.join(", "),
+        if c.balanced {
+            format!(
+                "Balanced: the count is the true count, the running count of the cards dealt \
+                 before the round ÷ the decks left ({}), {} to a whole number ({} and below, \
+                 and {} and above, are tabulated at the ends).",
+                match c.resolution {
+                    super::count::Resolution::Exact => "cards left ÷ 52",
+                    super::count::Resolution::Half => "to the nearest half deck",
+                    super::count::Resolution::Full => "to the nearest deck",
+                },
+                match c.rounding {
+                    super::count::Rounding::Floor => "floored (+2.7 → 2, −0.3 → −1)",
+                    super::count::Rounding::Truncate => "truncated (+2.7 → 2, −0.3 → 0)",
+                },
+                c.low,
+                c.high
+            )
+        } else {
+            format!(
+                "Unbalanced: the count is the running count of the cards dealt before the \
+                 round, started at −{} × (decks − 1), floored ({} and below, and {} and above, \
+                 are tabulated at the ends).",
+                super::count::deck_sum(&c.tags),
+                c.low,
+                c.high
+            )
+        }
+    )
 }
 
 /// Builds the `blackjack.indices` report; `chart(set)` is a rule set's basic strategy.
@@ -763,44 +755,8 @@ pub fn build_indices(
          deviation over the chart, per round, changes sign along the counts; its *crossing* \
          interpolates between the two counts around the change.\n",
     );
-    let tags: Vec<String> = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
-        .iter()
-        .zip(&c.tags)
-        .map(|(r, t)| format!("{r} {t:+}"))
-        .collect();
     let mut lines = conventions_lines(r.sets);
-    lines.push(format!(
-        "Counting system `{}`, tags {}. {}",
-        c.name,
-        tags.join(", "),
-        if c.balanced {
-            format!(
-                "Balanced: the count is the true count, the running count of the cards dealt \
-                 before the round ÷ the decks left ({}), {} to a whole number ({} and below, \
-                 and {} and above, are tabulated at the ends).",
-                match c.resolution {
-                    super::count::Resolution::Exact => "cards left ÷ 52",
-                    super::count::Resolution::Half => "to the nearest half deck",
-                    super::count::Resolution::Full => "to the nearest deck",
-                },
-                match c.rounding {
-                    super::count::Rounding::Floor => "floored (+2.7 → 2, −0.3 → −1)",
-                    super::count::Rounding::Truncate => "truncated (+2.7 → 2, −0.3 → 0)",
-                },
-                c.low,
-                c.high
-            )
-        } else {
-            format!(
-                "Unbalanced: the count is the running count of the cards dealt before the \
-                 round, started at −{} × (decks − 1), floored ({} and below, and {} and above, \
-                 are tabulated at the ends).",
-                super::count::deck_sum(&c.tags),
-                c.low,
-                c.high
-            )
-        }
-    ));
+    lines.push(count_words(c));
     lines.push(
         "An index `≥ +3` means: play the deviation at count +3 and above; `≤ −1`: at −1 and \
          below. Gains are in initial bets per 100 rounds, over all counts at their \
@@ -816,6 +772,7 @@ pub fn build_indices(
             s.id
         ));
         let hi_lo = c.name == "hi-lo";
+        let published = illustrious_18();
         let mut rows = Vec::new();
         for (i, x) in sum.indices.iter().take(18).enumerate() {
             let (hand, up, chart_play, play) = decision_words(&x.decision);
@@ -829,7 +786,7 @@ pub fn build_indices(
                 with_error(x.gain_per_100, x.gain_per_100_se, false),
             ];
             if hi_lo {
-                let published = ILLUSTRIOUS_18
+                let published = published
                     .iter()
                     .find(|p| p.0 == hand && p.1 == up && (p.2 == play || p.2 == chart_play));
                 row.push(
@@ -864,12 +821,12 @@ pub fn build_indices(
                  what to expect; this run's figures are exact for its stated conventions up \
                  to the standard error shown.\n\n",
             );
-            let rows: Vec<Vec<String>> = ILLUSTRIOUS_18
+            let rows: Vec<Vec<String>> = published
                 .iter()
                 .map(|p| {
-                    let ours = as_illustrious(&sum.indices, (p.0, p.1, p.2));
+                    let ours = as_illustrious(&sum.indices, (&p.0, p.1, p.2));
                     vec![
-                        p.0.to_string(),
+                        p.0.clone(),
                         rank_name(p.1).to_string(),
                         p.2.to_string(),
                         format!("≥ {:+}", p.3),
@@ -933,13 +890,10 @@ pub fn build_indices(
             "\n### EV by {}\n\nPer round, in % of the initial bet.\n\n",
             c.axis()
         ));
-        let simulated = r.counters.get(set).and_then(Option::as_ref);
-        let mut z_scores = Vec::new();
         let rows: Vec<Vec<String>> = sum
             .rows
             .iter()
-            .enumerate()
-            .map(|(i, row)| {
+            .map(|row| {
                 let pct = |x: f64, se: f64| {
                     if x.is_nan() {
                         "—".to_string()
@@ -947,7 +901,7 @@ pub fn build_indices(
                         with_error(100.0 * x, 100.0 * se, true)
                     }
                 };
-                let mut cells = vec![
+                vec![
                     format!("{:+}", row.count),
                     format!("{:.3}", 100.0 * row.frequency),
                     row.points.to_string(),
@@ -958,25 +912,10 @@ pub fn build_indices(
                         format!("{:+.3}", 100.0 * row.indices_ev)
                     },
                     pct(row.insurance_ev.0, row.insurance_ev.1),
-                ];
-                if let Some(k) = simulated {
-                    let (n, mean, se) = k.by_count[i];
-                    // The exact EV with indices carries the chart's sampling error.
-                    let z = (mean - row.indices_ev) / (se * se + row.chart_ev.1.powi(2)).sqrt();
-                    if n >= 10_000 && z.is_finite() {
-                        z_scores.push(z);
-                    }
-                    cells.push(pct(mean, se));
-                    cells.push(if z.is_finite() {
-                        format!("{z:+.2}")
-                    } else {
-                        "—".into()
-                    });
-                }
-                cells
+                ]
             })
             .collect();
-        let mut head = vec![
+        let head = [
             c.axis(),
             "frequency, %",
             "points",
@@ -984,25 +923,7 @@ pub fn build_indices(
             "EV, chart + indices, %",
             "insurance EV, % ± s.e.",
         ];
-        if simulated.is_some() {
-            head.push("simulated, chart + indices, % ± s.e.");
-            head.push("z");
-        }
         md.push_str(&markdown_table(&head, &rows));
-        if !z_scores.is_empty() {
-            let n = z_scores.len() as f64;
-            let mean = z_scores.iter().sum::<f64>() / n;
-            let worst = z_scores.iter().fold(0.0f64, |m, z| m.max(z.abs()));
-            md.push_str(&format!(
-                "\nThe simulated column is the counter below, per unit bet, by the count before \
-                 each round: its first decisions by the chart with indices, as the exact column \
-                 values them. Over the {} counts with at least 10,000 simulated rounds, \
-                 z = (simulated − exact) ÷ s.e. has mean {mean:+.2} and largest |z| {worst:.2}. \
-                 The simulation deals rounds at the depths a real shoe reaches them, the exact \
-                 column at depths uniform before the cut card (the method above).\n",
-                z_scores.len()
-            ));
-        }
         md.push_str(&format!(
             "\nAveraged over the counts at their frequencies, the chart's EV is {} %; over \
              the full shoe it is {:+.4} % (exact). The two agree because cards dealt unseen \
@@ -1058,9 +979,7 @@ pub fn build_indices(
             "\n![EV by count]({0}/{file})\n\n![Frequency of each count]({0}/{freq_file})\n",
             meta.name
         ));
-        if let Some(Some(k)) = r.counters.get(set) {
-            md.push_str(&counter_section(k, r, settings));
-        }
+        md.push_str(&play_lines(sum));
     }
     let headline = r
         .sets
@@ -1077,6 +996,240 @@ pub fn build_indices(
                     index_text(x.index, x.direction)
                 )
             })
+        })
+        .collect();
+    Ok(Report {
+        markdown: md,
+        charts,
+        headline,
+    })
+}
+
+/// The simulated counter of one rule set: its win rate and risk.
+fn counter_figures(k: &CounterResult, r: &CounterResults) -> String {
+    let mut md = markdown_table(
+        &["figure", "value"],
+        &[
+            vec![
+                "win rate, units per 100 rounds ± s.e.".into(),
+                with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
+            ],
+            vec![
+                "standard deviation per round, units".into(),
+                format!("{:.3}", k.sd),
+            ],
+            vec![
+                "mean bet per round, units".into(),
+                format!("{:.4}", k.mean_bet),
+            ],
+            vec![
+                "win per unit bet, % ± s.e.".into(),
+                with_error(
+                    100.0 * k.win_rate.0 / k.mean_bet,
+                    100.0 * k.win_rate.1 / k.mean_bet,
+                    true,
+                ),
+            ],
+            vec![
+                "SCORE = 10⁶ (win rate ÷ sd)² ± s.e.".into(),
+                with_error(k.score.0, k.score.1, false),
+            ],
+            vec![
+                "N0 = (sd ÷ win rate)², rounds".into(),
+                format!("{:.0}", k.n0),
+            ],
+            vec![
+                format!(
+                    "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²)",
+                    r.betting.bankroll
+                ),
+                format!("{:.4}", k.risk_of_ruin),
+            ],
+            vec![
+                format!(
+                    "lost within a trip of {} rounds: simulated ({} trips) ± s.e.",
+                    r.betting.trip_rounds, k.trips
+                ),
+                if k.trips == 0 {
+                    "—".to_string()
+                } else {
+                    with_error(k.ruin_in_trip.0, k.ruin_in_trip.1, false)
+                },
+            ],
+            vec![
+                "lost within a trip: diffusion formula".to_string(),
+                format!("{:.4}", k.ruin_in_trip_formula),
+            ],
+            vec![
+                "shoes left before the cut card (wonging out)".to_string(),
+                k.shoes_left.to_string(),
+            ],
+        ],
+    );
+    md.push_str(
+        "\nSCORE is the win per 100 rounds of a bettor whose ramp is scaled to a bankroll of \
+         10,000 at a 13.5 % risk of ruin; N0 the rounds after which the expected win equals \
+         one standard deviation. The risks of ruin by formula treat the bankroll as a \
+         Brownian motion with the simulated win rate and deviation per round: \
+         exp(−2μB/σ²) for a game that never ends, and Φ((−B − μT)/(σ√T)) + \
+         exp(−2μB/σ²) Φ((−B + μT)/(σ√T)) for a trip of T rounds, which the simulated trips \
+         (consecutive blocks of T rounds, each from the full bankroll) check.\n",
+    );
+    md
+}
+
+/// Builds the `blackjack.counter` report.
+pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Report> {
+    let c = r.counter;
+    let p = r.play;
+    let mut md = header("Blackjack counter", meta);
+    md.push_str(&format!(
+        ": a seeded simulation of {} rounds per rule set of a `{}` counter betting {} on \
+         {}{}, cut card at {:.0} %{}.\n\n",
+        r.betting.rounds,
+        c.name,
+        r.betting.ramp_text(),
+        match p.hands {
+            1 => "its hand".to_string(),
+            n => format!("each of its {n} hands"),
+        },
+        match p.others {
+            0 => String::new(),
+            n => format!(
+                ", with {n} other player{} at the table",
+                if n == 1 { "" } else { "s" }
+            ),
+        },
+        100.0 * p.penetration,
+        match p.wong_out {
+            Some(w) => format!(", leaving the shoe when the count before a round is below {w:+}"),
+            None => String::new(),
+        },
+    ));
+    md.push_str(&format!(
+        "**How it plays.** The count is taken before each round, from every card dealt since \
+         the shuffle (the other players' too). The first decision on each of the counter's \
+         two-card hands is the basic strategy chart's (as `blackjack.strategy` finds it) \
+         changed by {} index play{} ({}), every later decision the chart's; {}. Other \
+         players play the chart. Every hand of the counter is bet by the ramp; results are \
+         in units, per round (all of the counter's hands together).\n",
+        p.rules.len(),
+        if p.rules.len() == 1 { "" } else { "s" },
+        match p.preset {
+            super::counting::Preset::Illustrious18 => "the Illustrious 18, then any listed",
+            super::counting::Preset::None => "as listed in `[play] indices`",
+        },
+        match p.insure_from {
+            Some(f) => format!("insurance is taken at {f:+} and above"),
+            None => "no insurance".to_string(),
+        },
+    ));
+    let mut lines = conventions_lines(r.sets);
+    // The analysis tables' EV line does not apply: these are a counter's simulated results.
+    lines[0] = "Results are units won per round, all of the counter's hands together, with \
+                naturals (paid at the rules' rate), dealer blackjacks, doubled and split bets \
+                and insurance included. A push (equal totals, neither side bust) returns the \
+                bet; a natural beats any other 21; a split ace or ten plus one card is 21, not \
+                a natural."
+        .to_string();
+    lines.push(count_words(c));
+    md.push_str(&conventions(&lines));
+    md.push_str("\n## Win rate and risk\n\n");
+    let ramp = r.betting.ramp_text();
+    let rows: Vec<Vec<String>> = r
+        .sets
+        .iter()
+        .zip(r.results)
+        .map(|(s, k)| {
+            vec![
+                format!("`{}`", s.id),
+                ramp.clone(),
+                with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
+                format!("{:.3}", k.sd),
+                with_error(k.score.0, k.score.1, false),
+                format!("{:.0}", k.n0),
+                format!("{:.4}", k.risk_of_ruin),
+            ]
+        })
+        .collect();
+    md.push_str(&markdown_table(
+        &[
+            "rule set",
+            "ramp",
+            "win, units / 100 rounds ± s.e.",
+            "sd / round",
+            "SCORE ± s.e.",
+            "N0",
+            &format!("risk of ruin, {} units", r.betting.bankroll),
+        ],
+        &rows,
+    ));
+    let mut charts = Vec::new();
+    for (set, (s, k)) in r.sets.iter().zip(r.results).enumerate() {
+        md.push_str(&format!("\n## `{}`\n\n", s.id));
+        md.push_str(&counter_figures(k, r));
+        md.push_str(&format!(
+            "\n### Result by {}\n\nPer hand of the counter, in % of its bet, by the count \
+             before the round (insurance included).\n\n",
+            c.axis()
+        ));
+        let rows: Vec<Vec<String>> = k
+            .by_count
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, ev, se))| {
+                vec![
+                    format!("{:+}", c.low + i as i32),
+                    n.to_string(),
+                    format!("{:.3}", 100.0 * n as f64 / k.rounds.max(1) as f64),
+                    if n == 0 {
+                        "—".to_string()
+                    } else {
+                        with_error(100.0 * ev, 100.0 * se, true)
+                    },
+                ]
+            })
+            .collect();
+        md.push_str(&markdown_table(
+            &[c.axis(), "rounds", "frequency, %", "EV per hand, % ± s.e."],
+            &rows,
+        ));
+        let points: Vec<(f64, f64)> = k
+            .by_count
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.0 >= 10_000)
+            .map(|(i, x)| (f64::from(c.low + i as i32), 100.0 * x.1))
+            .collect();
+        let file = format!("counter_ev_by_count_{set}.svg");
+        charts.push((
+            file.clone(),
+            line_chart_svg(
+                &format!("The counter's EV per hand by {} ({})", c.axis(), s.id),
+                c.axis(),
+                "EV per hand, %",
+                &[Line::solid("simulated", points, 0)],
+                &[],
+            )?,
+        ));
+        md.push_str(&format!(
+            "\nCounts with fewer than 10,000 rounds are left off the chart.\n\n\
+             ![EV by count]({}/{file})\n",
+            meta.name
+        ));
+    }
+    let headline = r
+        .sets
+        .iter()
+        .zip(r.results)
+        .map(|(s, k)| {
+            format!(
+                "{}: {} units per 100 rounds, SCORE {:.2}, risk of ruin {:.4}",
+                s.id,
+                with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
+                k.score.0,
+                k.risk_of_ruin
+            )
         })
         .collect();
     Ok(Report {

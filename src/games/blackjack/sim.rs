@@ -149,11 +149,12 @@ impl Cards {
         }
     }
 
-    /// Cards dealt since the last shuffle, per rank (none for an infinite shoe).
-    fn seen(&self) -> [u32; RANKS] {
+    /// Cards dealt since the last shuffle, per rank and in all (none for an infinite
+    /// shoe).
+    fn seen_and_dealt(&self) -> ([u32; RANKS], u32) {
         match self {
-            Cards::Finite { seen, .. } => *seen,
-            Cards::Infinite => [0; RANKS],
+            Cards::Finite { seen, next, .. } => (*seen, *next as u32),
+            Cards::Infinite => ([0; RANKS], 0),
         }
     }
 
@@ -172,8 +173,8 @@ struct PlayedHand {
     aces: bool,
     cards: u8,
     /// Rank of the first card (for pairs).
-    first: usize,
-    second: usize,
+    first: u8,
+    second: u8,
     bet: f64,
     /// Dealt from a split.
     split: bool,
@@ -186,8 +187,8 @@ impl PlayedHand {
             hard: points(card),
             aces: card == ACE,
             cards: 1,
-            first: card,
-            second: card,
+            first: card as u8,
+            second: card as u8,
             bet: 1.0,
             split,
             done: false,
@@ -196,7 +197,7 @@ impl PlayedHand {
 
     fn add(&mut self, card: usize) {
         if self.cards == 1 {
-            self.second = card;
+            self.second = card as u8;
         }
         self.hard += points(card);
         self.aces |= card == ACE;
@@ -279,9 +280,9 @@ impl<'a> Player<'a> {
     ) -> Action {
         let may_split = hand.is_pair()
             && hands < usize::from(self.rules.max_split_hands)
-            && (hand.first != ACE || !hand.split || self.rules.resplit_aces);
+            && (usize::from(hand.first) != ACE || !hand.split || self.rules.resplit_aces);
         let row = if may_split {
-            Row::Pair(hand.first)
+            Row::Pair(usize::from(hand.first))
         } else if hand.soft() {
             Row::Soft(hand.total())
         } else {
@@ -330,108 +331,108 @@ impl<'a> Player<'a> {
     }
 
     fn round(&self, cards: &mut Cards, hands: &mut Vec<PlayedHand>, rng: &mut Pcg64) -> f64 {
-        let dealt = [
-            cards.deal(rng),
-            cards.deal(rng),
-            cards.deal(rng),
-            cards.deal(rng),
-        ];
-        self.play_out(dealt, cards, hands, rng)
+        let mut result = [0.0];
+        play_table(&[self], cards, hands, &mut result, rng);
+        result[0]
     }
+}
 
-    /// Plays a round from its first four cards (player, upcard, player, hole card).
-    fn play_out(
-        &self,
-        [c1, up, c2, hole]: [usize; 4],
-        cards: &mut Cards,
-        hands: &mut Vec<PlayedHand>,
-        rng: &mut Pcg64,
-    ) -> f64 {
-        let r = self.rules;
-        let mut first = PlayedHand::of(c1, false);
-        first.add(c2);
-        let dealer_blackjack = (up == ACE && hole == TEN) || (up == TEN && hole == ACE);
+/// Most seats at a table (the counter's hands and the other players').
+pub const MAX_SEATS: usize = 7;
+
+/// Deals and plays one round at a table: each seat's first card in seat order, the
+/// upcard, each seat's second card, the hole card; then each seat plays its hand (and its
+/// split hands) in turn, and the dealer plays out unless no seat has a hand left standing.
+/// `results[s]` is seat `s`'s result in units of its initial bet; returns the upcard and
+/// the hole card.
+fn play_table(
+    seats: &[&Player],
+    cards: &mut Cards,
+    hands: &mut Vec<PlayedHand>,
+    results: &mut [f64],
+    rng: &mut Pcg64,
+) -> (usize, usize) {
+    let n = seats.len();
+    let mut dealt = [PlayedHand::default(); MAX_SEATS];
+    for hand in &mut dealt[..n] {
+        *hand = PlayedHand::of(cards.deal(rng), false);
+    }
+    let up = cards.deal(rng);
+    for hand in &mut dealt[..n] {
+        hand.add(cards.deal(rng));
+    }
+    let hole = cards.deal(rng);
+    let r = seats[0].rules;
+    let dealer_blackjack = (up == ACE && hole == TEN) || (up == TEN && hole == ACE);
+    // Seats still in the round after naturals and surrenders, and where their hands start.
+    let mut playing = [false; MAX_SEATS];
+    for s in 0..n {
+        let first = &dealt[s];
         let natural = first.total() == 21;
-        if r.surrender == Surrender::Early
+        results[s] = if r.surrender == Surrender::Early
             && !natural
-            && self.decide(&first, up, 1, true) == Action::Surrender
+            && seats[s].decide(first, up, 1, true) == Action::Surrender
         {
-            return -0.5;
-        }
-        if r.dealer_peeks && dealer_blackjack {
-            return if natural { 0.0 } else { -1.0 };
-        }
-        if natural {
-            return if dealer_blackjack {
+            -0.5
+        } else if r.dealer_peeks && dealer_blackjack {
+            if natural {
+                0.0
+            } else {
+                -1.0
+            }
+        } else if natural {
+            if dealer_blackjack {
                 0.0
             } else {
                 r.blackjack_pays
-            };
-        }
-        if r.surrender == Surrender::Late && self.decide(&first, up, 1, true) == Action::Surrender {
-            return -0.5;
-        }
-        hands.clear();
-        hands.push(first);
-        let mut i = 0;
-        while i < hands.len() {
-            // A split hand gets its second card when its turn comes.
-            if hands[i].cards == 1 {
-                let c = cards.deal(rng);
-                hands[i].add(c);
-                if hands[i].first == ACE && !r.hit_split_aces {
-                    // Split aces: one card each, unless a further ace is split again.
-                    let may_resplit = c == ACE
-                        && r.resplit_aces
-                        && hands.len() < usize::from(r.max_split_hands)
-                        && self.decide(&hands[i], up, hands.len(), false) == Action::Split;
-                    if !may_resplit {
-                        hands[i].done = true;
-                        i += 1;
-                        continue;
-                    }
-                }
             }
-            let hand = hands[i];
-            if hand.done || hand.total() >= 21 {
-                i += 1;
-                continue;
-            }
-            match self.decide(&hand, up, hands.len(), false) {
-                Action::Stand | Action::Surrender => {
-                    hands[i].done = true;
-                    i += 1;
-                }
-                Action::Hit => hands[i].add(cards.deal(rng)),
-                Action::Double => {
-                    hands[i].bet = 2.0;
-                    hands[i].add(cards.deal(rng));
-                    hands[i].done = true;
-                    i += 1;
-                }
-                Action::Split => {
-                    let p = hand.first;
-                    hands[i] = PlayedHand::of(p, true);
-                    hands.push(PlayedHand::of(p, true));
-                }
-            }
+        } else if r.surrender == Surrender::Late
+            && seats[s].decide(first, up, 1, true) == Action::Surrender
+        {
+            -0.5
+        } else {
+            playing[s] = true;
+            0.0
+        };
+    }
+    let mut starts = [0usize; MAX_SEATS + 1];
+    hands.clear();
+    for s in 0..n {
+        starts[s] = hands.len();
+        if playing[s] {
+            seats[s].play_hands(dealt[s], up, cards, hands, rng);
         }
-        // The dealer plays out unless every hand is bust.
-        let live = hands.iter().any(|h| h.total() <= 21);
-        if !r.dealer_peeks && dealer_blackjack {
-            return -hands.iter().map(|h| h.bet).sum::<f64>();
+    }
+    starts[n] = hands.len();
+    if hands.is_empty() {
+        return (up, hole);
+    }
+    if !r.dealer_peeks && dealer_blackjack {
+        for s in 0..n {
+            results[s] = -hands[starts[s]..starts[s + 1]]
+                .iter()
+                .map(|h| h.bet)
+                .sum::<f64>();
         }
-        let mut dealer = PlayedHand::of(up, false);
-        dealer.add(hole);
-        if live {
-            while dealer.total() < 17
-                || (dealer.total() == 17 && dealer.soft() && r.dealer_hits_soft_17)
-            {
-                dealer.add(cards.deal(rng));
-            }
+        return (up, hole);
+    }
+    // The dealer plays out unless every hand is bust.
+    let live = hands.iter().any(|h| h.total() <= 21);
+    let mut dealer = PlayedHand::of(up, false);
+    dealer.add(hole);
+    if live {
+        while dealer.total() < 17
+            || (dealer.total() == 17 && dealer.soft() && r.dealer_hits_soft_17)
+        {
+            dealer.add(cards.deal(rng));
         }
-        let d = dealer.total();
-        hands
+    }
+    let d = dealer.total();
+    for s in 0..n {
+        if !playing[s] {
+            continue;
+        }
+        results[s] = hands[starts[s]..starts[s + 1]]
             .iter()
             .map(|h| {
                 let t = h.total();
@@ -445,7 +446,69 @@ impl<'a> Player<'a> {
                     0.0
                 }
             })
-            .sum()
+            .sum();
+    }
+    (up, hole)
+}
+
+impl Player<'_> {
+    /// Plays one seat's two-card hand, and the hands split from it, appending them to
+    /// `hands` (which holds the earlier seats' hands).
+    fn play_hands(
+        &self,
+        first: PlayedHand,
+        up: usize,
+        cards: &mut Cards,
+        hands: &mut Vec<PlayedHand>,
+        rng: &mut Pcg64,
+    ) {
+        let r = self.rules;
+        let start = hands.len();
+        hands.push(first);
+        let mut i = start;
+        while i < hands.len() {
+            let mine = hands.len() - start;
+            // A split hand gets its second card when its turn comes.
+            if hands[i].cards == 1 {
+                let c = cards.deal(rng);
+                hands[i].add(c);
+                if usize::from(hands[i].first) == ACE && !r.hit_split_aces {
+                    // Split aces: one card each, unless a further ace is split again.
+                    let may_resplit = c == ACE
+                        && r.resplit_aces
+                        && mine < usize::from(r.max_split_hands)
+                        && self.decide(&hands[i], up, mine, false) == Action::Split;
+                    if !may_resplit {
+                        hands[i].done = true;
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            let hand = hands[i];
+            if hand.done || hand.total() >= 21 {
+                i += 1;
+                continue;
+            }
+            match self.decide(&hand, up, mine, false) {
+                Action::Stand | Action::Surrender => {
+                    hands[i].done = true;
+                    i += 1;
+                }
+                Action::Hit => hands[i].add(cards.deal(rng)),
+                Action::Double => {
+                    hands[i].bet = 2.0;
+                    hands[i].add(cards.deal(rng));
+                    hands[i].done = true;
+                    i += 1;
+                }
+                Action::Split => {
+                    let p = usize::from(hand.first);
+                    hands[i] = PlayedHand::of(p, true);
+                    hands.push(PlayedHand::of(p, true));
+                }
+            }
+        }
     }
 }
 
@@ -480,6 +543,8 @@ pub struct CounterTally {
     /// those in which the bankroll was lost.
     pub trips: u64,
     pub ruined: u64,
+    /// Shoes the counter left before the cut card (wonging out).
+    pub shoes_left: u64,
 }
 
 impl CounterTally {
@@ -488,6 +553,7 @@ impl CounterTally {
         self.bet += other.bet;
         self.trips += other.trips;
         self.ruined += other.ruined;
+        self.shoes_left += other.shoes_left;
         if self.by_count.len() < other.by_count.len() {
             self.by_count.resize(other.by_count.len(), Tally::default());
         }
@@ -498,9 +564,12 @@ impl CounterTally {
 }
 
 /// A card counter at the table: each round's count is taken before it is dealt; the
-/// round is bet by the ramp, its first decision on the two dealt cards made by the chart
-/// for that count (the basic strategy with the index plays that apply there) and every
-/// later one by the basic strategy, insuring from `insure_from`.
+/// counter leaves a shoe whose count has fallen below `wong_out` (and plays on from a
+/// fresh shuffle), bets each of its `hands` seats by the ramp, makes the first decision on
+/// each seat's two dealt cards by the chart for that count (the basic strategy with the
+/// index plays that apply there) and every later one by the basic strategy, and insures
+/// every hand from `insure_from`. `others` more seats play the basic strategy after the
+/// counter's; their cards are dealt and seen, their results are not the counter's.
 pub struct Counting<'a> {
     pub rules: &'a BlackjackRules,
     pub counter: &'a Counter,
@@ -512,6 +581,12 @@ pub struct Counting<'a> {
     pub ramp: &'a Ramp,
     /// Shuffle when this fraction of the shoe has been dealt (checked between rounds).
     pub penetration: f64,
+    /// Seats the counter plays, and seats of other players; together at most
+    /// [`MAX_SEATS`].
+    pub hands: usize,
+    pub others: usize,
+    /// Leave the shoe when the count before a round is below this.
+    pub wong_out: Option<i32>,
     /// Bankroll in units, and rounds per trip: each block of `trip_rounds` rounds starts
     /// from the bankroll and counts as ruined if the bankroll is lost within it.
     pub bankroll: f64,
@@ -529,45 +604,67 @@ impl Counting<'_> {
             .iter()
             .map(|c| Player::with_first(self.rules, self.chart, c))
             .collect();
-        let mut hands: Vec<PlayedHand> = Vec::with_capacity(4);
+        let basic = Player::new(self.rules, self.chart);
+        let (mine, seats) = (self.hands, self.hands + self.others);
+        assert!(
+            mine >= 1 && seats <= MAX_SEATS,
+            "seats checked by the settings"
+        );
+        let mut hands: Vec<PlayedHand> = Vec::with_capacity(4 * seats);
+        let mut results = [0.0; MAX_SEATS];
         let mut tally = CounterTally {
             by_count: vec![Tally::default(); self.counter.counts()],
             ..CounterTally::default()
         };
+        let count_now = |cards: &Cards| {
+            let (seen, dealt) = cards.seen_and_dealt();
+            self.counter.count(&seen, total - dealt, decks)
+        };
+        // The bet at each count of the range.
+        let bets: Vec<f64> = (self.counter.low..=self.counter.high)
+            .map(|c| self.ramp.bet(c))
+            .collect();
         let (mut balance, mut ruined, mut played) = (self.bankroll, false, 0u64);
         for _ in 0..rounds {
             if cards.dealt_fraction() >= self.penetration {
                 cards.shuffle();
             }
+            let mut count = count_now(&cards);
+            if self.wong_out.is_some_and(|w| count < w) && cards.dealt_fraction() > 0.0 {
+                // Leave for a fresh shoe (the settings check that its count is not below
+                // the wong-out count).
+                tally.shoes_left += 1;
+                cards.shuffle();
+                count = count_now(&cards);
+            }
             cards.start_round();
-            let seen = cards.seen();
-            let left = total - seen.iter().sum::<u32>();
-            let count = self.counter.count(&seen, left, decks);
             let at = (count - self.counter.low) as usize;
-            let bet = self.ramp.bet(count);
-            let dealt = [
-                cards.deal(rng),
-                cards.deal(rng),
-                cards.deal(rng),
-                cards.deal(rng),
-            ];
+            let bet = bets[at];
+            let mut table = [&basic; MAX_SEATS];
+            table[..mine].fill(&players[at]);
+            let (up, hole) = play_table(&table[..seats], &mut cards, &mut hands, &mut results, rng);
             // Insurance is half a bet, paid 2 to 1 when the hole card is ten-valued.
-            let insured = dealt[1] == ACE && self.insure_from.is_some_and(|f| count >= f);
-            let side = match (insured, dealt[3] == TEN) {
+            let insured = up == ACE && self.insure_from.is_some_and(|f| count >= f);
+            let side = match (insured, hole == TEN) {
                 (false, _) => 0.0,
                 (true, true) => 1.0,
                 (true, false) => -0.5,
             };
-            let per_unit = side + players[at].play_out(dealt, &mut cards, &mut hands, rng);
+            let per_unit = results[..mine].iter().map(|r| side + r).sum::<f64>();
             let result = bet * per_unit;
+            let per_hand = if mine == 1 {
+                per_unit
+            } else {
+                per_unit / mine as f64
+            };
             let here = &mut tally.by_count[at];
             here.rounds += 1;
-            here.sum += per_unit;
-            here.sum_squares += per_unit * per_unit;
+            here.sum += per_hand;
+            here.sum_squares += per_hand * per_hand;
             tally.won.rounds += 1;
             tally.won.sum += result;
             tally.won.sum_squares += result * result;
-            tally.bet += bet;
+            tally.bet += bet * mine as f64;
             if !ruined {
                 balance += result;
                 ruined = balance <= 0.0;

@@ -11,9 +11,10 @@ use cardtables::blackjack::{cell_code, Action, Row, RuleSet, ACTIONS, NO_ACTION,
 
 use super::analysis::{self, Analysis};
 use super::count::Counter;
+use super::counting::{BettingSettings, CounterResult, PlaySettings};
 use super::dealer::OUTCOME_BLACKJACK;
 use super::hands::{self, rank_name, Hands};
-use super::indices::{BettingSettings, CounterResult, Decision, Direction, Summary, CELLS};
+use super::indices::{Decision, Direction, Summary, CELLS};
 use super::rules::{BlackjackRules, Decks, Double, RuleSetSpec, Surrender};
 use super::sim::Tally;
 use crate::sink::columns::Columns;
@@ -443,9 +444,16 @@ pub struct IndexResults<'a> {
     pub sets: &'a [RuleSetSpec],
     pub counter: &'a Counter,
     pub summaries: &'a [Summary],
+}
+
+/// The results of `blackjack.counter`, for its tables and report.
+pub struct CounterResults<'a> {
+    pub sets: &'a [RuleSetSpec],
+    pub counter: &'a Counter,
+    pub play: &'a PlaySettings,
     pub betting: &'a BettingSettings,
-    /// The simulated counter of each rule set (none when `[betting] rounds = 0`).
-    pub counters: &'a [Option<CounterResult>],
+    /// The simulated counter of each rule set.
+    pub results: &'a [CounterResult],
 }
 
 /// What an index's decision is called, its upcard, and the chart's play and the
@@ -522,17 +530,7 @@ impl IndexResults<'_> {
     pub fn by_count_table(&self) -> anyhow::Result<ParquetOutput> {
         let rows = self.per_set(|s| s.rows.clone());
         let opt = |x: f64| (!x.is_nan()).then_some(x);
-        // The simulated counter's result by count, where it was simulated.
-        let simulated = |s: usize, count: i32| {
-            self.counters[s].as_ref().map(|k| {
-                let at = (count - self.counter.low) as usize;
-                k.by_count
-                    .get(at)
-                    .copied()
-                    .unwrap_or((0, f64::NAN, f64::NAN))
-            })
-        };
-        let mut columns = Columns::new()
+        let batch = Columns::new()
             .str(
                 "rule_set",
                 rows.iter().map(|(s, _)| self.sets[*s].id.as_str()),
@@ -551,18 +549,8 @@ impl IndexResults<'_> {
             .f64_or_null(
                 "insurance_ev_se",
                 rows.iter().map(|(_, r)| opt(r.insurance_ev.1)),
-            );
-        if self.counters.iter().any(Option::is_some) {
-            let sim: Vec<_> = rows.iter().map(|(s, r)| simulated(*s, r.count)).collect();
-            columns = columns
-                .u64("simulated_rounds", sim.iter().map(|x| x.map_or(0, |x| x.0)))
-                .f64_or_null("simulated_ev", sim.iter().map(|x| x.and_then(|x| opt(x.1))))
-                .f64_or_null(
-                    "simulated_ev_se",
-                    sim.iter().map(|x| x.and_then(|x| opt(x.2))),
-                );
-        }
-        let batch = columns.batch()?;
+            )
+            .batch()?;
         Ok(ParquetOutput {
             file: "by_count.parquet".into(),
             batches: vec![batch],
@@ -694,16 +682,12 @@ impl IndexResults<'_> {
     }
 }
 
-impl IndexResults<'_> {
-    /// `counter.parquet`: one row per rule set whose counter was simulated.
+impl CounterResults<'_> {
+    /// `counter.parquet`: one row per rule set.
     pub fn counter_table(&self) -> anyhow::Result<ParquetOutput> {
-        let rows: Vec<(usize, &CounterResult)> = self
-            .counters
-            .iter()
-            .enumerate()
-            .filter_map(|(s, c)| c.as_ref().map(|c| (s, c)))
-            .collect();
+        let rows: Vec<(usize, &CounterResult)> = self.results.iter().enumerate().collect();
         let ramp = self.betting.ramp_text();
+        let nan_null = |x: f64| Some(x).filter(|x| !x.is_nan());
         let batch = Columns::new()
             .str(
                 "rule_set",
@@ -711,6 +695,15 @@ impl IndexResults<'_> {
             )
             .str("system", rows.iter().map(|_| self.counter.name.as_str()))
             .str("ramp", rows.iter().map(|_| ramp.as_str()))
+            .f64("penetration", rows.iter().map(|_| self.play.penetration))
+            .u64("hands", rows.iter().map(|_| self.play.hands as u64))
+            .u64("others", rows.iter().map(|_| self.play.others as u64))
+            .i32_or_null("wong_out", rows.iter().map(|_| self.play.wong_out))
+            .i32_or_null("insure_from", rows.iter().map(|_| self.play.insure_from))
+            .u64(
+                "index_plays",
+                rows.iter().map(|_| self.play.rules.len() as u64),
+            )
             .u64("rounds", rows.iter().map(|(_, c)| c.rounds))
             .f64("win_rate", rows.iter().map(|(_, c)| c.win_rate.0))
             .f64("win_rate_se", rows.iter().map(|(_, c)| c.win_rate.1))
@@ -725,21 +718,46 @@ impl IndexResults<'_> {
             .u64("trips", rows.iter().map(|(_, c)| c.trips))
             .f64_or_null(
                 "ruin_in_trip",
-                rows.iter()
-                    .map(|(_, c)| Some(c.ruin_in_trip.0).filter(|x| !x.is_nan())),
+                rows.iter().map(|(_, c)| nan_null(c.ruin_in_trip.0)),
             )
             .f64_or_null(
                 "ruin_in_trip_se",
-                rows.iter()
-                    .map(|(_, c)| Some(c.ruin_in_trip.1).filter(|x| !x.is_nan())),
+                rows.iter().map(|(_, c)| nan_null(c.ruin_in_trip.1)),
             )
             .f64(
                 "ruin_in_trip_formula",
                 rows.iter().map(|(_, c)| c.ruin_in_trip_formula),
             )
+            .u64("shoes_left", rows.iter().map(|(_, c)| c.shoes_left))
             .batch()?;
         Ok(ParquetOutput {
             file: "counter.parquet".into(),
+            batches: vec![batch],
+            plain_columns: vec![],
+        })
+    }
+
+    /// `counter_by_count.parquet`: one row per rule set and count of the range.
+    pub fn by_count_table(&self) -> anyhow::Result<ParquetOutput> {
+        let mut rows = Vec::new();
+        for (set, k) in self.results.iter().enumerate() {
+            for (i, &(rounds, ev, se)) in k.by_count.iter().enumerate() {
+                rows.push((set, self.counter.low + i as i32, rounds, ev, se));
+            }
+        }
+        let total = |set: usize| self.results[set].rounds.max(1) as f64;
+        let nan_null = |x: f64| Some(x).filter(|x| !x.is_nan());
+        let batch = Columns::new()
+            .str("rule_set", rows.iter().map(|r| self.sets[r.0].id.as_str()))
+            .str("system", rows.iter().map(|_| self.counter.name.as_str()))
+            .i32("count", rows.iter().map(|r| r.1))
+            .u64("rounds", rows.iter().map(|r| r.2))
+            .f64("frequency", rows.iter().map(|r| r.2 as f64 / total(r.0)))
+            .f64_or_null("ev", rows.iter().map(|r| nan_null(r.3)))
+            .f64_or_null("ev_se", rows.iter().map(|r| nan_null(r.4)))
+            .batch()?;
+        Ok(ParquetOutput {
+            file: "counter_by_count.parquet".into(),
             batches: vec![batch],
             plain_columns: vec![],
         })

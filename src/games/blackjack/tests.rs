@@ -10,7 +10,7 @@ use super::reference::{Analyzer, RefHand};
 use super::rules::{BlackjackRules, Decks, InfiniteWord, PostSplit, Surrender};
 use super::sim::{article_chart, Player, Shuffle, Tally};
 use crate::engine::stream;
-use cardtables::blackjack::Action;
+use cardtables::blackjack::{Action, Row, RANKS};
 
 fn rules(decks: u8) -> BlackjackRules {
     BlackjackRules {
@@ -1392,6 +1392,9 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
             insure_from,
             ramp,
             penetration: 0.7,
+            hands: 1,
+            others: 0,
+            wong_out: None,
             bankroll: 50.0,
             trip_rounds: 1_000,
         };
@@ -1401,7 +1404,7 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
     // 200 trips of 1,000 rounds from 50 units: the share lost agrees with the diffusion
     // formula for the simulated win rate and deviation.
     assert_eq!(flat.trips, 200);
-    let k = super::indices::CounterResult::of(&flat).with_bankroll(50.0, 1_000);
+    let k = super::counting::CounterResult::of(&flat).with_bankroll(50.0, 1_000);
     let (p, se) = k.ruin_in_trip;
     assert!(p > 0.05 && p < 0.5, "{p}");
     assert!(
@@ -1456,7 +1459,7 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
 
 #[test]
 fn the_normal_distribution_function_has_its_tabled_values() {
-    use super::indices::normal_cdf;
+    use super::counting::normal_cdf;
     for (x, want) in [
         (0.0, 0.5),
         (1.0, 0.841_344_746),
@@ -1470,5 +1473,274 @@ fn the_normal_distribution_function_has_its_tabled_values() {
             "Φ({x}) = {}",
             normal_cdf(x)
         );
+    }
+}
+
+/// A `blackjack.counter` job file's `[play]` checked against its rules and count.
+fn play_settings(play: &str) -> (super::counting::PlaySettings, super::count::Counter) {
+    let spec = crate::job::JobSpec::parse(
+        "test.toml",
+        format!("[job]\nkind = \"blackjack.counter\"\nname = \"c\"\n[play]\n{play}"),
+    )
+    .unwrap();
+    let counter = super::count::Counter::from_spec(&spec).unwrap();
+    let settings =
+        super::counting::PlaySettings::from_spec(&spec, &counter, &[BlackjackRules::default()])
+            .unwrap();
+    (settings, counter)
+}
+
+#[test]
+fn row_labels_read_back_as_their_rows() {
+    use super::counting::parse_row;
+    for row in Row::all() {
+        assert_eq!(parse_row(&super::tables::row_label(row)), Some(row));
+    }
+    for bad in [
+        "hard 22",
+        "soft 11",
+        "pair 1",
+        "16",
+        "pair",
+        "hard sixteen",
+        "",
+    ] {
+        assert_eq!(parse_row(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn index_plays_change_the_first_decision_on_both_sides_of_their_count() {
+    use super::counting::{ILLUSTRIOUS_18, ILLUSTRIOUS_INSURANCE};
+    let chart = analyze(&BlackjackRules::default()).chart;
+    let (play, counter) = play_settings(
+        "preset = \"illustrious-18\"\nindices = [{ hand = \"soft 19\", upcard = \"6\", play = \"double\", at_or_above = 1 }, { hand = \"hard 13\", upcard = \"3\", play = \"hit\", at_or_below = -3 }]\n",
+    );
+    assert_eq!(play.insure_from, Some(ILLUSTRIOUS_INSURANCE));
+    assert_eq!(play.rules.len(), 19);
+    let charts = play.charts(&chart, &counter);
+    assert_eq!(charts.len(), counter.counts());
+    let cell_of = |row: Row, up: usize| row.index().unwrap() * RANKS + up;
+    for (t, by_count) in charts.iter().enumerate() {
+        let count = counter.low + t as i32;
+        let mut changed = vec![false; chart.len()];
+        for &(row, up, action, index) in &ILLUSTRIOUS_18 {
+            let cell = cell_of(row, up);
+            changed[cell] = true;
+            let first = Action::from_code(by_count[cell][0]).unwrap();
+            if count >= index {
+                assert_eq!(first, action, "{row:?} v {up} at {count}");
+            } else {
+                assert_ne!(first, action, "{row:?} v {up} at {count}");
+                // Below the index the other play: a hit for the stands, the chart's next
+                // action for the doubles and splits.
+                if action == Action::Stand {
+                    assert_eq!(first, Action::Hit, "{row:?} v {up} at {count}");
+                }
+            }
+        }
+        let soft19 = cell_of(Row::Soft(19), 5);
+        changed[soft19] = true;
+        assert_eq!(by_count[soft19][0] == Action::Double as u8, count >= 1);
+        let hard13 = cell_of(Row::Hard(13), 2);
+        assert_eq!(by_count[hard13][0] == Action::Hit as u8, count <= -3);
+        // Every other cell is the chart's.
+        for (cell, &c) in changed.iter().enumerate() {
+            if !c {
+                assert_eq!(by_count[cell], chart[cell], "cell {cell} at {count}");
+            }
+        }
+    }
+    // The published 16 v T is a stand from 0 where the chart hits: at -1 the chart's cell.
+    let at = |count: i32| &charts[(count - counter.low) as usize];
+    let sixteen = cell_of(Row::Hard(16), TEN);
+    assert_eq!(at(-1)[sixteen], chart[sixteen]);
+    assert_eq!(at(0)[sixteen][0], Action::Stand as u8);
+}
+
+/// At each count, the counter's simulated result agrees with the exact EV of shoes drawn at
+/// that count (the `blackjack.indices` method): two independent computations of the same
+/// expectation, up to the depth at which each reaches the count.
+#[test]
+fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
+    use super::count::{CountSettings, Counter};
+    use super::indices::{sample_count, summarize, CountSample, IndicesSettings};
+    use super::sim::{Counting, Ramp};
+    let r = BlackjackRules {
+        decks: Decks::Finite(2),
+        max_split_hands: 2,
+        ..BlackjackRules::default()
+    };
+    let chart = analyze(&r).chart;
+    let counter = Counter::new(&CountSettings {
+        range: [-4, 4],
+        ..CountSettings::default()
+    })
+    .unwrap();
+    let settings = IndicesSettings {
+        penetration: 0.75,
+        points_per_count: 150,
+    };
+    let tested = -1..=2;
+    let samples: Vec<CountSample> = (counter.low..=counter.high)
+        .map(|t| {
+            if tested.contains(&t) {
+                let mut rng = stream(11, (t - counter.low) as u64);
+                sample_count(&r, &counter, &settings, &chart, t, 150, &mut rng)
+            } else {
+                CountSample::empty(counter.counts())
+            }
+        })
+        .collect();
+    let exact = summarize(&counter, &chart, &samples);
+    let charts = vec![chart.clone(); counter.counts()];
+    let simulated = Counting {
+        rules: &r,
+        counter: &counter,
+        chart: &chart,
+        charts: &charts,
+        insure_from: None,
+        ramp: &Ramp { steps: vec![] },
+        penetration: 0.75,
+        hands: 1,
+        others: 0,
+        wong_out: None,
+        bankroll: 1e9,
+        trip_rounds: 1_000_000,
+    }
+    .simulate(4_000_000, &mut stream(12, 0));
+    for t in tested {
+        let at = (t - counter.low) as usize;
+        let (ev, ev_se) = exact.rows[at].chart_ev;
+        let sim = &simulated.by_count[at];
+        let z = (sim.mean() - ev) / (sim.std_error().powi(2) + ev_se * ev_se).sqrt();
+        assert!(
+            z.abs() < 4.0,
+            "count {t}: simulated {} ± {} vs exact {ev} ± {ev_se}",
+            sim.mean(),
+            sim.std_error()
+        );
+    }
+    // The test can tell counts apart: the exact EV rises by more than its errors.
+    let (low, high) = (exact.rows[3].chart_ev, exact.rows[6].chart_ev);
+    assert!(high.0 - low.0 > 4.0 * (low.1 + high.1), "{low:?} {high:?}");
+}
+
+/// Several seats at one table: the counter's hands see the others' cards, every seat's
+/// result is a round's, and the table plays the same cards however its results are read.
+#[test]
+fn a_full_table_plays_every_seat_and_a_wonging_counter_leaves_bad_shoes() {
+    use super::count::{CountSettings, Counter};
+    use super::sim::{Counting, Ramp};
+    let r = rules(6);
+    let chart = analyze(&r).chart;
+    let counter = Counter::new(&CountSettings::default()).unwrap();
+    let charts = vec![chart.clone(); counter.counts()];
+    let ramp = Ramp { steps: vec![] };
+    let play = |hands: usize, others: usize, wong_out: Option<i32>| {
+        Counting {
+            rules: &r,
+            counter: &counter,
+            chart: &chart,
+            charts: &charts,
+            insure_from: None,
+            ramp: &ramp,
+            penetration: 0.75,
+            hands,
+            others,
+            wong_out,
+            bankroll: 1e9,
+            trip_rounds: 1_000_000,
+        }
+        .simulate(400_000, &mut stream(21, 0))
+    };
+    let exact = analyze(&r).chart_ev;
+    // Two hands of basic strategy, with two other players: each hand's mean is the chart's
+    // EV (card removal by the others' cards changes no expectation).
+    let two = play(2, 2, None);
+    assert_eq!(two.bet, 800_000.0);
+    let per_hand: f64 = two.by_count.iter().map(|t| t.sum).sum::<f64>() / 400_000.0;
+    assert!(
+        (per_hand - exact).abs() < 4.0 * 1.15 / 400_000f64.sqrt(),
+        "{per_hand} vs {exact}"
+    );
+    assert!((two.won.mean() / 2.0 - per_hand).abs() < 1e-12);
+    // Leaving below −1 means no round is played below −1 and some shoes are left; more of
+    // the counter's rounds then come at counts of +1 and above.
+    let wong = play(1, 0, Some(-1));
+    assert!(wong.shoes_left > 1_000, "{}", wong.shoes_left);
+    let below = (-1 - counter.low) as usize;
+    assert!(wong.by_count[..below].iter().all(|t| t.rounds == 0));
+    let plain = play(1, 0, None);
+    assert_eq!(plain.shoes_left, 0);
+    assert!(
+        plain.by_count[..below]
+            .iter()
+            .map(|t| t.rounds)
+            .sum::<u64>()
+            > 10_000
+    );
+    let good = |t: &super::sim::CounterTally| {
+        let from = (1 - counter.low) as usize;
+        t.by_count[from..].iter().map(|x| x.rounds).sum::<u64>() as f64 / t.won.rounds as f64
+    };
+    assert!(
+        good(&wong) > 1.1 * good(&plain),
+        "{} vs {}",
+        good(&wong),
+        good(&plain)
+    );
+}
+
+/// The integer true count equals the exact rational one, floor(running × 52 ÷ left) and its
+/// half- and whole-deck forms, at every running count and every number of cards left of
+/// an 8-deck shoe, even where the quotient is a whole number (where dividing in floating
+/// point can land just below it).
+#[test]
+fn the_count_is_exact_where_the_true_count_is_a_whole_number() {
+    use super::count::{CountSettings, Counter, Resolution, Rounding};
+    for resolution in [Resolution::Exact, Resolution::Half, Resolution::Full] {
+        for rounding in [Rounding::Floor, Rounding::Truncate] {
+            let counter = Counter::new(&CountSettings {
+                system: None,
+                tags: Some(vec![-1.0, 0.5, 1.0, 1.0, 1.5, 1.0, 0.5, 0.0, -0.5, -1.0]),
+                deck_resolution: resolution,
+                rounding,
+                range: [-40, 40],
+            })
+            .unwrap();
+            for left in 1..=416i64 {
+                // running ÷ decks left = twice ÷ (2 × decks left) = twice × den ÷ num: for
+                // whole or half decks (`decks_left`, exact in floating point) num is twice
+                // the decks, den 1; for exact decks (left ÷ 52) num is left, den 26.
+                let (num, den) = match resolution {
+                    Resolution::Exact => (left, 26),
+                    _ => ((2.0 * counter.decks_left(left as u32)) as i64, 1),
+                };
+                // A running count of twice = 2 × running: seen one 3 per half point.
+                for twice in -60i64..=60 {
+                    let mut seen = [0u32; 10];
+                    if twice >= 0 {
+                        seen[2] = (twice / 2) as u32; // 3s count +1
+                        seen[1] = (twice % 2) as u32; // a 2 counts +½
+                    } else {
+                        seen[9] = (-twice / 2) as u32; // tens count −1
+                        seen[8] = (-twice % 2) as u32; // a 9 counts −½
+                    }
+                    let (n, d) = (twice * den, num);
+                    let want = match rounding {
+                        Rounding::Floor => n.div_euclid(d),
+                        Rounding::Truncate => n / d,
+                    }
+                    .clamp(-40, 40) as i32;
+                    assert_eq!(
+                        counter.count(&seen, left as u32, 8),
+                        want,
+                        "{resolution:?} {rounding:?}: running {} with {left} left",
+                        twice as f64 / 2.0
+                    );
+                }
+            }
+        }
     }
 }
