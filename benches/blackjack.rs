@@ -51,14 +51,14 @@ fn benches(c: &mut Criterion) {
     });
     let counter = Counter::new(&CountSettings::default()).expect("Hi-Lo");
     let charts = vec![chart.clone(); counter.counts()];
-    let ramp = BettingSettings::default().ramp();
+    let ramps = BettingSettings::default().ramps();
     let counting = Counting {
         rules: &six,
         counter: &counter,
         chart: &chart,
         charts: &charts,
         insure_from: Some(3),
-        ramp: &ramp,
+        ramps: &ramps,
         penetration: 0.75,
         hands: 1,
         others: 0,
@@ -67,7 +67,7 @@ fn benches(c: &mut Criterion) {
         trip_rounds: 100_000,
     };
     group.bench_function("count_1M_rounds_6_decks_hi_lo_ramp", |b| {
-        b.iter(|| black_box(counting.simulate(1_000_000, &mut stream(1, 0)).won))
+        b.iter(|| black_box(counting.simulate(1_000_000, &mut stream(1, 0)).trips))
     });
     group.finish();
 }

@@ -29,7 +29,7 @@ sed -e 's/^deals_per_slot = .*/deals_per_slot = 200/' -e 's/^name = .*/name = "n
 sed -e 's/^points_per_count = .*/points_per_count = 4/' -e 's/^name = .*/name = "blackjack_indices_quick"/' \
   "$repo/jobs/blackjack_indices.toml" > "$dir/blackjack_indices_quick.toml"
 sed -e 's/^rounds = .*/rounds = 3_000_000/' -e 's/^name = .*/name = "blackjack_counter_quick"/' \
-  -e 's/^others = .*/others = 2/' -e 's/^# wong_out = .*/wong_out = -1/' \
+  -e 's/^others = .*/others = 2/' -e 's/^# wong_out = .*/wong_out = -1/' -e '/^  \[\[2, 2\], \[3, 4\], \[4, 8\]\],$/d' \
   "$repo/jobs/blackjack_counter.toml" > "$dir/blackjack_counter_quick.toml"
 for name in niuniu niuniu_bidding_quick niuniu_multiway_quick holdem_preflop holdem_headsup holdem_multiway_quick holdem_pushfold \
   holdem_pushfold_ante_quick blackjack_6d_s17 \

@@ -1773,7 +1773,7 @@ fn sampled_jobs_are_the_same_for_any_threads_and_shards() {
         ),
         (
             "ctr",
-            "[job]\nkind = \"blackjack.counter\"\nname = \"ctr\"\n[rules]\ndecks = 2\n[play]\nhands = 2\nothers = 1\nwong_out = -1\npreset = \"illustrious-18\"\n[betting]\nrounds = 20_000_001\ntrip_rounds = 1_000\n",
+            "[job]\nkind = \"blackjack.counter\"\nname = \"ctr\"\n[rules]\ndecks = 2\n[play]\nhands = 2\nothers = 1\nwong_out = -1\npreset = \"illustrious-18\"\n[betting]\nramps = [[[2, 2]], [[1, 3], [4, 9]]]\nrounds = 20_000_001\ntrip_rounds = 1_000\n",
         ),
     ] {
         let job = work.path().join(format!("{name}.toml"));

@@ -23,9 +23,8 @@ use cardtables::blackjack::{parse_rank, value_index, Action, Cell, Row, ACTIONS,
 
 use super::count::Counter;
 use super::hands::{ACE, TEN};
-use super::job::ROUNDS_PER_UNIT;
 use super::rules::{BlackjackRules, Surrender};
-use super::sim::{CounterTally, Ramp, MAX_SEATS};
+use super::sim::{CounterTally, Ramp, MAX_SEATS, ROUNDS_PER_UNIT};
 use crate::job::{JobError, JobSpec};
 
 /// The published Illustrious 18 for Hi-Lo, multi-deck, S17 (Schlesinger, *Blackjack
@@ -431,14 +430,25 @@ fn index_rule(
     })
 }
 
-/// The `[betting]` table of a `blackjack.counter` job: how the counter bets, how long it
-/// plays, and the bankroll its risk is measured against.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+/// The `[betting]` table of a `blackjack.counter` job as written.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BettingFields {
+    ramp: Option<Vec<(i32, f64)>>,
+    ramps: Option<Vec<Vec<(i32, f64)>>>,
+    rounds: Option<u64>,
+    bankroll: Option<f64>,
+    trip_rounds: Option<u64>,
+}
+
+/// How the counter bets, how long it plays, and the bankroll its risk is measured
+/// against.
+#[derive(Clone, Debug, PartialEq)]
 pub struct BettingSettings {
-    /// `[count, units]` steps, counts increasing: from each step's count up, bet that many
-    /// units on each hand; one unit below the first step.
-    pub ramp: Vec<(i32, f64)>,
+    /// Bet ramps, each as `[count, units]` steps, counts increasing: from each step's count
+    /// up, bet that many units on each hand; one unit below the first step. The same
+    /// rounds are tallied as each ramp would have bet them.
+    pub ramps: Vec<Vec<(i32, f64)>>,
     /// Rounds simulated per rule set.
     pub rounds: u64,
     /// Bankroll in units, for the risk of ruin.
@@ -447,10 +457,13 @@ pub struct BettingSettings {
     pub trip_rounds: u64,
 }
 
+/// The default ramp: a 1–12 spread.
+const DEFAULT_RAMP: [(i32, f64); 4] = [(2, 2.0), (3, 4.0), (4, 8.0), (5, 12.0)];
+
 impl Default for BettingSettings {
     fn default() -> Self {
         BettingSettings {
-            ramp: vec![(2, 2.0), (3, 4.0), (4, 8.0), (5, 12.0)],
+            ramps: vec![DEFAULT_RAMP.to_vec()],
             rounds: 100_000_000,
             bankroll: 1_000.0,
             trip_rounds: 100_000,
@@ -458,8 +471,9 @@ impl Default for BettingSettings {
     }
 }
 
-/// Most steps a bet ramp may have.
+/// Most steps a bet ramp may have, and most ramps a job may compare.
 const MAX_STEPS: usize = 64;
+const MAX_RAMPS: usize = 16;
 /// Most rounds per trip: the rounds of one unit, so a trip never spans two.
 pub const MAX_TRIP_ROUNDS: u64 = ROUNDS_PER_UNIT;
 /// Most rounds a job may simulate per rule set.
@@ -471,34 +485,65 @@ impl BettingSettings {
         #[derive(Deserialize)]
         struct Sections {
             #[serde(default)]
-            betting: Option<BettingSettings>,
+            betting: Option<BettingFields>,
         }
         let s: Sections = spec.deserialize()?;
-        let s = s.betting.unwrap_or_default();
+        let f = s.betting.unwrap_or_default();
         let error = |field: &str, message: String| Err(spec.field_error(field, message));
-        if s.ramp.len() > MAX_STEPS {
+        let d = BettingSettings::default();
+        let (ramps, field) = match (f.ramp, f.ramps) {
+            (Some(_), Some(_)) => {
+                return error(
+                    "betting.ramps",
+                    "give `ramp` (one) or `ramps` (several to compare), not both".into(),
+                )
+            }
+            (Some(ramp), None) => (vec![ramp], "betting.ramp"),
+            (None, Some(ramps)) => (ramps, "betting.ramps"),
+            (None, None) => (d.ramps, "betting.ramp"),
+        };
+        if ramps.is_empty() || ramps.len() > MAX_RAMPS {
             return error(
-                "betting.ramp",
-                format!("{} steps: give at most {MAX_STEPS}", s.ramp.len()),
+                field,
+                format!("{} ramps: give 1 to {MAX_RAMPS}", ramps.len()),
             );
         }
-        for (i, &(count, units)) in s.ramp.iter().enumerate() {
-            if i > 0 && count <= s.ramp[i - 1].0 {
+        for (r, ramp) in ramps.iter().enumerate() {
+            let which = if ramps.len() == 1 {
+                String::new()
+            } else {
+                format!("ramp {}: ", r + 1)
+            };
+            if ramp.len() > MAX_STEPS {
                 return error(
-                    "betting.ramp",
-                    format!("step {} (count {count}) does not come after count {}: list the steps by increasing count", i + 1, s.ramp[i - 1].0),
+                    field,
+                    format!("{which}{} steps: give at most {MAX_STEPS}", ramp.len()),
                 );
             }
-            if !(units > 0.0 && units <= 10_000.0) {
-                return error(
-                    "betting.ramp",
-                    format!(
-                        "step {} bets {units} units: use more than 0 and at most 10000",
-                        i + 1
-                    ),
-                );
+            for (i, &(count, units)) in ramp.iter().enumerate() {
+                if i > 0 && count <= ramp[i - 1].0 {
+                    return error(
+                        field,
+                        format!("{which}step {} (count {count}) does not come after count {}: list the steps by increasing count", i + 1, ramp[i - 1].0),
+                    );
+                }
+                if !(units > 0.0 && units <= 10_000.0) {
+                    return error(
+                        field,
+                        format!(
+                            "{which}step {} bets {units} units: use more than 0 and at most 10000",
+                            i + 1
+                        ),
+                    );
+                }
             }
         }
+        let s = BettingSettings {
+            ramps,
+            rounds: f.rounds.unwrap_or(d.rounds),
+            bankroll: f.bankroll.unwrap_or(d.bankroll),
+            trip_rounds: f.trip_rounds.unwrap_or(d.trip_rounds),
+        };
         if !(1..=MAX_ROUNDS).contains(&s.rounds) {
             return error(
                 "betting.rounds",
@@ -523,17 +568,19 @@ impl BettingSettings {
         Ok(s)
     }
 
-    /// The ramp as the simulator bets it.
-    pub fn ramp(&self) -> Ramp {
-        Ramp {
-            steps: self.ramp.clone(),
-        }
+    /// The ramps as the simulator bets them.
+    pub fn ramps(&self) -> Vec<Ramp> {
+        self.ramps
+            .iter()
+            .map(|steps| Ramp {
+                steps: steps.clone(),
+            })
+            .collect()
     }
 
-    /// The ramp as reports print it: `1 unit; +2: 2, +3: 4`.
-    pub fn ramp_text(&self) -> String {
-        let steps: Vec<String> = self
-            .ramp
+    /// A ramp as reports print it: `1 unit; +2: 2, +3: 4`.
+    pub fn ramp_text(&self, ramp: usize) -> String {
+        let steps: Vec<String> = self.ramps[ramp]
             .iter()
             .map(|(c, u)| format!("{c:+}: {u}"))
             .collect();
@@ -546,17 +593,20 @@ impl BettingSettings {
 
     /// The settings as the outputs record them (TOML).
     pub fn canonical_toml(&self) -> String {
-        let steps: Vec<String> = self
-            .ramp
-            .iter()
-            .map(|(c, u)| format!("[{c}, {u}]"))
-            .collect();
+        let ramp = |steps: &[(i32, f64)]| {
+            let steps: Vec<String> = steps.iter().map(|(c, u)| format!("[{c}, {u}]")).collect();
+            format!("[{}]", steps.join(", "))
+        };
+        let ramps = match self.ramps.as_slice() {
+            [one] => format!("ramp = {}", ramp(one)),
+            many => format!(
+                "ramps = [{}]",
+                many.iter().map(|r| ramp(r)).collect::<Vec<_>>().join(", ")
+            ),
+        };
         format!(
-            "[betting]\nramp = [{}]\nrounds = {}\nbankroll = {}\ntrip_rounds = {}\n",
-            steps.join(", "),
-            self.rounds,
-            self.bankroll,
-            self.trip_rounds
+            "[betting]\n{ramps}\nrounds = {}\nbankroll = {}\ntrip_rounds = {}\n",
+            self.rounds, self.bankroll, self.trip_rounds
         )
     }
 }
@@ -593,18 +643,19 @@ pub struct CounterResult {
 }
 
 impl CounterResult {
-    /// From a simulation's sums.
-    pub fn of(t: &CounterTally) -> CounterResult {
-        let n = t.won.rounds;
-        let mean = t.won.mean();
-        let se = t.won.std_error();
+    /// From a simulation's sums, as ramp `ramp` bet it.
+    pub fn of(t: &CounterTally, ramp: usize) -> CounterResult {
+        let r = t.by_ramp.get(ramp).copied().unwrap_or_default();
+        let n = r.won.rounds;
+        let mean = r.won.mean();
+        let se = r.won.std_error();
         let sd = se * (n as f64).sqrt();
         let score = 1e6 * (mean / sd).powi(2);
         CounterResult {
             rounds: n,
             win_rate: (mean, se),
             sd,
-            mean_bet: t.bet / n as f64,
+            mean_bet: r.bet / n as f64,
             score: (score, 2.0 * score * se / mean.abs()),
             n0: (sd / mean).powi(2),
             risk_of_ruin: f64::NAN,
@@ -612,7 +663,7 @@ impl CounterResult {
             ruin_in_trip: if t.trips == 0 {
                 (f64::NAN, f64::NAN)
             } else {
-                let p = t.ruined as f64 / t.trips as f64;
+                let p = r.ruined as f64 / t.trips as f64;
                 (p, (p * (1.0 - p) / t.trips as f64).sqrt())
             },
             ruin_in_trip_formula: f64::NAN,

@@ -29,13 +29,10 @@ use super::hands;
 use super::indices::{self, CountSample, IndicesSettings, Summary};
 use super::report;
 use super::rules::{expand, Expanded, RuleSetSpec, SimulationSettings};
-use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally};
+use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally, ROUNDS_PER_UNIT};
 use super::tables::{self, Results};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
-
-/// Simulated rounds per work unit (about a second on one core).
-pub const ROUNDS_PER_UNIT: u64 = 10_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Strategy {
@@ -574,9 +571,9 @@ impl Job for CounterJob {
                 self.play.rules.len()
             ),
             format!(
-                "{} simulated rounds per rule set betting {} (seed {})",
+                "{} simulated rounds per rule set, tallied for {} bet ramp(s) (seed {})",
                 self.betting.rounds,
-                self.betting.ramp_text(),
+                self.betting.ramps.len(),
                 self.seed
             ),
         ]
@@ -588,26 +585,33 @@ impl Job for CounterJob {
 
     fn check_unit(&self, index: usize, unit: &CounterTally) -> Result<(), String> {
         let plan = self.plan.get(index).ok_or("no such unit")?;
-        if unit.won.rounds != plan.rounds {
+        if unit.by_count.len() != self.counter.counts() || unit.rounds() != plan.rounds {
             return Err(format!(
-                "{} rounds, {} planned",
-                unit.won.rounds, plan.rounds
+                "{} rounds by count, {} planned",
+                unit.rounds(),
+                plan.rounds
             ));
         }
-        if unit.by_count.len() != self.counter.counts()
-            || unit.by_count.iter().map(|t| t.rounds).sum::<u64>() != plan.rounds
-        {
-            return Err("its rounds by count do not add up to its rounds".into());
+        if unit.by_ramp.len() != self.betting.ramps.len() {
+            return Err(format!(
+                "{} ramps, {} in the job",
+                unit.by_ramp.len(),
+                self.betting.ramps.len()
+            ));
         }
-        if unit.trips != plan.rounds / self.betting.trip_rounds
-            || unit.ruined > unit.trips
-            || unit.shoes_left > plan.rounds
-        {
-            return Err("its trips, ruined trips or shoes left are out of range".into());
+        if unit.trips != plan.rounds / self.betting.trip_rounds || unit.shoes_left > plan.rounds {
+            return Err("its trips or shoes left are out of range".into());
         }
-        let sums = [unit.won.sum, unit.won.sum_squares, unit.bet];
-        if sums.iter().any(|x| !x.is_finite()) {
-            return Err("a sum is not finite".into());
+        for r in &unit.by_ramp {
+            if r.won.rounds != plan.rounds || r.ruined > unit.trips {
+                return Err("a ramp's rounds or ruined trips are out of range".into());
+            }
+            if [r.won.sum, r.won.sum_squares, r.bet]
+                .iter()
+                .any(|x| !x.is_finite())
+            {
+                return Err("a sum is not finite".into());
+            }
         }
         Ok(())
     }
@@ -615,14 +619,14 @@ impl Job for CounterJob {
     fn run_unit(&self, index: usize) -> CounterTally {
         let plan = self.plan[index];
         let (chart, charts) = self.charts(plan.set);
-        let ramp = self.betting.ramp();
+        let ramps = self.betting.ramps();
         let counting = Counting {
             rules: &self.sets[plan.set].rules,
             counter: &self.counter,
             chart,
             charts,
             insure_from: self.play.insure_from,
-            ramp: &ramp,
+            ramps: &ramps,
             penetration: self.play.penetration,
             hands: self.play.hands,
             others: self.play.others,
@@ -644,10 +648,15 @@ impl Job for CounterJob {
         for (plan, unit) in self.plan.iter().zip(&units) {
             sums[plan.set].add(unit);
         }
-        let results: Vec<CounterResult> = sums
+        let results: Vec<Vec<CounterResult>> = sums
             .iter()
             .map(|t| {
-                CounterResult::of(t).with_bankroll(self.betting.bankroll, self.betting.trip_rounds)
+                (0..self.betting.ramps.len())
+                    .map(|ramp| {
+                        CounterResult::of(t, ramp)
+                            .with_bankroll(self.betting.bankroll, self.betting.trip_rounds)
+                    })
+                    .collect()
             })
             .collect();
         let r = tables::CounterResults {

@@ -1005,76 +1005,81 @@ pub fn build_indices(
     })
 }
 
-/// The simulated counter of one rule set: its win rate and risk.
-fn counter_figures(k: &CounterResult, r: &CounterResults) -> String {
-    let mut md = markdown_table(
-        &["figure", "value"],
-        &[
-            vec![
-                "win rate, units per 100 rounds ± s.e.".into(),
-                with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
-            ],
-            vec![
-                "standard deviation per round, units".into(),
-                format!("{:.3}", k.sd),
-            ],
-            vec![
-                "mean bet per round, units".into(),
-                format!("{:.4}", k.mean_bet),
-            ],
-            vec![
-                "win per unit bet, % ± s.e.".into(),
-                with_error(
-                    100.0 * k.win_rate.0 / k.mean_bet,
-                    100.0 * k.win_rate.1 / k.mean_bet,
-                    true,
-                ),
-            ],
-            vec![
-                "SCORE = 10⁶ (win rate ÷ sd)² ± s.e.".into(),
-                with_error(k.score.0, k.score.1, false),
-            ],
-            vec![
-                "N0 = (sd ÷ win rate)², rounds".into(),
-                format!("{:.0}", k.n0),
-            ],
-            vec![
-                format!(
-                    "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²)",
-                    r.betting.bankroll
-                ),
-                format!("{:.4}", k.risk_of_ruin),
-            ],
-            vec![
-                format!(
-                    "lost within a trip of {} rounds: simulated ({} trips) ± s.e.",
-                    r.betting.trip_rounds, k.trips
-                ),
+/// The simulated counter of one rule set: its win rate and risk as each ramp bet it, a
+/// column per ramp.
+fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
+    type Figure = fn(&CounterResult) -> String;
+    let figures: [(String, Figure); 9] = [
+        ("win rate, units per 100 rounds ± s.e.".into(), |k| {
+            with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true)
+        }),
+        ("standard deviation per round, units".into(), |k| {
+            format!("{:.3}", k.sd)
+        }),
+        ("mean bet per round, units".into(), |k| {
+            format!("{:.4}", k.mean_bet)
+        }),
+        ("win per unit bet, % ± s.e.".into(), |k| {
+            with_error(
+                100.0 * k.win_rate.0 / k.mean_bet,
+                100.0 * k.win_rate.1 / k.mean_bet,
+                true,
+            )
+        }),
+        ("SCORE = 10⁶ (win rate ÷ sd)² ± s.e.".into(), |k| {
+            with_error(k.score.0, k.score.1, false)
+        }),
+        ("N0 = (sd ÷ win rate)², rounds".into(), |k| {
+            format!("{:.0}", k.n0)
+        }),
+        (
+            format!(
+                "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²)",
+                r.betting.bankroll
+            ),
+            |k| format!("{:.4}", k.risk_of_ruin),
+        ),
+        (
+            format!(
+                "lost within a trip of {} rounds: simulated ({} trips) ± s.e.",
+                r.betting.trip_rounds,
+                ks.first().map_or(0, |k| k.trips)
+            ),
+            |k| {
                 if k.trips == 0 {
                     "—".to_string()
                 } else {
                     with_error(k.ruin_in_trip.0, k.ruin_in_trip.1, false)
-                },
-            ],
-            vec![
-                "lost within a trip: diffusion formula".to_string(),
-                format!("{:.4}", k.ruin_in_trip_formula),
-            ],
-            vec![
-                "shoes left before the cut card (wonging out)".to_string(),
-                k.shoes_left.to_string(),
-            ],
-        ],
-    );
-    md.push_str(
-        "\nSCORE is the win per 100 rounds of a bettor whose ramp is scaled to a bankroll of \
-         10,000 at a 13.5 % risk of ruin; N0 the rounds after which the expected win equals \
-         one standard deviation. The risks of ruin by formula treat the bankroll as a \
-         Brownian motion with the simulated win rate and deviation per round: \
-         exp(−2μB/σ²) for a game that never ends, and Φ((−B − μT)/(σ√T)) + \
-         exp(−2μB/σ²) Φ((−B + μT)/(σ√T)) for a trip of T rounds, which the simulated trips \
-         (consecutive blocks of T rounds, each from the full bankroll) check.\n",
-    );
+                }
+            },
+        ),
+        ("lost within a trip: diffusion formula".into(), |k| {
+            format!("{:.4}", k.ruin_in_trip_formula)
+        }),
+    ];
+    let names: Vec<String> = (0..ks.len()).map(|i| r.betting.ramp_text(i)).collect();
+    let mut head = vec!["figure"];
+    head.extend(names.iter().map(String::as_str));
+    let rows: Vec<Vec<String>> = figures
+        .iter()
+        .map(|(name, f)| {
+            let mut row = vec![name.clone()];
+            row.extend(ks.iter().map(f));
+            row
+        })
+        .collect();
+    let mut md = markdown_table(&head, &rows);
+    md.push_str(&format!(
+        "\nShoes left before the cut card (wonging out): {}. SCORE is the win per 100 rounds \
+         of a bettor whose ramp is scaled to a bankroll of 10,000 at a 13.5 % risk of ruin; \
+         N0 the rounds after which the expected win equals one standard deviation. The risks \
+         of ruin by formula treat the bankroll as a Brownian motion with the simulated win \
+         rate and deviation per round: exp(−2μB/σ²) for a game that never ends, and \
+         Φ((−B − μT)/(σ√T)) + exp(−2μB/σ²) Φ((−B + μT)/(σ√T)) for a trip of T rounds, which \
+         the simulated trips (consecutive blocks of T rounds, each from the full bankroll) \
+         check.\n",
+        ks.first().map_or(0, |k| k.shoes_left)
+    ));
     md
 }
 
@@ -1088,7 +1093,10 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
          {}{}, cut card at {:.0} %{}.\n\n",
         r.betting.rounds,
         c.name,
-        r.betting.ramp_text(),
+        match r.betting.ramps.len() {
+            1 => r.betting.ramp_text(0),
+            n => format!("by each of {n} ramps (the same rounds, tallied as each would bet them)"),
+        },
         match p.hands {
             1 => "its hand".to_string(),
             n => format!("each of its {n} hands"),
@@ -1135,15 +1143,15 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
     lines.push(count_words(c));
     md.push_str(&conventions(&lines));
     md.push_str("\n## Win rate and risk\n\n");
-    let ramp = r.betting.ramp_text();
     let rows: Vec<Vec<String>> = r
         .sets
         .iter()
         .zip(r.results)
-        .map(|(s, k)| {
+        .flat_map(|(s, ks)| ks.iter().enumerate().map(move |(i, k)| (s, i, k)))
+        .map(|(s, i, k)| {
             vec![
                 format!("`{}`", s.id),
-                ramp.clone(),
+                r.betting.ramp_text(i),
                 with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
                 format!("{:.3}", k.sd),
                 with_error(k.score.0, k.score.1, false),
@@ -1165,9 +1173,10 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
         &rows,
     ));
     let mut charts = Vec::new();
-    for (set, (s, k)) in r.sets.iter().zip(r.results).enumerate() {
+    for (set, (s, ks)) in r.sets.iter().zip(r.results).enumerate() {
         md.push_str(&format!("\n## `{}`\n\n", s.id));
-        md.push_str(&counter_figures(k, r));
+        md.push_str(&counter_figures(ks, r));
+        let Some(k) = ks.first() else { continue };
         md.push_str(&format!(
             "\n### Result by {}\n\nPer hand of the counter, in % of its bet, by the count \
              before the round (insurance included).\n\n",
@@ -1222,10 +1231,16 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
         .sets
         .iter()
         .zip(r.results)
-        .map(|(s, k)| {
+        .flat_map(|(s, ks)| ks.iter().enumerate().map(move |(i, k)| (s, i, k)))
+        .map(|(s, i, k)| {
             format!(
-                "{}: {} units per 100 rounds, SCORE {:.2}, risk of ruin {:.4}",
+                "{}{}: {} units per 100 rounds, SCORE {:.2}, risk of ruin {:.4}",
                 s.id,
+                if r.betting.ramps.len() > 1 {
+                    format!(" ({})", r.betting.ramp_text(i))
+                } else {
+                    String::new()
+                },
                 with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
                 k.score.0,
                 k.risk_of_ruin

@@ -16,6 +16,10 @@ use super::count::Counter;
 use super::hands::{points, ACE, TEN};
 use super::rules::{BlackjackRules, Double, Surrender};
 
+/// Simulated rounds per work unit of a job (about a second on one core): the strategy
+/// simulation's and the counter's.
+pub const ROUNDS_PER_UNIT: u64 = 10_000_000;
+
 /// When the shoe is shuffled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shuffle {
@@ -530,30 +534,47 @@ impl Ramp {
     }
 }
 
-/// A counter's results: per round, units won and units bet; and by count, the result
-/// per unit bet.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct CounterTally {
-    /// Rounds, and the sums of units won, of their squares, and of units bet.
+/// What one bet ramp won over a counter's rounds: the sums of units won per round, of
+/// their squares, and of units bet; and the trips in which the bankroll was lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RampTally {
     pub won: Tally,
     pub bet: f64,
+    pub ruined: u64,
+}
+
+/// A counter's results: per bet ramp, units won and bet (the same rounds, played the same
+/// way, bet by each ramp); and by count, the result of a hand per unit bet.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CounterTally {
+    /// One per ramp, in the settings' order.
+    pub by_ramp: Vec<RampTally>,
     /// By count of the counter's range (lowest first): rounds and results per unit bet.
     pub by_count: Vec<Tally>,
-    /// Trips played (blocks of `trip_rounds` rounds, each from the full bankroll), and
-    /// those in which the bankroll was lost.
+    /// Trips played (blocks of `trip_rounds` rounds, each from the full bankroll).
     pub trips: u64,
-    pub ruined: u64,
     /// Shoes the counter left before the cut card (wonging out).
     pub shoes_left: u64,
 }
 
 impl CounterTally {
+    /// Rounds played.
+    pub fn rounds(&self) -> u64 {
+        self.by_count.iter().map(|t| t.rounds).sum()
+    }
+
     pub fn add(&mut self, other: &CounterTally) {
-        self.won.add(&other.won);
-        self.bet += other.bet;
         self.trips += other.trips;
-        self.ruined += other.ruined;
         self.shoes_left += other.shoes_left;
+        if self.by_ramp.len() < other.by_ramp.len() {
+            self.by_ramp
+                .resize(other.by_ramp.len(), RampTally::default());
+        }
+        for (a, b) in self.by_ramp.iter_mut().zip(&other.by_ramp) {
+            a.won.add(&b.won);
+            a.bet += b.bet;
+            a.ruined += b.ruined;
+        }
         if self.by_count.len() < other.by_count.len() {
             self.by_count.resize(other.by_count.len(), Tally::default());
         }
@@ -565,7 +586,7 @@ impl CounterTally {
 
 /// A card counter at the table: each round's count is taken before it is dealt; the
 /// counter leaves a shoe whose count has fallen below `wong_out` (and plays on from a
-/// fresh shuffle), bets each of its `hands` seats by the ramp, makes the first decision on
+/// fresh shuffle), bets each of its `hands` seats by each ramp, makes the first decision on
 /// each seat's two dealt cards by the chart for that count (the basic strategy with the
 /// index plays that apply there) and every later one by the basic strategy, and insures
 /// every hand from `insure_from`. `others` more seats play the basic strategy after the
@@ -578,7 +599,8 @@ pub struct Counting<'a> {
     /// The chart of first decisions at each count of the counter's range, lowest first.
     pub charts: &'a [Vec<Cell>],
     pub insure_from: Option<i32>,
-    pub ramp: &'a Ramp,
+    /// Bet ramps: the same rounds are tallied as each would have bet them.
+    pub ramps: &'a [Ramp],
     /// Shuffle when this fraction of the shoe has been dealt (checked between rounds).
     pub penetration: f64,
     /// Seats the counter plays, and seats of other players; together at most
@@ -613,6 +635,7 @@ impl Counting<'_> {
         let mut hands: Vec<PlayedHand> = Vec::with_capacity(4 * seats);
         let mut results = [0.0; MAX_SEATS];
         let mut tally = CounterTally {
+            by_ramp: vec![RampTally::default(); self.ramps.len()],
             by_count: vec![Tally::default(); self.counter.counts()],
             ..CounterTally::default()
         };
@@ -620,11 +643,18 @@ impl Counting<'_> {
             let (seen, dealt) = cards.seen_and_dealt();
             self.counter.count(&seen, total - dealt, decks)
         };
-        // The bet at each count of the range.
-        let bets: Vec<f64> = (self.counter.low..=self.counter.high)
-            .map(|c| self.ramp.bet(c))
+        // Each ramp's bet at each count of the range, and its bankroll on this trip.
+        let bets: Vec<Vec<f64>> = self
+            .ramps
+            .iter()
+            .map(|ramp| {
+                (self.counter.low..=self.counter.high)
+                    .map(|c| ramp.bet(c))
+                    .collect()
+            })
             .collect();
-        let (mut balance, mut ruined, mut played) = (self.bankroll, false, 0u64);
+        let mut bankrolls: Vec<(f64, bool)> = vec![(self.bankroll, false); self.ramps.len()];
+        let mut played = 0u64;
         for _ in 0..rounds {
             if cards.dealt_fraction() >= self.penetration {
                 cards.shuffle();
@@ -639,7 +669,6 @@ impl Counting<'_> {
             }
             cards.start_round();
             let at = (count - self.counter.low) as usize;
-            let bet = bets[at];
             let mut table = [&basic; MAX_SEATS];
             table[..mine].fill(&players[at]);
             let (up, hole) = play_table(&table[..seats], &mut cards, &mut hands, &mut results, rng);
@@ -651,7 +680,6 @@ impl Counting<'_> {
                 (true, false) => -0.5,
             };
             let per_unit = results[..mine].iter().map(|r| side + r).sum::<f64>();
-            let result = bet * per_unit;
             let per_hand = if mine == 1 {
                 per_unit
             } else {
@@ -661,19 +689,29 @@ impl Counting<'_> {
             here.rounds += 1;
             here.sum += per_hand;
             here.sum_squares += per_hand * per_hand;
-            tally.won.rounds += 1;
-            tally.won.sum += result;
-            tally.won.sum_squares += result * result;
-            tally.bet += bet * mine as f64;
-            if !ruined {
-                balance += result;
-                ruined = balance <= 0.0;
-            }
             played += 1;
-            if played == self.trip_rounds {
+            let trip_over = played == self.trip_rounds;
+            for ((t, bets), (balance, ruined)) in
+                tally.by_ramp.iter_mut().zip(&bets).zip(&mut bankrolls)
+            {
+                let bet = bets[at];
+                let result = bet * per_unit;
+                t.won.rounds += 1;
+                t.won.sum += result;
+                t.won.sum_squares += result * result;
+                t.bet += bet * mine as f64;
+                if !*ruined {
+                    *balance += result;
+                    *ruined = *balance <= 0.0;
+                }
+                if trip_over {
+                    t.ruined += u64::from(*ruined);
+                    (*balance, *ruined) = (self.bankroll, false);
+                }
+            }
+            if trip_over {
                 tally.trips += 1;
-                tally.ruined += u64::from(ruined);
-                (balance, ruined, played) = (self.bankroll, false, 0);
+                played = 0;
             }
         }
         tally

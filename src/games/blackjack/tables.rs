@@ -452,8 +452,8 @@ pub struct CounterResults<'a> {
     pub counter: &'a Counter,
     pub play: &'a PlaySettings,
     pub betting: &'a BettingSettings,
-    /// The simulated counter of each rule set.
-    pub results: &'a [CounterResult],
+    /// The simulated counter of each rule set, as each ramp bet it.
+    pub results: &'a [Vec<CounterResult>],
 }
 
 /// What an index's decision is called, its upcard, and the chart's play and the
@@ -683,18 +683,25 @@ impl IndexResults<'_> {
 }
 
 impl CounterResults<'_> {
-    /// `counter.parquet`: one row per rule set.
+    /// `counter.parquet`: one row per rule set and bet ramp.
     pub fn counter_table(&self) -> anyhow::Result<ParquetOutput> {
-        let rows: Vec<(usize, &CounterResult)> = self.results.iter().enumerate().collect();
-        let ramp = self.betting.ramp_text();
+        let rows: Vec<(usize, usize, &CounterResult)> = self
+            .results
+            .iter()
+            .enumerate()
+            .flat_map(|(s, by_ramp)| by_ramp.iter().enumerate().map(move |(r, c)| (s, r, c)))
+            .collect();
         let nan_null = |x: f64| Some(x).filter(|x| !x.is_nan());
         let batch = Columns::new()
             .str(
                 "rule_set",
-                rows.iter().map(|(s, _)| self.sets[*s].id.as_str()),
+                rows.iter().map(|(s, _, _)| self.sets[*s].id.as_str()),
             )
             .str("system", rows.iter().map(|_| self.counter.name.as_str()))
-            .str("ramp", rows.iter().map(|_| ramp.as_str()))
+            .str(
+                "ramp",
+                rows.iter().map(|(_, r, _)| self.betting.ramp_text(*r)),
+            )
             .f64("penetration", rows.iter().map(|_| self.play.penetration))
             .u64("hands", rows.iter().map(|_| self.play.hands as u64))
             .u64("others", rows.iter().map(|_| self.play.others as u64))
@@ -704,31 +711,31 @@ impl CounterResults<'_> {
                 "index_plays",
                 rows.iter().map(|_| self.play.rules.len() as u64),
             )
-            .u64("rounds", rows.iter().map(|(_, c)| c.rounds))
-            .f64("win_rate", rows.iter().map(|(_, c)| c.win_rate.0))
-            .f64("win_rate_se", rows.iter().map(|(_, c)| c.win_rate.1))
-            .f64("sd", rows.iter().map(|(_, c)| c.sd))
-            .f64("mean_bet", rows.iter().map(|(_, c)| c.mean_bet))
-            .f64("score", rows.iter().map(|(_, c)| c.score.0))
-            .f64("score_se", rows.iter().map(|(_, c)| c.score.1))
-            .f64("n0", rows.iter().map(|(_, c)| c.n0))
+            .u64("rounds", rows.iter().map(|(_, _, c)| c.rounds))
+            .f64("win_rate", rows.iter().map(|(_, _, c)| c.win_rate.0))
+            .f64("win_rate_se", rows.iter().map(|(_, _, c)| c.win_rate.1))
+            .f64("sd", rows.iter().map(|(_, _, c)| c.sd))
+            .f64("mean_bet", rows.iter().map(|(_, _, c)| c.mean_bet))
+            .f64("score", rows.iter().map(|(_, _, c)| c.score.0))
+            .f64("score_se", rows.iter().map(|(_, _, c)| c.score.1))
+            .f64("n0", rows.iter().map(|(_, _, c)| c.n0))
             .f64("bankroll", rows.iter().map(|_| self.betting.bankroll))
-            .f64("risk_of_ruin", rows.iter().map(|(_, c)| c.risk_of_ruin))
+            .f64("risk_of_ruin", rows.iter().map(|(_, _, c)| c.risk_of_ruin))
             .u64("trip_rounds", rows.iter().map(|_| self.betting.trip_rounds))
-            .u64("trips", rows.iter().map(|(_, c)| c.trips))
+            .u64("trips", rows.iter().map(|(_, _, c)| c.trips))
             .f64_or_null(
                 "ruin_in_trip",
-                rows.iter().map(|(_, c)| nan_null(c.ruin_in_trip.0)),
+                rows.iter().map(|(_, _, c)| nan_null(c.ruin_in_trip.0)),
             )
             .f64_or_null(
                 "ruin_in_trip_se",
-                rows.iter().map(|(_, c)| nan_null(c.ruin_in_trip.1)),
+                rows.iter().map(|(_, _, c)| nan_null(c.ruin_in_trip.1)),
             )
             .f64(
                 "ruin_in_trip_formula",
-                rows.iter().map(|(_, c)| c.ruin_in_trip_formula),
+                rows.iter().map(|(_, _, c)| c.ruin_in_trip_formula),
             )
-            .u64("shoes_left", rows.iter().map(|(_, c)| c.shoes_left))
+            .u64("shoes_left", rows.iter().map(|(_, _, c)| c.shoes_left))
             .batch()?;
         Ok(ParquetOutput {
             file: "counter.parquet".into(),
@@ -740,12 +747,13 @@ impl CounterResults<'_> {
     /// `counter_by_count.parquet`: one row per rule set and count of the range.
     pub fn by_count_table(&self) -> anyhow::Result<ParquetOutput> {
         let mut rows = Vec::new();
-        for (set, k) in self.results.iter().enumerate() {
+        // The result by count is the hands', the same for every ramp.
+        for (set, k) in self.results.iter().filter_map(|r| r.first()).enumerate() {
             for (i, &(rounds, ev, se)) in k.by_count.iter().enumerate() {
                 rows.push((set, self.counter.low + i as i32, rounds, ev, se));
             }
         }
-        let total = |set: usize| self.results[set].rounds.max(1) as f64;
+        let total = |set: usize| self.results[set].first().map_or(1, |k| k.rounds.max(1)) as f64;
         let nan_null = |x: f64| Some(x).filter(|x| !x.is_nan());
         let batch = Columns::new()
             .str("rule_set", rows.iter().map(|r| self.sets[r.0].id.as_str()))

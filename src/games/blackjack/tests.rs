@@ -1390,7 +1390,7 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
             chart: &a.chart,
             charts: &charts,
             insure_from,
-            ramp,
+            ramps: std::slice::from_ref(ramp),
             penetration: 0.7,
             hands: 1,
             others: 0,
@@ -1404,7 +1404,7 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
     // 200 trips of 1,000 rounds from 50 units: the share lost agrees with the diffusion
     // formula for the simulated win rate and deviation.
     assert_eq!(flat.trips, 200);
-    let k = super::counting::CounterResult::of(&flat).with_bankroll(50.0, 1_000);
+    let k = super::counting::CounterResult::of(&flat, 0).with_bankroll(50.0, 1_000);
     let (p, se) = k.ruin_in_trip;
     assert!(p > 0.05 && p < 0.5, "{p}");
     assert!(
@@ -1415,8 +1415,8 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
     let plain =
         Player::new(&r, &a.chart).simulate(200_000, Shuffle::Penetration(0.7), &mut stream(7, 0));
     // Counting reads the cards without drawing: the same cards, the same play, the same sums.
-    assert_eq!(flat.won, plain);
-    assert_eq!(flat.bet, 200_000.0);
+    assert_eq!(flat.by_ramp[0].won, plain);
+    assert_eq!(flat.by_ramp[0].bet, 200_000.0);
     assert_eq!(
         Ramp {
             steps: vec![(2, 4.0), (4, 8.0)]
@@ -1438,6 +1438,49 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
         .bet(9),
         8.0
     );
+    // Several ramps tally the same rounds: each ramp's sums are those of a simulation
+    // betting it alone, bit for bit.
+    let ramps = [
+        Ramp {
+            steps: vec![(1, 2.0), (3, 6.0)],
+        },
+        Ramp { steps: vec![] },
+    ];
+    let both = Counting {
+        rules: &r,
+        counter: &counter,
+        chart: &a.chart,
+        charts: &charts,
+        insure_from: Some(2),
+        ramps: &ramps,
+        penetration: 0.7,
+        hands: 1,
+        others: 0,
+        wong_out: None,
+        bankroll: 50.0,
+        trip_rounds: 1_000,
+    }
+    .simulate(200_000, &mut stream(7, 0));
+    for (i, ramp) in ramps.iter().enumerate() {
+        let alone = Counting {
+            rules: &r,
+            counter: &counter,
+            chart: &a.chart,
+            charts: &charts,
+            insure_from: Some(2),
+            ramps: std::slice::from_ref(ramp),
+            penetration: 0.7,
+            hands: 1,
+            others: 0,
+            wong_out: None,
+            bankroll: 50.0,
+            trip_rounds: 1_000,
+        }
+        .simulate(200_000, &mut stream(7, 0));
+        assert_eq!(both.by_ramp[i], alone.by_ramp[0]);
+        assert_eq!(both.by_count, alone.by_count);
+    }
+    assert!(both.by_ramp[0].bet > both.by_ramp[1].bet);
     // Two units on every count doubles every result.
     let double = counting(
         &Ramp {
@@ -1445,13 +1488,13 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
         },
         None,
     );
-    assert_eq!(double.won.sum, 2.0 * plain.sum);
-    assert_eq!(double.won.sum_squares, 4.0 * plain.sum_squares);
+    assert_eq!(double.by_ramp[0].won.sum, 2.0 * plain.sum);
+    assert_eq!(double.by_ramp[0].won.sum_squares, 4.0 * plain.sum_squares);
     // Insuring every ace adds only the side bet: +1 when the hole card is a ten, −½ else;
     // per round, P(ace up) × (P(ten in the hole) × 1.5 − ½) from two decks.
     let insured = counting(&Ramp { steps: vec![] }, Some(-10));
-    let n = insured.won.rounds as f64;
-    let side = (insured.won.sum - plain.sum) / n;
+    let n = insured.by_ramp[0].won.rounds as f64;
+    let side = (insured.by_ramp[0].won.sum - plain.sum) / n;
     let want = 8.0 / 104.0 * (32.0 / 103.0 * 1.5 - 0.5);
     let se = (0.2f64 * 0.2 / n).sqrt(); // a side bet's s.d. is below 0.2
     assert!((side - want).abs() < 4.0 * se, "{side} vs {want} ± {se}");
@@ -1600,7 +1643,7 @@ fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
         chart: &chart,
         charts: &charts,
         insure_from: None,
-        ramp: &Ramp { steps: vec![] },
+        ramps: &[Ramp { steps: vec![] }],
         penetration: 0.75,
         hands: 1,
         others: 0,
@@ -1644,7 +1687,7 @@ fn a_full_table_plays_every_seat_and_a_wonging_counter_leaves_bad_shoes() {
             chart: &chart,
             charts: &charts,
             insure_from: None,
-            ramp: &ramp,
+            ramps: std::slice::from_ref(&ramp),
             penetration: 0.75,
             hands,
             others,
@@ -1658,13 +1701,13 @@ fn a_full_table_plays_every_seat_and_a_wonging_counter_leaves_bad_shoes() {
     // Two hands of basic strategy, with two other players: each hand's mean is the chart's
     // EV (card removal by the others' cards changes no expectation).
     let two = play(2, 2, None);
-    assert_eq!(two.bet, 800_000.0);
+    assert_eq!(two.by_ramp[0].bet, 800_000.0);
     let per_hand: f64 = two.by_count.iter().map(|t| t.sum).sum::<f64>() / 400_000.0;
     assert!(
         (per_hand - exact).abs() < 4.0 * 1.15 / 400_000f64.sqrt(),
         "{per_hand} vs {exact}"
     );
-    assert!((two.won.mean() / 2.0 - per_hand).abs() < 1e-12);
+    assert!((two.by_ramp[0].won.mean() / 2.0 - per_hand).abs() < 1e-12);
     // Leaving below −1 means no round is played below −1 and some shoes are left; more of
     // the counter's rounds then come at counts of +1 and above.
     let wong = play(1, 0, Some(-1));
@@ -1682,7 +1725,7 @@ fn a_full_table_plays_every_seat_and_a_wonging_counter_leaves_bad_shoes() {
     );
     let good = |t: &super::sim::CounterTally| {
         let from = (1 - counter.low) as usize;
-        t.by_count[from..].iter().map(|x| x.rounds).sum::<u64>() as f64 / t.won.rounds as f64
+        t.by_count[from..].iter().map(|x| x.rounds).sum::<u64>() as f64 / t.rounds() as f64
     };
     assert!(
         good(&wong) > 1.1 * good(&plain),
