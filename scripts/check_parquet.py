@@ -130,6 +130,7 @@ def main() -> None:
             "four_cards.parquet",
             "slots.parquet",
             "by_count.parquet",
+            "counter.parquet",
         ):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
@@ -157,6 +158,8 @@ def main() -> None:
             check_blackjack(con, folder)
         elif kind == "blackjack.indices":
             check_blackjack_indices(con, folder)
+        elif kind == "blackjack.counter":
+            check_blackjack_counter(con, folder)
         else:
             fail(f"{hands}: unknown or missing pipeline.kind {kind!r}")
 
@@ -203,18 +206,48 @@ def check_blackjack_indices(con, folder: Path) -> None:
     )
     if bad:
         fail(f"{cells}: {bad} rows where the chart's play gains over itself")
-    counter = folder / "counter.parquet"
-    if counter.exists():
-        (bad,) = one(
-            con,
-            f"SELECT count(*) FROM '{counter}' WHERE NOT (risk_of_ruin > 0 AND risk_of_ruin <= 1) "
-            f"OR abs(score - 1e6 * (win_rate / sd) ^ 2) > 1e-9 * score "
-            f"OR abs(n0 * (win_rate / sd) ^ 2 - 1) > 1e-9 OR mean_bet <= 0",
-        )
-        if bad:
-            fail(f"{counter}: {bad} rows whose SCORE, N0, risk of ruin or mean bet disagree")
     (n,) = one(con, f"SELECT count(*) FROM '{indices}'")
     print(f"check_parquet: ok: {folder} (blackjack indices, {len(rows)} rule sets, {n} index plays)")
+
+
+def check_blackjack_counter(con, folder: Path) -> None:
+    counter, by_count = str(folder / "counter.parquet"), str(folder / "counter_by_count.parquet")
+    # SCORE and N0 are the stated functions of the win rate and deviation; the risks are
+    # probabilities; every ramp of a rule set played the same rounds and trips.
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{counter}' WHERE NOT (risk_of_ruin > 0 AND risk_of_ruin <= 1) "
+        f"OR abs(score - 1e6 * (win_rate / sd) ^ 2) > 1e-9 * score "
+        f"OR abs(n0 * (win_rate / sd) ^ 2 - 1) > 1e-9 OR mean_bet < hands "
+        f"OR NOT (ruin_in_trip_formula BETWEEN 0 AND 1) "
+        f"OR (rounds < 10000000 AND trips <> rounds // trip_rounds)",
+    )
+    if bad:
+        fail(f"{counter}: {bad} rows whose SCORE, N0, risks or mean bet disagree")
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM (SELECT rule_set, count(DISTINCT rounds) AS r, "
+        f"count(DISTINCT trips) AS t FROM '{counter}' GROUP BY rule_set) WHERE r <> 1 OR t <> 1",
+    )
+    if bad:
+        fail(f"{counter}: {bad} rule sets whose ramps played different rounds")
+    # By count: every count once per rule set, rounds adding up to the rule set's rounds.
+    rows = con.execute(
+        f"SELECT b.rule_set, sum(b.rounds), sum(b.frequency), count(*), "
+        f"max(b.count) - min(b.count) + 1, any_value(c.rounds) FROM '{by_count}' b "
+        f"JOIN (SELECT DISTINCT rule_set, rounds FROM '{counter}') c USING (rule_set) "
+        f"GROUP BY b.rule_set"
+    ).fetchall()
+    if not rows:
+        fail(f"{by_count}: no rows")
+    for rule_set, rounds, total, n, span, played in rows:
+        if rounds != played or abs(total - 1) > 1e-12 or n != span:
+            fail(f"{by_count}: {rule_set}: {rounds} rounds of {played}, frequencies sum to {total}")
+    (bad,) = one(con, f"SELECT count(*) FROM '{by_count}' WHERE (rounds = 0) <> (ev IS NULL)")
+    if bad:
+        fail(f"{by_count}: {bad} counts with an EV but no rounds, or rounds but no EV")
+    (n,) = one(con, f"SELECT count(*) FROM '{counter}'")
+    print(f"check_parquet: ok: {folder} (blackjack counter, {len(rows)} rule sets, {n} ramps)")
 
 
 def check_blackjack(con, folder: Path) -> None:

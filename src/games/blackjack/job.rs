@@ -361,16 +361,7 @@ impl Job for IndicesJob {
     fn describe(&self) -> Vec<String> {
         let c = &self.counter;
         vec![
-            format!(
-                "{} rule set{}: {}",
-                self.sets.len(),
-                if self.sets.len() == 1 { "" } else { "s" },
-                self.sets
-                    .iter()
-                    .map(|s| s.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            rule_sets_line(&self.sets),
             format!(
                 "count system {} ({}), counts {} to {}; cut card at {:.0} %",
                 c.name,
@@ -472,6 +463,19 @@ impl Job for IndicesJob {
     }
 }
 
+/// The rule sets of a job as `describe` lists them.
+fn rule_sets_line(sets: &[RuleSetSpec]) -> String {
+    format!(
+        "{} rule set{}: {}",
+        sets.len(),
+        if sets.len() == 1 { "" } else { "s" },
+        sets.iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// One unit of `blackjack.counter`: a chunk of rounds of one rule set.
 #[derive(Clone, Copy, Debug)]
 struct RoundsPlan {
@@ -549,16 +553,7 @@ impl Job for CounterJob {
 
     fn describe(&self) -> Vec<String> {
         vec![
-            format!(
-                "{} rule set{}: {}",
-                self.sets.len(),
-                if self.sets.len() == 1 { "" } else { "s" },
-                self.sets
-                    .iter()
-                    .map(|s| s.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            rule_sets_line(&self.sets),
             format!(
                 "count system {} ({}), counts {} to {}; cut card at {:.0} %; {} hand(s), {} other player(s); {} index play(s)",
                 self.counter.name,

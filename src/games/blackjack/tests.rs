@@ -1383,14 +1383,14 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
     let a = analyze(&r);
     let counter = Counter::new(&CountSettings::default()).unwrap();
     let charts = vec![a.chart.clone(); counter.counts()];
-    let counting = |ramp: &Ramp, insure_from: Option<i32>| {
+    let counting = |ramps: &[Ramp], insure_from: Option<i32>| {
         let c = Counting {
             rules: &r,
             counter: &counter,
             chart: &a.chart,
             charts: &charts,
             insure_from,
-            ramps: std::slice::from_ref(ramp),
+            ramps,
             penetration: 0.7,
             hands: 1,
             others: 0,
@@ -1400,7 +1400,7 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
         };
         c.simulate(200_000, &mut stream(7, 0))
     };
-    let flat = counting(&Ramp { steps: vec![] }, None);
+    let flat = counting(&[Ramp { steps: vec![] }], None);
     // 200 trips of 1,000 rounds from 50 units: the share lost agrees with the diffusion
     // formula for the simulated win rate and deviation.
     assert_eq!(flat.trips, 200);
@@ -1446,53 +1446,25 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
         },
         Ramp { steps: vec![] },
     ];
-    let both = Counting {
-        rules: &r,
-        counter: &counter,
-        chart: &a.chart,
-        charts: &charts,
-        insure_from: Some(2),
-        ramps: &ramps,
-        penetration: 0.7,
-        hands: 1,
-        others: 0,
-        wong_out: None,
-        bankroll: 50.0,
-        trip_rounds: 1_000,
-    }
-    .simulate(200_000, &mut stream(7, 0));
+    let both = counting(&ramps, Some(2));
     for (i, ramp) in ramps.iter().enumerate() {
-        let alone = Counting {
-            rules: &r,
-            counter: &counter,
-            chart: &a.chart,
-            charts: &charts,
-            insure_from: Some(2),
-            ramps: std::slice::from_ref(ramp),
-            penetration: 0.7,
-            hands: 1,
-            others: 0,
-            wong_out: None,
-            bankroll: 50.0,
-            trip_rounds: 1_000,
-        }
-        .simulate(200_000, &mut stream(7, 0));
+        let alone = counting(std::slice::from_ref(ramp), Some(2));
         assert_eq!(both.by_ramp[i], alone.by_ramp[0]);
         assert_eq!(both.by_count, alone.by_count);
     }
     assert!(both.by_ramp[0].bet > both.by_ramp[1].bet);
     // Two units on every count doubles every result.
     let double = counting(
-        &Ramp {
+        &[Ramp {
             steps: vec![(-10, 2.0)],
-        },
+        }],
         None,
     );
     assert_eq!(double.by_ramp[0].won.sum, 2.0 * plain.sum);
     assert_eq!(double.by_ramp[0].won.sum_squares, 4.0 * plain.sum_squares);
     // Insuring every ace adds only the side bet: +1 when the hole card is a ten, −½ else;
     // per round, P(ace up) × (P(ten in the hole) × 1.5 − ½) from two decks.
-    let insured = counting(&Ramp { steps: vec![] }, Some(-10));
+    let insured = counting(&[Ramp { steps: vec![] }], Some(-10));
     let n = insured.by_ramp[0].won.rounds as f64;
     let side = (insured.by_ramp[0].won.sum - plain.sum) / n;
     let want = 8.0 / 104.0 * (32.0 / 103.0 * 1.5 - 0.5);
