@@ -85,7 +85,11 @@ pub fn compute_units(
     std::thread::scope(|scope| {
         scope.spawn(move || {
             pool.install(|| {
-                todo.par_iter().for_each_with(tx, |tx, &u| {
+                // Every unit its own task, so an idle thread can take any unit not yet
+                // started: units differ in cost (an analysis beside simulation chunks,
+                // strong and weak hands), and rayon's default halving of the list left
+                // whole runs of them on one thread.
+                todo.par_iter().with_max_len(1).for_each_with(tx, |tx, &u| {
                     let result = job.run_unit_bytes(u).map(|bytes| (u as u32, bytes));
                     let _ = tx.send(result);
                 })
