@@ -84,6 +84,14 @@ pub trait Job: Send + Sync {
     /// the job seed and `index`.
     fn run_unit(&self, index: usize) -> Self::Unit;
 
+    /// A key to start units in (lowest first), where the order in which they start
+    /// matters for speed only: units whose work another unit reuses can be placed next to
+    /// it, so that threads taking different parts of the list do not wait on each other.
+    /// Results never depend on it. The default is the unit's index.
+    fn start_order(&self, index: usize) -> usize {
+        index
+    }
+
     /// Checks that a stored unit result (read back from a checkpoint or a shard part,
     /// which a checksum protects only from accidents) is one `run_unit(index)` could
     /// produce: its kind, its lengths and the bounds `finish` relies on, so `finish` never
@@ -106,6 +114,7 @@ pub trait Job: Send + Sync {
 pub trait ErasedJob: Send + Sync {
     fn unit_count(&self) -> usize;
     fn describe(&self) -> Vec<String>;
+    fn start_order(&self, index: usize) -> usize;
     fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>>;
     fn finish_bytes(
         &self,
@@ -122,6 +131,10 @@ impl<J: Job> ErasedJob for J {
 
     fn describe(&self) -> Vec<String> {
         Job::describe(self)
+    }
+
+    fn start_order(&self, index: usize) -> usize {
+        Job::start_order(self, index)
     }
 
     fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>> {

@@ -102,11 +102,12 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     }
 
     let mine = units_of(unit_count, config.shard);
-    let todo: Vec<usize> = mine
+    let mut todo: Vec<usize> = mine
         .iter()
         .copied()
         .filter(|u| !finished.contains_key(&(*u as u32)))
         .collect();
+    todo.sort_by_key(|&u| (job.start_order(u), u));
     let resumed = mine.len() - todo.len();
     let progress = Progress::units(mine.len() as u64, resumed as u64, config.quiet, &spec.name);
     let template = Checkpoint {

@@ -192,6 +192,18 @@ impl Job for StrategyJob {
         }
     }
 
+    /// Each rule set's analysis, then its simulation chunks (which play the analysis's
+    /// chart), rule set by rule set: the plan lists every analysis first, and a thread
+    /// taking the simulations from the plan's second half would wait on analyses the
+    /// other thread is computing.
+    fn start_order(&self, index: usize) -> usize {
+        let set = match self.plan[index] {
+            Plan::Analyze(set) | Plan::Simulate { set, .. } => set,
+        };
+        let simulation = usize::from(matches!(self.plan[index], Plan::Simulate { .. }));
+        (set * 2 + simulation) * self.plan.len() + index
+    }
+
     fn run_unit(&self, index: usize) -> Unit {
         match self.plan[index] {
             Plan::Analyze(set) => Unit::Analysis(Box::new(self.analysis(set).clone())),
