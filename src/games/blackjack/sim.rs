@@ -412,7 +412,8 @@ fn play_table(
         return (up, hole);
     }
     if !r.dealer_peeks && dealer_blackjack {
-        for s in 0..n {
+        // Seats that surrendered or had a natural keep their result.
+        for s in (0..n).filter(|&s| playing[s]) {
             results[s] = -hands[starts[s]..starts[s + 1]]
                 .iter()
                 .map(|h| h.bet)
