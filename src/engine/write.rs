@@ -99,7 +99,7 @@ fn write_outputs(
     let staged: Vec<anyhow::Result<(sink::Staged, u64)>> = jobs
         .par_iter()
         .map(|(path, write)| match write {
-            Write::Parquet(p) => Ok((sink::parquet::write(path, p, &metadata)?, p.rows())),
+            Write::Parquet(p) => sink::parquet::write(path, p, &metadata),
             Write::Table(t) => Ok((
                 sink::stage(path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
                 t.entries,

@@ -198,7 +198,7 @@ impl Results<'_> {
         debug_assert_eq!(names[OUTCOME_BLACKJACK], "blackjack");
         Ok(ParquetOutput {
             file: "dealer.parquet".into(),
-            batches: vec![batch(columns)?],
+            batches: vec![batch(columns)?].into(),
             plain_columns: vec![],
         })
     }
@@ -293,7 +293,7 @@ impl Results<'_> {
         ));
         Ok(ParquetOutput {
             file: "hands.parquet".into(),
-            batches: vec![batch(columns)?],
+            batches: vec![batch(columns)?].into(),
             plain_columns,
         })
     }
@@ -341,7 +341,8 @@ impl Results<'_> {
                 .chain(upcard_columns(&up))
                 .chain([("action", strings(code)), ("first_choice", strings(first))])
                 .collect(),
-            )?],
+            )?]
+            .into(),
             plain_columns: vec![],
         })
     }
@@ -433,7 +434,7 @@ impl Results<'_> {
         }
         Ok(ParquetOutput {
             file: "summary.parquet".into(),
-            batches: vec![batch(columns)?],
+            batches: vec![batch(columns)?].into(),
             plain_columns: vec![],
         })
     }
@@ -521,7 +522,7 @@ impl IndexResults<'_> {
             .batch()?;
         Ok(ParquetOutput {
             file: "indices.parquet".into(),
-            batches: vec![batch],
+            batches: vec![batch].into(),
             plain_columns: vec!["crossing", "crossing_se", "gain_per_100", "gain_per_100_se"],
         })
     }
@@ -553,7 +554,7 @@ impl IndexResults<'_> {
             .batch()?;
         Ok(ParquetOutput {
             file: "by_count.parquet".into(),
-            batches: vec![batch],
+            batches: vec![batch].into(),
             plain_columns: vec![],
         })
     }
@@ -617,7 +618,7 @@ impl IndexResults<'_> {
             .batch()?;
         Ok(ParquetOutput {
             file: "cells.parquet".into(),
-            batches: vec![batch],
+            batches: vec![batch].into(),
             plain_columns: vec!["cell_probability", "ev", "gain", "gain_se"],
         })
     }
@@ -739,7 +740,7 @@ impl CounterResults<'_> {
             .batch()?;
         Ok(ParquetOutput {
             file: "counter.parquet".into(),
-            batches: vec![batch],
+            batches: vec![batch].into(),
             plain_columns: vec![],
         })
     }
@@ -766,7 +767,7 @@ impl CounterResults<'_> {
             .batch()?;
         Ok(ParquetOutput {
             file: "counter_by_count.parquet".into(),
-            batches: vec![batch],
+            batches: vec![batch].into(),
             plain_columns: vec![],
         })
     }

@@ -115,12 +115,12 @@ impl Job for PreflopJob {
             parquet: vec![
                 ParquetOutput {
                     file: "preflop.parquet".into(),
-                    batches: vec![batches::preflop_batch(&wins, &ties, &deals)?],
+                    batches: vec![batches::preflop_batch(&wins, &ties, &deals)?].into(),
                     plain_columns: vec![],
                 },
                 ParquetOutput {
                     file: "preflop_combos.parquet".into(),
-                    batches: vec![batches::combos_batch(&wins, &ties, &deals)?],
+                    batches: vec![batches::combos_batch(&wins, &ties, &deals)?].into(),
                     plain_columns: vec![],
                 },
             ],
@@ -224,12 +224,12 @@ impl Job for HeadsUpJob {
             parquet: vec![
                 ParquetOutput {
                     file: "headsup.parquet".into(),
-                    batches: vec![batches::headsup_batch(&matrix)?],
+                    batches: vec![batches::headsup_batch(&matrix)?].into(),
                     plain_columns: vec!["wins", "ties", "losses", "equity_a"],
                 },
                 ParquetOutput {
                     file: "matchups.parquet".into(),
-                    batches: vec![batches::matchups_batch(&self.matchups, &results)?],
+                    batches: vec![batches::matchups_batch(&self.matchups, &results)?].into(),
                     plain_columns: vec!["wins", "ties", "losses", "equity_a"],
                 },
             ],
@@ -382,17 +382,17 @@ impl Job for PushFoldJob {
             parquet: vec![
                 ParquetOutput {
                     file: "pushfold.parquet".into(),
-                    batches: vec![batches::pushfold_batch(&solutions)?],
+                    batches: vec![batches::pushfold_batch(&solutions)?].into(),
                     plain_columns: vec!["ev_push_bb", "ev_call_bb"],
                 },
                 ParquetOutput {
                     file: "thresholds.parquet".into(),
-                    batches: vec![batches::thresholds_batch(&self.grid, &solutions)?],
+                    batches: vec![batches::thresholds_batch(&self.grid, &solutions)?].into(),
                     plain_columns: vec![],
                 },
                 ParquetOutput {
                     file: "summary.parquet".into(),
-                    batches: vec![batches::summary_batch(&solutions)?],
+                    batches: vec![batches::summary_batch(&solutions)?].into(),
                     plain_columns: vec!["sb_value_bb", "exploitability_bb"],
                 },
             ],
@@ -630,7 +630,7 @@ impl Job for MultiwayJob {
         Ok(Outputs {
             parquet: vec![ParquetOutput {
                 file: "multiway.parquet".into(),
-                batches: vec![rows.batch()?],
+                batches: vec![rows.batch()?].into(),
                 plain_columns: vec![
                     "wins",
                     "ties",

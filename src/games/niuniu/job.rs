@@ -8,6 +8,8 @@
 //! [`Counts`] of its multisets. `finish` expands those to the 2,598,960 hands
 //! ([`super::tables`]) and writes the report ([`super::report`]).
 
+use std::sync::Arc;
+
 use cardtables::niuniu::{CategoryInfo, NiuniuPayload, HANDS, NO_CATEGORY, OPPONENT_HANDS, SLOTS};
 use cardtables::niuniu_bidding::{CLASSES, FIFTH_CARDS, FOUR_HANDS};
 use cardtables::{Niuniu, NiuniuBidding};
@@ -22,10 +24,10 @@ use super::multiway::{self, sample_slot, Slot, SlotSample};
 use super::opponents::{counts, prepare, Counts, Multiset, Outcome};
 use super::report;
 use super::rules::{code_name, BiddingSettings, MultiwaySettings, Ranking, CODES};
-use super::tables::{self, Bidding, CategoryStats, Chunk};
+use super::tables::{self, Bidding, CategoryStats, HandRows};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
-use crate::sink::parquet::ParquetOutput;
+use crate::sink::parquet::{Batches, ParquetOutput};
 
 /// Rank multisets per work unit: 64 units in all.
 const MULTISETS_PER_UNIT: usize = 97;
@@ -163,33 +165,26 @@ impl Job for HandsJob {
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
         let outcomes = self.outcomes_of_units(units)?;
-        progress.phase("building hand rows");
-        let schema = tables::hands_schema();
-        let names = tables::category_names(&self.ranking);
-        let chunks: Vec<Chunk> = (0..HANDS.div_ceil(tables::HANDS_PER_CHUNK))
+        progress.phase("summing categories");
+        let rows = Arc::new(HandRows::new(
+            self.ranking.clone(),
+            self.categories.clone(),
+            outcomes,
+        ));
+        let stats = (0..rows.chunks())
             .into_par_iter()
-            .map(|i| {
-                tables::chunk(
-                    &self.ranking,
-                    &self.categories,
-                    i,
-                    &outcomes,
-                    &schema,
-                    &names,
-                )
-            })
-            .collect::<anyhow::Result<_>>()?;
-
-        let mut stats = [CategoryStats::default(); CODES];
-        let mut batches = Vec::with_capacity(chunks.len());
-        for chunk in chunks {
-            for (total, part) in stats.iter_mut().zip(chunk.stats) {
-                total.hands += part.hands;
-                total.wins += part.wins;
-                total.banker += part.banker;
-            }
-            batches.push(chunk.batch);
-        }
+            .map(|i| rows.stats(i))
+            .reduce(
+                || [CategoryStats::default(); CODES],
+                |mut total, part| {
+                    for (t, p) in total.iter_mut().zip(part) {
+                        t.hands += p.hands;
+                        t.wins += p.wins;
+                        t.banker += p.banker;
+                    }
+                    total
+                },
+            );
         let total_wins: u64 = stats.iter().map(|s| s.wins).sum();
         anyhow::ensure!(
             2 * total_wins == HANDS as u64 * u64::from(OPPONENT_HANDS),
@@ -217,8 +212,9 @@ impl Job for HandsJob {
                     code => self.ranking.rank(code),
                 })
                 .collect(),
-            wins: outcomes.iter().flatten().map(|o| o.wins).collect(),
-            banker: outcomes
+            wins: rows.outcomes.iter().flatten().map(|o| o.wins).collect(),
+            banker: rows
+                .outcomes
                 .iter()
                 .flatten()
                 .map(|o| o.banker_numerator)
@@ -231,7 +227,12 @@ impl Job for HandsJob {
             parquet: vec![
                 ParquetOutput {
                     file: "hands.parquet".into(),
-                    batches,
+                    // Built while the file is written: a row group at a time, never
+                    // all 2.6 M rows at once.
+                    batches: {
+                        let rows = Arc::clone(&rows);
+                        Batches::streamed(rows.chunks(), move |i| rows.batch(i))
+                    },
                     plain_columns: vec![
                         "hand_index",
                         "cards",
@@ -243,7 +244,7 @@ impl Job for HandsJob {
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),
-                    batches: vec![tables::categories_batch(&self.ranking, &stats)?],
+                    batches: vec![tables::categories_batch(&self.ranking, &stats)?].into(),
                     plain_columns: vec![],
                 },
             ],
@@ -432,7 +433,8 @@ impl Job for BiddingJob {
             parquet: vec![
                 ParquetOutput {
                     file: "four_cards.parquet".into(),
-                    batches: vec![tables::four_cards_batch(ranking, &self.settings, &bidding)?],
+                    batches: vec![tables::four_cards_batch(ranking, &self.settings, &bidding)?]
+                        .into(),
                     plain_columns: vec![
                         "hand_index",
                         "cards",
@@ -443,7 +445,7 @@ impl Job for BiddingJob {
                 },
                 ParquetOutput {
                     file: "bidding.parquet".into(),
-                    batches: vec![tables::bidding_batch(&self.settings, &bidding)?],
+                    batches: vec![tables::bidding_batch(&self.settings, &bidding)?].into(),
                     plain_columns: vec![],
                 },
             ],
@@ -617,7 +619,7 @@ impl Job for MultiwayJob {
             parquet: vec![
                 ParquetOutput {
                     file: "slots.parquet".into(),
-                    batches: vec![tables::slots_batch(ranking, &results)?],
+                    batches: vec![tables::slots_batch(ranking, &results)?].into(),
                     plain_columns: vec!["p_beat_all", "std_error", "banker_ev", "banker_sd"],
                 },
                 ParquetOutput {
@@ -626,7 +628,8 @@ impl Job for MultiwayJob {
                         ranking,
                         &results,
                         self.settings.strength_bands,
-                    )?],
+                    )?]
+                    .into(),
                     plain_columns: vec![],
                 },
             ],

@@ -38,10 +38,23 @@ pub(super) struct CategoryStats {
     pub(super) banker: i64,
 }
 
-/// One chunk of hands, ready to become a record batch.
-pub(super) struct Chunk {
-    pub(super) batch: RecordBatch,
-    pub(super) stats: [CategoryStats; CODES],
+/// What the hand rows are built from: the rules, every multiset's category code and every
+/// (multiset, tie suit) outcome. Shared by the threads that build `hands.parquet`'s
+/// batches while it is written.
+pub(super) struct HandRows {
+    pub(super) ranking: Ranking,
+    pub(super) categories: Vec<u8>,
+    pub(super) outcomes: Vec<[Outcome; 4]>,
+    schema: Arc<arrow_schema::Schema>,
+    names: Arc<StringArray>,
+}
+
+/// One hand of a chunk, as [`HandRows::walk`] hands it over.
+struct HandRow {
+    cards: [Card; 5],
+    code: u8,
+    tie: Card,
+    outcome: Outcome,
 }
 
 /// The schema of `hands.parquet`.
@@ -91,115 +104,153 @@ pub(super) fn category_names(ranking: &Ranking) -> Arc<StringArray> {
     ))
 }
 
-/// Hands `index·HANDS_PER_CHUNK ..` as one record batch, with their strengths, wins and
-/// per-category sums for the runtime table and `categories.parquet`.
-pub(super) fn chunk(
-    ranking: &Ranking,
-    categories: &[u8],
-    index: usize,
-    outcomes: &[[Outcome; 4]],
-    schema: &Arc<arrow_schema::Schema>,
-    names: &Arc<StringArray>,
-) -> anyhow::Result<Chunk> {
-    let start = index * HANDS_PER_CHUNK;
-    let len = HANDS_PER_CHUNK.min(HANDS - start);
-    let mut first = [Card::from_id(0).expect("card 0"); 5];
-    unrank(start as u32, 5, &mut first);
-    let mut ids = first.map(Card::id);
-
-    let mut hand_index = Vec::with_capacity(len);
-    let mut text = StringBuilder::with_capacity(len, len * 14);
-    let mut c = [(); 5].map(|_| Vec::with_capacity(len));
-    let mut category = Vec::with_capacity(len);
-    let mut bull = Vec::with_capacity(len);
-    let mut point_total = Vec::with_capacity(len);
-    let mut grouping = StringBuilder::with_capacity(len, len * 8);
-    let mut high = Vec::with_capacity(len);
-    let mut strength = Vec::with_capacity(len);
-    let mut multiplier = Vec::with_capacity(len);
-    let mut wins = Vec::with_capacity(len);
-    let mut win_probability = Vec::with_capacity(len);
-    let mut banker_ev = Vec::with_capacity(len);
-    let mut stats = [CategoryStats::default(); CODES];
-    let denominator = f64::from(OPPONENT_HANDS);
-    let mut buf = String::with_capacity(16);
-
-    for offset in 0..len {
-        let cards = ids.map(|id| Card::from_id(id).expect("id < 52"));
-        let m = multiset_index(&cards);
-        let code = categories[m];
-        let rank = ranking.rank(code);
-        let tie = tie_card(&cards, code, ranking);
-        let outcome = outcomes[m][usize::from(tie.suit())];
-        let pts = cards.map(points);
-
-        hand_index.push((start + offset) as u32);
-        buf.clear();
-        crate::cards::push_text(&mut buf, &cards);
-        for (i, card) in cards.iter().enumerate() {
-            c[i].push(card.id());
+impl HandRows {
+    pub(super) fn new(ranking: Ranking, categories: Vec<u8>, outcomes: Vec<[Outcome; 4]>) -> Self {
+        let names = category_names(&ranking);
+        HandRows {
+            ranking,
+            categories,
+            outcomes,
+            schema: hands_schema(),
+            names,
         }
-        text.append_value(&buf);
-        category.push(rank);
-        bull.push(bull_of_points(pts));
-        point_total.push(pts.iter().sum::<u8>());
-        match first_grouping(pts) {
-            Some(g) => {
-                buf.clear();
-                crate::cards::push_text(&mut buf, &g.map(|p| cards[usize::from(p)]));
-                grouping.append_value(&buf);
-            }
-            None => grouping.append_null(),
-        }
-        high.push(high_card(&cards).id());
-        strength.push(u16::from(rank) * 52 + u16::from(tie_order(tie)));
-        multiplier.push(ranking.multiplier_of_code[usize::from(code)] as u16);
-        wins.push(outcome.wins);
-        win_probability.push(f64::from(outcome.wins) / denominator);
-        banker_ev.push(outcome.banker_numerator as f64 / denominator);
-        let s = &mut stats[usize::from(code)];
-        s.hands += 1;
-        s.wins += u64::from(outcome.wins);
-        s.banker += outcome.banker_numerator;
-
-        next_colex(&mut ids);
     }
-    debug_assert_eq!(binomial(52, 5) as usize, HANDS);
 
-    let card_names = Arc::new(StringArray::from_iter_values(
-        (0..52u8).map(|id| Card::from_id(id).expect("id < 52").to_string()),
-    ));
-    let [c1, c2, c3, c4, c5] = c;
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(UInt32Array::from(hand_index)),
-        Arc::new(text.finish()),
-        Arc::new(UInt8Array::from(c1)),
-        Arc::new(UInt8Array::from(c2)),
-        Arc::new(UInt8Array::from(c3)),
-        Arc::new(UInt8Array::from(c4)),
-        Arc::new(UInt8Array::from(c5)),
-        Arc::new(DictionaryArray::<UInt8Type>::try_new(
-            UInt8Array::from(category.clone()),
-            names.clone(),
-        )?),
-        Arc::new(UInt8Array::from(category)),
-        Arc::new(UInt8Array::from(bull)),
-        Arc::new(UInt8Array::from(point_total)),
-        Arc::new(grouping.finish()),
-        Arc::new(DictionaryArray::<UInt8Type>::try_new(
-            UInt8Array::from(high),
-            card_names,
-        )?),
-        Arc::new(UInt16Array::from(strength)),
-        Arc::new(UInt16Array::from(multiplier)),
-        Arc::new(UInt32Array::from(wins)),
-        Arc::new(Float64Array::from(win_probability)),
-        Arc::new(Float64Array::from(banker_ev)),
-    ];
-    Ok(Chunk {
-        batch: RecordBatch::try_new(schema.clone(), columns)?,
-        stats,
-    })
+    /// Number of chunks (record batches) of hands.
+    pub(super) fn chunks(&self) -> usize {
+        HANDS.div_ceil(HANDS_PER_CHUNK)
+    }
+
+    /// Calls `visit` on hands `index·HANDS_PER_CHUNK ..` in colex order; returns how many.
+    fn walk(&self, index: usize, mut visit: impl FnMut(HandRow)) -> usize {
+        let start = index * HANDS_PER_CHUNK;
+        let len = HANDS_PER_CHUNK.min(HANDS - start);
+        let mut first = [Card::from_id(0).expect("card 0"); 5];
+        unrank(start as u32, 5, &mut first);
+        let mut ids = first.map(Card::id);
+        for _ in 0..len {
+            let cards = ids.map(|id| Card::from_id(id).expect("id < 52"));
+            let m = multiset_index(&cards);
+            let code = self.categories[m];
+            let tie = tie_card(&cards, code, &self.ranking);
+            let outcome = self.outcomes[m][usize::from(tie.suit())];
+            visit(HandRow {
+                cards,
+                code,
+                tie,
+                outcome,
+            });
+            next_colex(&mut ids);
+        }
+        len
+    }
+
+    /// Per-category sums over the hands of chunk `index`.
+    pub(super) fn stats(&self, index: usize) -> [CategoryStats; CODES] {
+        let mut stats = [CategoryStats::default(); CODES];
+        self.walk(index, |row| {
+            let s = &mut stats[usize::from(row.code)];
+            s.hands += 1;
+            s.wins += u64::from(row.outcome.wins);
+            s.banker += row.outcome.banker_numerator;
+        });
+        stats
+    }
+
+    /// Hands `index·HANDS_PER_CHUNK ..` as one record batch of `hands.parquet`.
+    pub(super) fn batch(&self, index: usize) -> anyhow::Result<RecordBatch> {
+        let start = index * HANDS_PER_CHUNK;
+        let len = HANDS_PER_CHUNK.min(HANDS - start);
+        let ranking = &self.ranking;
+        let mut hand_index = Vec::with_capacity(len);
+        let mut text = StringBuilder::with_capacity(len, len * 14);
+        let mut c = [(); 5].map(|_| Vec::with_capacity(len));
+        let mut category = Vec::with_capacity(len);
+        let mut bull = Vec::with_capacity(len);
+        let mut point_total = Vec::with_capacity(len);
+        let mut grouping = StringBuilder::with_capacity(len, len * 8);
+        let mut high = Vec::with_capacity(len);
+        let mut strength = Vec::with_capacity(len);
+        let mut multiplier = Vec::with_capacity(len);
+        let mut wins = Vec::with_capacity(len);
+        let mut win_probability = Vec::with_capacity(len);
+        let mut banker_ev = Vec::with_capacity(len);
+        let denominator = f64::from(OPPONENT_HANDS);
+        let mut buf = String::with_capacity(16);
+
+        let mut offset = 0;
+        self.walk(
+            index,
+            |HandRow {
+                 cards,
+                 code,
+                 tie,
+                 outcome,
+             }| {
+                let rank = ranking.rank(code);
+                let pts = cards.map(points);
+
+                hand_index.push((start + offset) as u32);
+                offset += 1;
+                buf.clear();
+                crate::cards::push_text(&mut buf, &cards);
+                for (i, card) in cards.iter().enumerate() {
+                    c[i].push(card.id());
+                }
+                text.append_value(&buf);
+                category.push(rank);
+                bull.push(bull_of_points(pts));
+                point_total.push(pts.iter().sum::<u8>());
+                match first_grouping(pts) {
+                    Some(g) => {
+                        buf.clear();
+                        crate::cards::push_text(&mut buf, &g.map(|p| cards[usize::from(p)]));
+                        grouping.append_value(&buf);
+                    }
+                    None => grouping.append_null(),
+                }
+                high.push(high_card(&cards).id());
+                strength.push(u16::from(rank) * 52 + u16::from(tie_order(tie)));
+                multiplier.push(ranking.multiplier_of_code[usize::from(code)] as u16);
+                wins.push(outcome.wins);
+                win_probability.push(f64::from(outcome.wins) / denominator);
+                banker_ev.push(outcome.banker_numerator as f64 / denominator);
+            },
+        );
+        debug_assert_eq!(binomial(52, 5) as usize, HANDS);
+
+        let card_names = Arc::new(StringArray::from_iter_values(
+            (0..52u8).map(|id| Card::from_id(id).expect("id < 52").to_string()),
+        ));
+        let [c1, c2, c3, c4, c5] = c;
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt32Array::from(hand_index)),
+            Arc::new(text.finish()),
+            Arc::new(UInt8Array::from(c1)),
+            Arc::new(UInt8Array::from(c2)),
+            Arc::new(UInt8Array::from(c3)),
+            Arc::new(UInt8Array::from(c4)),
+            Arc::new(UInt8Array::from(c5)),
+            Arc::new(DictionaryArray::<UInt8Type>::try_new(
+                UInt8Array::from(category.clone()),
+                self.names.clone(),
+            )?),
+            Arc::new(UInt8Array::from(category)),
+            Arc::new(UInt8Array::from(bull)),
+            Arc::new(UInt8Array::from(point_total)),
+            Arc::new(grouping.finish()),
+            Arc::new(DictionaryArray::<UInt8Type>::try_new(
+                UInt8Array::from(high),
+                card_names,
+            )?),
+            Arc::new(UInt16Array::from(strength)),
+            Arc::new(UInt16Array::from(multiplier)),
+            Arc::new(UInt32Array::from(wins)),
+            Arc::new(Float64Array::from(win_probability)),
+            Arc::new(Float64Array::from(banker_ev)),
+        ];
+        Ok(RecordBatch::try_new(self.schema.clone(), columns)?)
+    }
 }
 
 /// `categories.parquet`: one row per category, strongest last.

@@ -98,15 +98,15 @@ struct Results {
 
 fn results_of(outputs: &Outputs) -> Results {
     let table = Niuniu::from_bytes(&outputs.tables[0].bytes).unwrap();
-    let hands = &outputs.parquet[0];
-    let column = |name: &str| hands.batches[0].schema().index_of(name).unwrap();
+    let hands = outputs.parquet[0].batches.collect().unwrap();
+    let column = |name: &str| hands[0].schema().index_of(name).unwrap();
     let (ev_col, bull_col) = (column("banker_ev"), column("bull"));
     let (strength_col, wins_col) = (column("strength"), column("wins"));
     let mut banker_ev = Vec::with_capacity(HANDS);
     let mut bull = Vec::with_capacity(HANDS);
     let mut strength = Vec::with_capacity(HANDS);
     let mut wins = Vec::with_capacity(HANDS);
-    for batch in &hands.batches {
+    for batch in &hands {
         let s = batch.column(strength_col).as_any();
         strength.extend(s.downcast_ref::<UInt16Array>().unwrap().values());
         let w = batch.column(wins_col).as_any();
@@ -745,7 +745,7 @@ fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
         "not reproducible"
     );
     let table = cardtables::NiuniuBidding::from_bytes(&outputs.tables[0].bytes).unwrap();
-    let batch = &outputs.parquet[0].batches[0];
+    let batch = &outputs.parquet[0].batches.collect().unwrap()[0];
     let f64s = |name: &str| {
         let i = batch.schema().index_of(name).unwrap();
         batch

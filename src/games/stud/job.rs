@@ -180,7 +180,8 @@ impl Job for TablesJob {
                     &self.rules.headsup_decks,
                     &self.matchups,
                     &results,
-                )?],
+                )?]
+                .into(),
                 plain_columns: vec![],
             });
         }
@@ -190,17 +191,17 @@ impl Job for TablesJob {
             parquet: vec![
                 ParquetOutput {
                     file: "categories.parquet".into(),
-                    batches: vec![tables::categories_batch(units)?],
+                    batches: vec![tables::categories_batch(units)?].into(),
                     plain_columns: vec![],
                 },
                 ParquetOutput {
                     file: "hit_probability.parquet".into(),
-                    batches: vec![tables::hit_batch()?],
+                    batches: vec![tables::hit_batch()?].into(),
                     plain_columns: vec![],
                 },
                 ParquetOutput {
                     file: "break_even.parquet".into(),
-                    batches: vec![tables::break_even_batch()?],
+                    batches: vec![tables::break_even_batch()?].into(),
                     plain_columns: vec![],
                 },
             ]

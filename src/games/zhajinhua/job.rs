@@ -416,27 +416,27 @@ impl Job for HandsJob {
             parquet: vec![
                 ParquetOutput {
                     file: "hands.parquet".into(),
-                    batches: vec![self.hands_batch(&counts, &samples)?],
+                    batches: vec![self.hands_batch(&counts, &samples)?].into(),
                     plain_columns: vec!["hand_index", "cards"],
                 },
                 ParquetOutput {
                     file: "range_equity.parquet".into(),
-                    batches: vec![self.range_equity_batch(&ranges)?],
+                    batches: vec![self.range_equity_batch(&ranges)?].into(),
                     plain_columns: vec!["win", "tie", "equity"],
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),
-                    batches: vec![self.categories_batch()?],
+                    batches: vec![self.categories_batch()?].into(),
                     plain_columns: vec![],
                 },
                 ParquetOutput {
                     file: "decisions.parquet".into(),
-                    batches: vec![decisions::grid_batch(&self.betting)?],
+                    batches: vec![decisions::grid_batch(&self.betting)?].into(),
                     plain_columns: vec![],
                 },
                 ParquetOutput {
                     file: "raise_curve.parquet".into(),
-                    batches: vec![self.raise_curve_batch(&ranges)?],
+                    batches: vec![self.raise_curve_batch(&ranges)?].into(),
                     plain_columns: vec![],
                 },
             ],
