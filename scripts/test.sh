@@ -92,6 +92,45 @@ expect "insurance: " \
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 
+step "the C ABI: build examples/c/lookup.c against libcardtables_ffi and check its answers against pipeline query"
+cargo build --release --quiet -p cardtables-ffi
+"${CC:-cc}" -std=c99 -Wall -Wextra -Werror -Iffi/include examples/c/lookup.c \
+  target/release/libcardtables_ffi.a -lpthread -ldl -lm -o "$out/lookup"
+if command -v "${CXX:-c++}" > /dev/null; then # the header is also valid C++
+  "${CXX:-c++}" -fsyntax-only -Wall -Wextra -Werror -x c++ ffi/include/cardtables.h
+  passed=$((passed + 1))
+fi
+tables=$out/tables
+c_out=$("$out/lookup" "$tables/niuniu/niuniu.bin" "$tables/zhajinhua/zhajinhua.bin" \
+  "$tables/holdem_preflop/holdem.bin" "$tables/blackjack_6d_s17/blackjack.bin")
+val() { # val KEY: the C example's answer for KEY (it must have printed one)
+  local v
+  v=$(awk -v k="$1" '$1 == k { sub(/^[^ ]+ /, ""); print; found = 1 } END { exit !found }' <<< "$c_out") \
+    || { echo "FAILED: the C example printed no $1:"; echo "$c_out"; exit 1; }
+  printf '%s' "$v"
+}
+niuniu=(query niuniu "Ks Qh Jd Tc Qs" --table "$tables/niuniu/niuniu.bin")
+expect "category:        $(val niuniu.category) (rank $(val niuniu.category_rank))" $bin "${niuniu[@]}"
+expect "strength:        $(val niuniu.strength)" $bin "${niuniu[@]}"
+expect "win probability: $(val niuniu.win_probability) ($(val niuniu.wins) of 1533939 opponent hands)" \
+  $bin "${niuniu[@]}"
+expect "banker EV:       $(val niuniu.banker_ev) per stake" $bin "${niuniu[@]}"
+expect "Ks appears more than once" val niuniu.duplicate_error
+expect 3 val niuniu.duplicate_status # CT_CARD_ERROR
+zhajinhua=(query zhajinhua "Ks Kh Qd" --table "$tables/zhajinhua/zhajinhua.bin")
+expect "Ks Kh Qd ($(val zhajinhua.category), strength $(val zhajinhua.strength))" $bin "${zhajinhua[@]}"
+expect "win / tie / loss: $(val zhajinhua.win) / $(val zhajinhua.tie) / $(val zhajinhua.loss) (exact)" \
+  $bin "${zhajinhua[@]}"
+expect "equity:      $(val zhajinhua.equity)" $bin "${zhajinhua[@]}"
+expect "AKs vs 1 random hand: win $(val holdem.win), tie $(val holdem.tie), equity $(val holdem.equity)" \
+  $bin query holdem AKs --table "$tables/holdem_preflop/holdem.bin"
+blackjack=(query blackjack "8 8" T --rules 6d-s17-das --table "$tables/blackjack_6d_s17/blackjack.bin")
+for action in stand hit double split; do
+  expect "$(printf '  %-10s %s' "$action" "$(val "blackjack.ev.$action")")" $bin "${blackjack[@]}"
+done
+expect "best: $(val blackjack.best) ($(val blackjack.best_ev))" $bin "${blackjack[@]}"
+expect "hit" val blackjack.t24_vs_t
+
 if [ "${CI:-}" = "true" ] || [ "${PIPELINE_TEST_SLURM:-}" = "1" ]; then
   step "a 4-shard Slurm array + merge on a one-node cluster (scripts/test_slurm.sh)"
   scripts/test_slurm.sh

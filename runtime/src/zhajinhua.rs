@@ -116,6 +116,11 @@ fn decode(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableError> 
 }
 
 impl Zhajinhua {
+    /// Category names, weakest first ([`ZhajinhuaHand::category`] is one of them).
+    pub fn categories(&self) -> &[String] {
+        &self.payload.categories
+    }
+
     /// Opponent counts covered: 1..=this.
     pub fn max_opponents(&self) -> usize {
         usize::from(self.payload.max_opponents)

@@ -1,0 +1,623 @@
+//! The header against the code, and the boundary's behaviour on good and hostile input.
+
+use std::collections::BTreeMap;
+use std::ffi::{c_char, CStr, CString};
+use std::ptr::{null, null_mut};
+
+use cardtables::blackjack::{
+    BlackjackPayload, RuleSet, ACTIONS, CHART_ROWS, RANKS, STARTING_HANDS,
+};
+use cardtables::holdem::{HoldemPayload, CLASSES};
+
+use super::*;
+
+const HEADER: &str = include_str!("../include/cardtables.h");
+const SOURCES: [&str; 5] = [
+    include_str!("lib.rs"),
+    include_str!("niuniu.rs"),
+    include_str!("zhajinhua.rs"),
+    include_str!("holdem.rs"),
+    include_str!("blackjack.rs"),
+];
+
+/// A C prototype: return type and (type, name) of each parameter, types normalised.
+type Signature = (String, Vec<(String, String)>);
+
+/// `CtNiuniuHand` → `ct_niuniu_hand`.
+fn c_name(rust: &str) -> String {
+    let mut out = String::new();
+    for (i, ch) in rust.chars().enumerate() {
+        if ch.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// A Rust FFI type as the header must spell it (spaces around `*` removed).
+fn c_type(rust: &str) -> String {
+    let rust = rust.trim();
+    if let Some(inner) = rust.strip_prefix("*const ") {
+        let inner = c_type(inner);
+        return if inner.ends_with('*') {
+            format!("{inner}const*")
+        } else {
+            format!("const {inner}*")
+        };
+    }
+    if let Some(inner) = rust.strip_prefix("*mut ") {
+        return format!("{}*", c_type(inner));
+    }
+    match rust {
+        "c_char" => "char".into(),
+        "u8" => "uint8_t".into(),
+        "u16" => "uint16_t".into(),
+        "u32" => "uint32_t".into(),
+        "i32" => "int32_t".into(),
+        "usize" => "size_t".into(),
+        "f64" => "double".into(),
+        "CtStatus" | "$crate::CtStatus" => "ct_status".into(),
+        "::std::ffi::c_char" => "char".into(),
+        "$handle" => "$handle".into(),
+        other if other.starts_with("Ct") => c_name(other),
+        other => panic!("no C spelling for Rust type {other}"),
+    }
+}
+
+fn squash(c: &str) -> String {
+    c.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" *", "*")
+        .replace("* ", "*")
+}
+
+/// Splits `type name` (C) into its normalised type and the name.
+fn c_param(param: &str) -> (String, String) {
+    let param = param.trim();
+    let split = param
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .expect("a C parameter has a type");
+    (squash(&param[..=split]), param[split + 1..].to_string())
+}
+
+/// Every exported function of the sources: name → (C return type, [(C type, name)]),
+/// with the `$handle`-generic macro expanded for each table.
+fn rust_functions() -> BTreeMap<String, Signature> {
+    let mut out = BTreeMap::new();
+    let mut expansions: Vec<(String, String)> = Vec::new();
+    for src in SOURCES {
+        // handle_functions!(CtNiuniu, ct_niuniu_open, …): record which names it makes.
+        let mut rest = src;
+        while let Some(at) = rest.find("handle_functions!(\n") {
+            rest = &rest[at + "handle_functions!(\n".len()..];
+            let args: Vec<&str> = rest[..rest.find(");").unwrap()]
+                .split(',')
+                .map(str::trim)
+                .collect();
+            for name in &args[1..4] {
+                expansions.push((args[0].to_string(), name.to_string()));
+            }
+        }
+        let mut rest = src;
+        while let Some(at) = rest.find("extern \"C\" fn ") {
+            rest = &rest[at + "extern \"C\" fn ".len()..];
+            let name = &rest[..rest.find('(').unwrap()];
+            let close = rest.find(')').unwrap();
+            let params: Vec<(String, String)> = rest[name.len() + 1..close]
+                .split(',')
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| {
+                    let (n, t) = p.split_once(':').unwrap();
+                    (squash(&c_type(t)), n.trim().to_string())
+                })
+                .collect();
+            let after = &rest[close + 1..rest.find('{').unwrap()];
+            let ret = match after.trim().strip_prefix("->") {
+                Some(t) => squash(&c_type(t)),
+                None => "void".to_string(),
+            };
+            out.insert(name.to_string(), (ret, params));
+        }
+    }
+    // The macro's three functions, once per table it is invoked for.
+    let templates: Vec<(String, Signature)> = ["$open", "$from_bytes", "$free"]
+        .iter()
+        .map(|t| (t.to_string(), out.remove(*t).expect("macro template")))
+        .collect();
+    for (handle, name) in expansions {
+        let kind = if name.ends_with("_open") {
+            "$open"
+        } else if name.ends_with("_from_bytes") {
+            "$from_bytes"
+        } else {
+            "$free"
+        };
+        let (ret, params) = &templates.iter().find(|(t, _)| t == kind).unwrap().1;
+        let params = params
+            .iter()
+            .map(|(t, n)| (t.replace("$handle", &c_name(&handle)), n.clone()))
+            .collect();
+        out.insert(name, (ret.clone(), params));
+    }
+    out
+}
+
+fn header_functions() -> BTreeMap<String, Signature> {
+    let mut out = BTreeMap::new();
+    for line in HEADER.lines() {
+        let line = line.trim();
+        if line.starts_with("typedef") || line.starts_with('#') || !line.ends_with(");") {
+            continue;
+        }
+        let open = line.find('(').unwrap();
+        let (ret, name) = c_param(&line[..open]);
+        let inner = &line[open + 1..line.len() - 2];
+        let params = if inner.trim() == "void" {
+            Vec::new()
+        } else {
+            inner.split(',').map(c_param).collect()
+        };
+        out.insert(name, (ret, params));
+    }
+    out
+}
+
+#[test]
+fn the_header_declares_exactly_the_exported_functions_with_their_types() {
+    let (rust, header) = (rust_functions(), header_functions());
+    assert!(rust.len() >= 30, "found only {} functions", rust.len());
+    let names = |m: &BTreeMap<String, _>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        names(&rust),
+        names(&header),
+        "functions in the code vs the header"
+    );
+    for (name, (ret, params)) in &rust {
+        let (h_ret, h_params) = &header[name];
+        assert_eq!(ret, h_ret, "{name}: return type");
+        assert_eq!(params, h_params, "{name}: parameters");
+    }
+}
+
+#[test]
+fn the_header_declares_the_structs_field_by_field_and_the_status_codes() {
+    let mut structs = 0;
+    for src in SOURCES {
+        let mut rest = src;
+        while let Some(at) = rest.find("#[repr(C)]\npub struct ") {
+            rest = &rest[at + "#[repr(C)]\npub struct ".len()..];
+            let name = &rest[..rest.find(' ').unwrap()];
+            let body = &rest[rest.find('{').unwrap() + 1..rest.find("\n}").unwrap()];
+            let fields: Vec<String> = body
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("pub "))
+                .map(|l| {
+                    let (n, t) = l["pub ".len()..]
+                        .trim_end_matches(',')
+                        .split_once(':')
+                        .unwrap();
+                    match t.trim().strip_prefix('[') {
+                        Some(array) => {
+                            let (t, len) = array.trim_end_matches(']').split_once(';').unwrap();
+                            let len = match len.trim() {
+                                "ACTIONS" => ACTIONS.to_string(),
+                                n => n.to_string(),
+                            };
+                            format!("{}{}[{len}]", squash(&c_type(t)), n.trim())
+                        }
+                        None => format!("{}{}", squash(&c_type(t)), n.trim()),
+                    }
+                })
+                .collect();
+            let c = c_name(name);
+            let start = HEADER
+                .find(&format!("typedef struct {c} {{"))
+                .unwrap_or_else(|| panic!("{c} missing from the header"));
+            let h_body = &HEADER[start..start + HEADER[start..].find(&format!("}} {c};")).unwrap()];
+            let h_fields: Vec<String> = h_body
+                .lines()
+                .skip(1)
+                .map(|l| l.split("/*").next().unwrap().trim())
+                .filter(|l| !l.is_empty())
+                .map(|l| squash(l.trim_end_matches(';')).replace(' ', ""))
+                .collect();
+            let fields: Vec<String> = fields.iter().map(|f| f.replace(' ', "")).collect();
+            assert_eq!(fields, h_fields, "struct {c}");
+            structs += 1;
+        }
+    }
+    assert_eq!(structs, 4);
+    for (name, value) in [
+        ("CT_OK", CT_OK),
+        ("CT_INVALID_ARGUMENT", CT_INVALID_ARGUMENT),
+        ("CT_TABLE_ERROR", CT_TABLE_ERROR),
+        ("CT_CARD_ERROR", CT_CARD_ERROR),
+        ("CT_QUERY_ERROR", CT_QUERY_ERROR),
+        ("CT_PANIC", CT_PANIC),
+    ] {
+        assert!(
+            HEADER.contains(&format!("#define {name} {value}\n")),
+            "{name}"
+        );
+    }
+}
+
+fn last_error() -> String {
+    // SAFETY: the library returns a NUL-terminated string that lives until the next
+    // failing call on this thread.
+    unsafe { CStr::from_ptr(ct_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn holdem_bytes() -> Vec<u8> {
+    let values = |offset: f64| (0..2 * CLASSES).map(|i| offset + i as f64 / 1e4).collect();
+    let payload = HoldemPayload {
+        rules: "test".into(),
+        max_opponents: 2,
+        win: values(0.1),
+        tie: values(0.01),
+        equity: values(0.2),
+        std_error: vec![0.0; 2 * CLASSES],
+    };
+    cardtables::Holdem::to_bytes(7, &payload).unwrap()
+}
+
+#[test]
+fn holdem_answers_equal_the_rust_runtime_by_text_and_by_ids() {
+    let bytes = holdem_bytes();
+    let rust = cardtables::Holdem::from_bytes(&bytes).unwrap();
+    let mut handle: *mut CtHoldem = null_mut();
+    // SAFETY: valid buffer and out-pointer.
+    assert_eq!(
+        unsafe { ct_holdem_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle) },
+        CT_OK
+    );
+    let mut out = CtHoldemEquity {
+        class_index: 0,
+        opponents: 0,
+        win: 0.0,
+        tie: 0.0,
+        equity: 0.0,
+        std_error: 0.0,
+    };
+    for (text, a, b) in [("AKs", 51u8, 47u8), ("72o", 20, 1), ("QQ", 43, 42)] {
+        let class = cardtables::holdem::class_of_text(text).unwrap();
+        for opponents in 1..=2u32 {
+            let want = rust.preflop(class, opponents as usize).unwrap();
+            let c_text = CString::new(text).unwrap();
+            // SAFETY: live handle, NUL-terminated text, valid out-pointer.
+            let status = unsafe { ct_holdem_preflop(handle, c_text.as_ptr(), opponents, &mut out) };
+            assert_eq!(status, CT_OK, "{}", last_error());
+            assert_eq!(
+                (out.class_index as usize, out.equity, out.win),
+                (class, want.equity, want.win)
+            );
+            // SAFETY: as above.
+            let status = unsafe { ct_holdem_preflop_ids(handle, a, b, opponents, &mut out) };
+            assert_eq!(status, CT_OK, "{}", last_error());
+            assert_eq!(out.class_index as usize, class, "{text} by ids");
+        }
+    }
+    // Three opponents are not covered; the error says so and the output is untouched.
+    out.equity = -1.0;
+    let aks = CString::new("AKs").unwrap();
+    // SAFETY: as above.
+    let status = unsafe { ct_holdem_preflop(handle, aks.as_ptr(), 3, &mut out) };
+    assert_eq!(status, CT_QUERY_ERROR);
+    assert_eq!(out.equity, -1.0);
+    assert!(last_error().contains("1 to 2"), "{}", last_error());
+    // SAFETY: as above; 52 is not a card, the same card twice is not a hand.
+    assert_eq!(
+        unsafe { ct_holdem_preflop_ids(handle, 52, 1, 1, &mut out) },
+        CT_CARD_ERROR
+    );
+    assert_eq!(
+        unsafe { ct_holdem_preflop_ids(handle, 5, 5, 1, &mut out) },
+        CT_CARD_ERROR
+    );
+    let bad = CString::new("AKx").unwrap();
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { ct_holdem_preflop(handle, bad.as_ptr(), 1, &mut out) },
+        CT_CARD_ERROR
+    );
+    // SAFETY: the handle is live and freed once.
+    unsafe { ct_holdem_free(handle) };
+}
+
+#[test]
+fn null_pointers_and_bad_tables_are_errors_never_crashes() {
+    let mut handle: *mut CtHoldem = null_mut();
+    // SAFETY: every pointer is NULL or valid; the library must check.
+    unsafe {
+        assert_eq!(ct_holdem_open(null(), &mut handle), CT_INVALID_ARGUMENT);
+        assert_eq!(
+            ct_holdem_from_bytes(null(), 10, &mut handle),
+            CT_INVALID_ARGUMENT
+        );
+        assert!(handle.is_null());
+        let bytes = holdem_bytes();
+        assert_eq!(
+            ct_holdem_from_bytes(bytes.as_ptr(), bytes.len(), null_mut()),
+            CT_INVALID_ARGUMENT
+        );
+        // Truncated at every length, one byte flipped anywhere, another game's reader.
+        for len in [0, 1, 39, 40, bytes.len() / 2, bytes.len() - 1] {
+            assert_eq!(
+                ct_holdem_from_bytes(bytes.as_ptr(), len, &mut handle),
+                CT_TABLE_ERROR,
+                "{len}"
+            );
+        }
+        // (Bytes 16..24, the rules hash, only label the file.)
+        for at in [0, 9, 11, 33, 45, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x40;
+            assert_eq!(
+                ct_holdem_from_bytes(bad.as_ptr(), bad.len(), &mut handle),
+                CT_TABLE_ERROR,
+                "{at}"
+            );
+        }
+        let mut niuniu: *mut CtNiuniu = null_mut();
+        assert_eq!(
+            ct_niuniu_from_bytes(bytes.as_ptr(), bytes.len(), &mut niuniu),
+            CT_TABLE_ERROR
+        );
+        assert!(
+            last_error().contains("holdem") || last_error().contains("Holdem"),
+            "{}",
+            last_error()
+        );
+        let missing = CString::new("/nonexistent/niuniu.bin").unwrap();
+        assert_eq!(
+            ct_niuniu_open(missing.as_ptr(), &mut niuniu),
+            CT_TABLE_ERROR
+        );
+        assert!(
+            last_error().contains("/nonexistent/niuniu.bin"),
+            "{}",
+            last_error()
+        );
+        assert!(niuniu.is_null() && handle.is_null());
+        // Queries on a NULL handle, or into a NULL output.
+        let mut hand = std::mem::zeroed::<CtNiuniuHand>();
+        let cards = CString::new("As Ks Qs Js Ts").unwrap();
+        assert_eq!(
+            ct_niuniu_lookup(null(), cards.as_ptr(), &mut hand),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_niuniu_lookup_ids(null(), [1u8].as_ptr(), 1, &mut hand),
+            CT_INVALID_ARGUMENT
+        );
+        let mut n = 0u32;
+        assert_eq!(
+            ct_zhajinhua_max_opponents(null(), &mut n),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_blackjack_rule_set_count(null(), null_mut()),
+            CT_INVALID_ARGUMENT
+        );
+        // Freeing NULL is allowed.
+        ct_niuniu_free(null_mut());
+        ct_zhajinhua_free(null_mut());
+        ct_holdem_free(null_mut());
+        ct_blackjack_free(null_mut());
+        // A string that is not UTF-8.
+        let mut h: *mut CtHoldem = null_mut();
+        assert_eq!(
+            ct_holdem_from_bytes(bytes.as_ptr(), bytes.len(), &mut h),
+            CT_OK
+        );
+        let latin1 = [0xC0u8, b'K', 0];
+        let mut out = std::mem::zeroed::<CtHoldemEquity>();
+        assert_eq!(
+            ct_holdem_preflop(h, latin1.as_ptr().cast::<c_char>(), 1, &mut out),
+            CT_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("UTF-8"), "{}", last_error());
+        ct_holdem_free(h);
+    }
+    let version = unsafe { CStr::from_ptr(ct_version()) }.to_str().unwrap();
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+}
+
+fn blackjack_bytes() -> Vec<u8> {
+    let set = |id: &str, offset: f64| RuleSet {
+        id: id.into(),
+        rules: String::new(),
+        conditioned_on_no_blackjack: true,
+        max_split_hands: 4,
+        house_edge: 0.005,
+        basic_strategy_ev: -0.005,
+        // Distinct EVs with the best action varying by cell; splits only on pairs.
+        evs: (0..STARTING_HANDS * RANKS * ACTIONS)
+            .map(|i| offset + ((i * 7919) % 1000) as f64 / 1000.0)
+            .collect(),
+        chart: (0..CHART_ROWS * RANKS)
+            .map(|i| {
+                let first = if i % 3 == 0 { 0 } else { 1 };
+                [first, 2, u8::MAX, u8::MAX, u8::MAX]
+            })
+            .collect(),
+    };
+    let payload = BlackjackPayload {
+        rules: String::new(),
+        rule_sets: vec![set("a", 0.0), set("6d-s17-das", -0.5)],
+    };
+    cardtables::Blackjack::to_bytes(1, &payload).unwrap()
+}
+
+#[test]
+fn blackjack_answers_equal_the_rust_runtime_for_every_hand_and_upcard() {
+    let bytes = blackjack_bytes();
+    let rust = cardtables::Blackjack::from_bytes(&bytes).unwrap();
+    let mut handle: *mut CtBlackjack = null_mut();
+    let mut out = CtBlackjackAdvice {
+        action: 9,
+        ev: 0.0,
+        evs: [0.0; ACTIONS],
+    };
+    // SAFETY: every pointer valid; the handle is freed once at the end.
+    unsafe {
+        assert_eq!(
+            ct_blackjack_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle),
+            CT_OK
+        );
+        let mut count = 0usize;
+        assert_eq!(ct_blackjack_rule_set_count(handle, &mut count), CT_OK);
+        assert_eq!(count, 2);
+        let mut id: *const c_char = null();
+        assert_eq!(ct_blackjack_rule_set_id(handle, 1, &mut id), CT_OK);
+        assert_eq!(CStr::from_ptr(id).to_str().unwrap(), "6d-s17-das");
+        assert_eq!(ct_blackjack_rule_set_id(handle, 2, &mut id), CT_QUERY_ERROR);
+        let mut set = 0usize;
+        let name = CString::new("6d-s17-das").unwrap();
+        assert_eq!(
+            ct_blackjack_rule_set(handle, name.as_ptr(), &mut set),
+            CT_OK
+        );
+        assert_eq!(set, 1);
+        let other = CString::new("8d-h17").unwrap();
+        assert_eq!(
+            ct_blackjack_rule_set(handle, other.as_ptr(), &mut set),
+            CT_QUERY_ERROR
+        );
+        assert!(last_error().contains("6d-s17-das"), "{}", last_error());
+        let symbols = "23456789TJQKA";
+        for a in 0..13u8 {
+            for b in 0..13u8 {
+                for up in 0..13u8 {
+                    let want = rust.best_action(1, &[a, b], up).unwrap();
+                    assert_eq!(
+                        ct_blackjack_best_action_ranks(handle, 1, [a, b].as_ptr(), 2, up, &mut out),
+                        CT_OK
+                    );
+                    assert_eq!((out.action, out.ev), (want.action as u32, want.ev.unwrap()));
+                    assert_eq!(
+                        out.evs.map(f64::to_bits),
+                        rust.evs(1, &[a, b], up).unwrap().map(f64::to_bits)
+                    );
+                    let sym = |r: u8| symbols.as_bytes()[usize::from(r)] as char;
+                    let hand = CString::new(format!("{} {}", sym(a), sym(b))).unwrap();
+                    let upcard = CString::new(sym(up).to_string()).unwrap();
+                    assert_eq!(
+                        ct_blackjack_best_action(
+                            handle,
+                            1,
+                            hand.as_ptr(),
+                            upcard.as_ptr(),
+                            &mut out
+                        ),
+                        CT_OK
+                    );
+                    assert_eq!(out.action, want.action as u32);
+                }
+            }
+        }
+        // Three cards: the chart's action, no EV.
+        let hand = CString::new("T 2 4").unwrap();
+        let up = CString::new("9").unwrap();
+        assert_eq!(
+            ct_blackjack_best_action(handle, 0, hand.as_ptr(), up.as_ptr(), &mut out),
+            CT_OK
+        );
+        assert_eq!(
+            out.action,
+            rust.best_action(0, &[8, 0, 2], 7).unwrap().action as u32
+        );
+        assert!(out.ev.is_nan() && out.evs.iter().all(|v| v.is_nan()));
+        // Bust, out-of-range ranks and rule sets, too many cards.
+        let bust = CString::new("T T 5").unwrap();
+        assert_eq!(
+            ct_blackjack_best_action(handle, 0, bust.as_ptr(), up.as_ptr(), &mut out),
+            CT_CARD_ERROR
+        );
+        assert_eq!(
+            ct_blackjack_best_action_ranks(handle, 0, [13u8, 2].as_ptr(), 2, 7, &mut out),
+            CT_CARD_ERROR
+        );
+        assert_eq!(
+            ct_blackjack_best_action_ranks(handle, 5, [3u8, 2].as_ptr(), 2, 7, &mut out),
+            CT_QUERY_ERROR
+        );
+        assert_eq!(
+            ct_blackjack_best_action_ranks(handle, 0, [0u8; 40].as_ptr(), 40, 7, &mut out),
+            CT_CARD_ERROR
+        );
+        assert_eq!(
+            ct_blackjack_best_action_ranks(handle, 0, null(), 2, 7, &mut out),
+            CT_INVALID_ARGUMENT
+        );
+        for (code, name) in [(0, "stand"), (3, "split"), (4, "surrender")] {
+            assert_eq!(
+                CStr::from_ptr(ct_blackjack_action_name(code))
+                    .to_str()
+                    .unwrap(),
+                name
+            );
+        }
+        assert!(ct_blackjack_action_name(5).is_null());
+        ct_blackjack_free(handle);
+    }
+}
+
+#[test]
+fn one_handle_answers_many_threads_and_errors_stay_on_their_thread() {
+    struct Shared(*mut CtHoldem);
+    // SAFETY: a handle is immutable after it is made; the library promises it may be
+    // queried from any number of threads at once.
+    unsafe impl Sync for Shared {}
+    let bytes = holdem_bytes();
+    let mut handle: *mut CtHoldem = null_mut();
+    // SAFETY: valid buffer and out-pointer.
+    assert_eq!(
+        unsafe { ct_holdem_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle) },
+        CT_OK
+    );
+    let shared = Shared(handle);
+    std::thread::scope(|s| {
+        for t in 0..4u32 {
+            let shared = &shared;
+            s.spawn(move || {
+                let text = CString::new("KK").unwrap();
+                let mut out = CtHoldemEquity {
+                    class_index: 0,
+                    opponents: 0,
+                    win: 0.0,
+                    tie: 0.0,
+                    equity: 0.0,
+                    std_error: 0.0,
+                };
+                for _ in 0..1000 {
+                    // SAFETY: a live handle shared read-only; valid pointers.
+                    let status =
+                        unsafe { ct_holdem_preflop(shared.0, text.as_ptr(), 1 + t % 2, &mut out) };
+                    assert_eq!(status, CT_OK);
+                }
+                // A failure on this thread sets this thread's message only.
+                // SAFETY: as above.
+                let status =
+                    unsafe { ct_holdem_preflop(shared.0, text.as_ptr(), 10 + t, &mut out) };
+                assert_eq!(status, CT_QUERY_ERROR);
+                assert!(
+                    last_error().starts_with(&format!("{} opponents", 10 + t)),
+                    "{}",
+                    last_error()
+                );
+            });
+        }
+    });
+    // SAFETY: freed once, after every thread is done.
+    unsafe { ct_holdem_free(handle) };
+}
