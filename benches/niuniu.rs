@@ -127,6 +127,48 @@ fn benches(c: &mut Criterion) {
                 .sum::<f64>()
         })
     });
+    // The same, every field of the answer kept (the C ABI below must fill them all).
+    group.bench_function("runtime_lookup_1024_unsorted_hands_every_field", |b| {
+        b.iter(|| {
+            hands
+                .iter()
+                .map(|h| black_box(table.lookup(black_box(h)).expect("five cards")).banker_ev)
+                .sum::<f64>()
+        })
+    });
+    // The same lookups through the C ABI (card ids in, a struct out), for its overhead.
+    let mut handle: *mut cardtables_ffi::CtNiuniu = std::ptr::null_mut();
+    // SAFETY: a valid buffer and out-pointer.
+    let status =
+        unsafe { cardtables_ffi::ct_niuniu_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle) };
+    assert_eq!(status, cardtables_ffi::CT_OK);
+    let ids: Vec<[u8; 5]> = hands
+        .iter()
+        .map(|h| std::array::from_fn(|i| h[i].id()))
+        .collect();
+    group.bench_function("runtime_lookup_1024_unsorted_hands_c_abi", |b| {
+        let mut out = std::mem::MaybeUninit::<cardtables_ffi::CtNiuniuHand>::uninit();
+        b.iter(|| {
+            ids.iter()
+                .map(|h| {
+                    // SAFETY: a live handle, five readable ids, a writable output.
+                    let status = unsafe {
+                        cardtables_ffi::ct_niuniu_lookup_ids(
+                            handle,
+                            black_box(h.as_ptr()),
+                            5,
+                            out.as_mut_ptr(),
+                        )
+                    };
+                    assert_eq!(status, cardtables_ffi::CT_OK);
+                    // SAFETY: written by the successful call.
+                    unsafe { out.assume_init_ref() }.banker_ev
+                })
+                .sum::<f64>()
+        })
+    });
+    // SAFETY: the handle is live and freed once.
+    unsafe { cardtables_ffi::ct_niuniu_free(handle) };
     group.finish();
 }
 

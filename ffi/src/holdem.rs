@@ -117,15 +117,7 @@ pub unsafe extern "C" fn ct_holdem_preflop_ids(
     guard(|| {
         // SAFETY: the caller's promise, forwarded.
         let t = unsafe { crate::table(table) }?;
-        let card = |id: u8| {
-            cardtables::Card::from_id(id).ok_or_else(|| {
-                Failure::new(
-                    CT_CARD_ERROR,
-                    format!("card id {id} is out of range (ids are 0 to 51)"),
-                )
-            })
-        };
-        let (a, b) = (card(a)?, card(b)?);
+        let (a, b) = (crate::card_id(a)?, crate::card_id(b)?);
         if a == b {
             return Err(Failure::new(
                 CT_CARD_ERROR,

@@ -172,15 +172,17 @@ pub(crate) unsafe fn bytes<'a>(
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// Cards given as `count` ids, checked (ids below 52); duplicates are left to the lookup.
+/// Cards given as `count` ids, checked (ids below 52), copied into `buf` (no allocation:
+/// a lookup is a few nanoseconds); duplicates are left to the lookup.
 ///
 /// # Safety
 /// As [`bytes`].
 pub(crate) unsafe fn card_ids(
     ids: *const u8,
     count: usize,
-) -> Result<Vec<cardtables::Card>, Failure> {
-    if count > 52 {
+    buf: &mut [cardtables::Card; 52],
+) -> Result<&[cardtables::Card], Failure> {
+    if count > buf.len() {
         return Err(Failure::new(
             CT_CARD_ERROR,
             format!("{count} card ids: a deck has 52 cards"),
@@ -188,16 +190,26 @@ pub(crate) unsafe fn card_ids(
     }
     // SAFETY: forwarded from the caller.
     let ids = unsafe { bytes(ids, count, "card ids") }?;
-    ids.iter()
-        .map(|&id| {
-            cardtables::Card::from_id(id).ok_or_else(|| {
-                Failure::new(
-                    CT_CARD_ERROR,
-                    format!("card id {id} is out of range (ids are 0 to 51)"),
-                )
-            })
-        })
-        .collect()
+    for (slot, &id) in buf.iter_mut().zip(ids) {
+        *slot = card_id(id)?;
+    }
+    Ok(&buf[..count])
+}
+
+/// The card with id `id`, or the error for an id of 52 or more.
+#[inline]
+pub(crate) fn card_id(id: u8) -> Result<cardtables::Card, Failure> {
+    cardtables::Card::from_id(id).ok_or_else(|| {
+        Failure::new(
+            CT_CARD_ERROR,
+            format!("card id {id} is out of range (ids are 0 to 51)"),
+        )
+    })
+}
+
+/// A buffer for [`card_ids`].
+pub(crate) fn card_buffer() -> [cardtables::Card; 52] {
+    [cardtables::Card::from_id(0).expect("0 is a card"); 52]
 }
 
 /// Writes `value` through an out-pointer.

@@ -104,9 +104,22 @@ pub unsafe extern "C" fn ct_niuniu_lookup_ids(
     out: *mut CtNiuniuHand,
 ) -> CtStatus {
     guard(|| {
-        // SAFETY: the caller's promises, forwarded.
-        let (t, cards) = unsafe { (crate::table(table)?, card_ids(ids, count)?) };
-        let hand = t.hand(&cards)?;
+        // SAFETY: the caller's promise, forwarded.
+        let t = unsafe { crate::table(table) }?;
+        let hand = if count == 5 {
+            // The usual case without the general buffer: five ids straight to cards.
+            // SAFETY: the caller's promise, forwarded.
+            let ids = unsafe { crate::bytes(ids, 5, "card ids") }?;
+            let mut cards = [cardtables::Card::from_id(0).expect("0 is a card"); 5];
+            for (card, &id) in cards.iter_mut().zip(ids) {
+                *card = crate::card_id(id)?;
+            }
+            t.hand(&cards)?
+        } else {
+            let mut buf = crate::card_buffer();
+            // SAFETY: the caller's promise, forwarded.
+            t.hand(unsafe { card_ids(ids, count, &mut buf) }?)?
+        };
         // SAFETY: the caller's promise, forwarded.
         unsafe { put(out, hand) }
     })

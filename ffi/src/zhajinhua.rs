@@ -141,8 +141,9 @@ pub unsafe extern "C" fn ct_zhajinhua_win_rate_ids(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, cards) = unsafe { (crate::table(table)?, card_ids(ids, count)?) };
-        let hand = t.win_rate(&cards, opponents as usize)?;
+        let mut buf = crate::card_buffer();
+        let (t, cards) = unsafe { (crate::table(table)?, card_ids(ids, count, &mut buf)?) };
+        let hand = t.win_rate(cards, opponents as usize)?;
         // SAFETY: the caller's promise, forwarded.
         unsafe { put(out, hand) }
     })
