@@ -26,7 +26,8 @@ cargo test --workspace --release 2>&1 | tee "$log"
 read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$log")
 
 step "python environment for the Parquet readers (.venv)"
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb, pyarrow" 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb, pyarrow, numpy, pytest" 2>/dev/null \
+  || [ ! -x .venv/bin/maturin ]; then
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check -r scripts/requirements.txt
 fi
@@ -130,6 +131,17 @@ for action in stand hit double split; do
 done
 expect "best: $(val blackjack.best) ($(val blackjack.best_ev))" $bin "${blackjack[@]}"
 expect "hit" val blackjack.t24_vs_t
+
+step "the Python package: build its abi3 wheel with maturin, install it, run its tests on the tables those jobs wrote"
+cargo fmt --manifest-path python/Cargo.toml -- --check
+PYO3_PYTHON=$repo/.venv/bin/python cargo clippy --manifest-path python/Cargo.toml --release --quiet -- -D warnings
+.venv/bin/maturin build --release --quiet -m python/Cargo.toml -o "$out/wheels" --interpreter .venv/bin/python
+.venv/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$out"/wheels/cardtables-*.whl
+pytest_log=$(mktemp)
+(cd "$out" && CARDTABLES_TABLES="$out/tables" "$repo/.venv/bin/python" -m pytest -q -p no:cacheprovider \
+  "$repo/python/tests") | tee "$pytest_log"
+passed=$((passed + $(grep -oE '[0-9]+ passed' "$pytest_log" | grep -oE '[0-9]+')))
+rm -f "$pytest_log"
 
 if [ "${CI:-}" = "true" ] || [ "${PIPELINE_TEST_SLURM:-}" = "1" ]; then
   step "a 4-shard Slurm array + merge on a one-node cluster (scripts/test_slurm.sh)"

@@ -1,0 +1,548 @@
+//! `cardtables._native`: the Python face of the `cardtables` runtime. The package's
+//! `__init__.py` re-exports these classes and wraps the vectorised lookups so they take
+//! and return NumPy arrays; `__init__.pyi` types them.
+//!
+//! Errors are Python exceptions carrying the Rust message: `TableError` (a file that is
+//! missing, corrupt, truncated, of another game or another version), `CardError` (card
+//! text or ids that are not the cards a question needs) and `QueryError` (a question the
+//! table does not cover), all subclasses of `CardtablesError` (a `ValueError`).
+//! A table never changes once open, so one table object serves any number of threads.
+
+use std::sync::OnceLock;
+
+use pyo3::buffer::PyBuffer;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use cardtables::blackjack::{parse_hand, parse_rank, Action};
+
+create_exception!(
+    _native,
+    CardtablesError,
+    PyValueError,
+    "Any error of the cardtables package."
+);
+create_exception!(
+    _native,
+    TableError,
+    CardtablesError,
+    "A table file that cannot be read or is not a valid table of its game and version."
+);
+create_exception!(
+    _native,
+    CardError,
+    CardtablesError,
+    "Card text or ids that are not the cards the question needs."
+);
+create_exception!(
+    _native,
+    QueryError,
+    CardtablesError,
+    "A question the table does not cover."
+);
+
+fn table_error(e: cardtables::TableError) -> PyErr {
+    TableError::new_err(e.to_string())
+}
+
+fn card_error(e: impl ToString) -> PyErr {
+    CardError::new_err(e.to_string())
+}
+
+fn query_error(e: impl ToString) -> PyErr {
+    QueryError::new_err(e.to_string())
+}
+
+/// The input of a vectorised lookup: a C-contiguous buffer of `T` (a NumPy array).
+fn input<'a, T: pyo3::buffer::Element>(
+    py: Python<'a>,
+    buffer: &'a PyBuffer<T>,
+) -> PyResult<&'a [pyo3::buffer::ReadOnlyCell<T>]> {
+    buffer
+        .as_slice(py)
+        .ok_or_else(|| PyValueError::new_err("the input array must be C-contiguous"))
+}
+
+/// The output of a vectorised lookup: a writable C-contiguous buffer of `len` `T`.
+fn output<'a, T: pyo3::buffer::Element>(
+    py: Python<'a>,
+    buffer: &'a PyBuffer<T>,
+    len: usize,
+) -> PyResult<&'a [std::cell::Cell<T>]> {
+    let out = buffer.as_mut_slice(py).ok_or_else(|| {
+        PyValueError::new_err("the output array must be writable and C-contiguous")
+    })?;
+    if out.len() != len {
+        return Err(PyValueError::new_err(format!(
+            "the output array holds {} values for {len} inputs",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
+/// Everything a Niuniu table says about one hand of five cards.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct NiuniuHand {
+    /// Colex index among the 2,598,960 hands.
+    index: u32,
+    /// Category name, e.g. "bull_9".
+    category: String,
+    /// Category rank, 0 = weakest.
+    category_rank: u8,
+    /// Strength: the larger hand wins.
+    strength: u16,
+    /// The tie-break card, as text.
+    tie_break: String,
+    /// Payout multiplier of the category.
+    multiplier: u32,
+    /// Opponent hands beaten, of 1,533,939.
+    wins: u32,
+    /// Exact probability of beating one opponent.
+    win_probability: f64,
+    /// Exact EV per stake as banker against one player.
+    banker_ev: f64,
+}
+
+#[pymethods]
+impl NiuniuHand {
+    fn __repr__(&self) -> String {
+        format!(
+            "NiuniuHand(index={}, category={:?}, win_probability={}, banker_ev={})",
+            self.index, self.category, self.win_probability, self.banker_ev
+        )
+    }
+}
+
+/// A Niuniu table (`niuniu.bin`, job kind `niuniu.hands`).
+#[pyclass(frozen, module = "cardtables")]
+struct Niuniu {
+    table: cardtables::Niuniu,
+    /// Per hand index, built on the first vectorised call (2.6 M values, 20.8 MB each):
+    /// a vectorised lookup is then one array read per hand.
+    win_probability: OnceLock<Box<[f64]>>,
+    banker_ev: OnceLock<Box<[f64]>>,
+}
+
+impl Niuniu {
+    fn new(table: cardtables::Niuniu) -> Niuniu {
+        Niuniu {
+            table,
+            win_probability: OnceLock::new(),
+            banker_ev: OnceLock::new(),
+        }
+    }
+
+    /// `value` of every hand, in colex index order.
+    fn per_hand(&self, value: impl Fn(&cardtables::niuniu::NiuniuHand) -> f64) -> Box<[f64]> {
+        let mut out = Vec::with_capacity(cardtables::niuniu::HANDS);
+        let mut ids = [0u8, 1, 2, 3, 4];
+        for _ in 0..cardtables::niuniu::HANDS {
+            let cards = ids.map(|id| cardtables::Card::from_id(id).expect("id < 52"));
+            let hand = self.table.lookup(&cards).expect("five distinct cards");
+            out.push(value(&hand));
+            // The next five ids in colex order: raise the lowest id that can rise and
+            // reset the ones below it.
+            for i in 0..5 {
+                let limit = if i == 4 { 52 } else { ids[i + 1] };
+                if ids[i] + 1 < limit {
+                    ids[i] += 1;
+                    for (j, id) in ids.iter_mut().enumerate().take(i) {
+                        *id = j as u8;
+                    }
+                    break;
+                }
+            }
+        }
+        out.into_boxed_slice()
+    }
+
+    /// Fills `out` with `values[indices[i]]`, or says which index is out of range.
+    fn gather(
+        py: Python<'_>,
+        values: &[f64],
+        indices: PyBuffer<u32>,
+        out: PyBuffer<f64>,
+    ) -> PyResult<()> {
+        let indices = input(py, &indices)?;
+        let out = output(py, &out, indices.len())?;
+        for (i, (index, slot)) in indices.iter().zip(out).enumerate() {
+            let index = index.get();
+            slot.set(*values.get(index as usize).ok_or_else(|| {
+                query_error(format!(
+                    "hand index {index} (position {i}) is out of range: indices run from 0 to 2598959"
+                ))
+            })?);
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl Niuniu {
+    /// Opens a table file.
+    #[staticmethod]
+    fn open(path: std::path::PathBuf) -> PyResult<Niuniu> {
+        Ok(Niuniu::new(
+            cardtables::Niuniu::open(path).map_err(table_error)?,
+        ))
+    }
+
+    /// Reads a table from bytes.
+    #[staticmethod]
+    fn from_bytes(bytes: &[u8]) -> PyResult<Niuniu> {
+        Ok(Niuniu::new(
+            cardtables::Niuniu::from_bytes(bytes).map_err(table_error)?,
+        ))
+    }
+
+    /// The rules the table was computed under, as TOML.
+    #[getter]
+    fn rules(&self) -> &str {
+        self.table.rules()
+    }
+
+    /// Category names, weakest first.
+    #[getter]
+    fn categories(&self) -> Vec<String> {
+        self.table
+            .categories()
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Everything about five cards given as text ("Ks Qh Jd Tc 9s") or card ids.
+    fn lookup(&self, cards: &Bound<'_, PyAny>) -> PyResult<NiuniuHand> {
+        let cards = cards_of(cards)?;
+        let h = self.table.lookup(&cards).map_err(card_error)?;
+        Ok(NiuniuHand {
+            index: h.index,
+            category: h.category.to_string(),
+            category_rank: h.category_rank,
+            strength: h.strength,
+            tie_break: h.tie_break.to_string(),
+            multiplier: h.multiplier,
+            wins: h.wins,
+            win_probability: h.win_probability,
+            banker_ev: h.banker_ev,
+        })
+    }
+
+    /// Fills `out[i]` with the exact win probability of the hand with colex index
+    /// `indices[i]` (uint32 in, float64 out).
+    fn _win_probability_many(
+        &self,
+        py: Python<'_>,
+        indices: PyBuffer<u32>,
+        out: PyBuffer<f64>,
+    ) -> PyResult<()> {
+        let values = self
+            .win_probability
+            .get_or_init(|| self.per_hand(|h| h.win_probability));
+        Niuniu::gather(py, values, indices, out)
+    }
+
+    /// Fills `out[i]` with the exact banker EV of the hand with colex index `indices[i]`.
+    fn _banker_ev_many(
+        &self,
+        py: Python<'_>,
+        indices: PyBuffer<u32>,
+        out: PyBuffer<f64>,
+    ) -> PyResult<()> {
+        let values = self
+            .banker_ev
+            .get_or_init(|| self.per_hand(|h| h.banker_ev));
+        Niuniu::gather(py, values, indices, out)
+    }
+}
+
+/// Cards from text or from a sequence of card ids.
+fn cards_of(cards: &Bound<'_, PyAny>) -> PyResult<Vec<cardtables::Card>> {
+    if let Ok(text) = cards.extract::<&str>() {
+        return cardtables::parse_cards(text).map_err(card_error);
+    }
+    let ids: Vec<i64> = cards
+        .extract()
+        .map_err(|_| card_error("cards are text such as \"As Kd\" or a sequence of card ids"))?;
+    ids.iter()
+        .map(|&id| {
+            u8::try_from(id)
+                .ok()
+                .and_then(cardtables::Card::from_id)
+                .ok_or_else(|| {
+                    card_error(format!("card id {id} is out of range (ids are 0 to 51)"))
+                })
+        })
+        .collect()
+}
+
+/// A Zhajinhua hand's result against some number of opponents.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct ZhajinhuaHand {
+    index: u32,
+    category: String,
+    strength: u16,
+    opponents: usize,
+    win: f64,
+    tie: f64,
+    loss: f64,
+    equity: f64,
+    std_error: f64,
+}
+
+#[pymethods]
+impl ZhajinhuaHand {
+    fn __repr__(&self) -> String {
+        format!(
+            "ZhajinhuaHand(index={}, category={:?}, opponents={}, win={}, tie={}, equity={})",
+            self.index, self.category, self.opponents, self.win, self.tie, self.equity
+        )
+    }
+}
+
+/// A Zhajinhua table (`zhajinhua.bin`, job kind `zhajinhua.hands`).
+#[pyclass(frozen, module = "cardtables")]
+struct Zhajinhua {
+    table: cardtables::Zhajinhua,
+}
+
+#[pymethods]
+impl Zhajinhua {
+    #[staticmethod]
+    fn open(path: std::path::PathBuf) -> PyResult<Zhajinhua> {
+        Ok(Zhajinhua {
+            table: cardtables::Zhajinhua::open(path).map_err(table_error)?,
+        })
+    }
+
+    #[staticmethod]
+    fn from_bytes(bytes: &[u8]) -> PyResult<Zhajinhua> {
+        Ok(Zhajinhua {
+            table: cardtables::Zhajinhua::from_bytes(bytes).map_err(table_error)?,
+        })
+    }
+
+    #[getter]
+    fn rules(&self) -> &str {
+        self.table.rules()
+    }
+
+    /// Opponent counts covered: 1 to this.
+    #[getter]
+    fn max_opponents(&self) -> usize {
+        self.table.max_opponents()
+    }
+
+    /// Win / tie / loss of three cards against `opponents`.
+    fn win_rate(&self, cards: &Bound<'_, PyAny>, opponents: usize) -> PyResult<ZhajinhuaHand> {
+        let cards = cards_of(cards)?;
+        let h = self
+            .table
+            .win_rate(&cards, opponents)
+            .map_err(|e| match e {
+                cardtables::ZhajinhuaQueryError::Cards(e) => card_error(e),
+                e => query_error(e),
+            })?;
+        Ok(ZhajinhuaHand {
+            index: h.index,
+            category: h.category.to_string(),
+            strength: h.strength,
+            opponents,
+            win: h.win,
+            tie: h.tie,
+            loss: h.loss,
+            equity: h.equity,
+            std_error: h.std_error,
+        })
+    }
+
+    /// 1 when hand `a` beats disjoint hand `b`, -1 when it loses, 0 for a tie.
+    fn compare(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i32> {
+        let (a, b) = (cards_of(a)?, cards_of(b)?);
+        if a.iter().any(|c| b.contains(c)) {
+            return Err(card_error("the two hands share a card"));
+        }
+        Ok(self.table.compare(&a, &b).map_err(card_error)? as i32)
+    }
+}
+
+/// A Hold'em starting class's result against some number of random opponents.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct HoldemEquity {
+    class_index: usize,
+    opponents: usize,
+    win: f64,
+    tie: f64,
+    equity: f64,
+    std_error: f64,
+}
+
+#[pymethods]
+impl HoldemEquity {
+    fn __repr__(&self) -> String {
+        format!(
+            "HoldemEquity(class_index={}, opponents={}, win={}, tie={}, equity={})",
+            self.class_index, self.opponents, self.win, self.tie, self.equity
+        )
+    }
+}
+
+/// A Hold'em preflop table (`holdem.bin`, job kinds `holdem.preflop`, `holdem.multiway`).
+#[pyclass(frozen, module = "cardtables")]
+struct Holdem {
+    table: cardtables::Holdem,
+}
+
+#[pymethods]
+impl Holdem {
+    #[staticmethod]
+    fn open(path: std::path::PathBuf) -> PyResult<Holdem> {
+        Ok(Holdem {
+            table: cardtables::Holdem::open(path).map_err(table_error)?,
+        })
+    }
+
+    #[staticmethod]
+    fn from_bytes(bytes: &[u8]) -> PyResult<Holdem> {
+        Ok(Holdem {
+            table: cardtables::Holdem::from_bytes(bytes).map_err(table_error)?,
+        })
+    }
+
+    #[getter]
+    fn rules(&self) -> &str {
+        self.table.rules()
+    }
+
+    #[getter]
+    fn max_opponents(&self) -> usize {
+        self.table.max_opponents()
+    }
+
+    /// A class ("AKs", "QQ", "T9o") or two cards ("As Kd") against `opponents` hands.
+    fn preflop(&self, hand: &str, opponents: usize) -> PyResult<HoldemEquity> {
+        use cardtables::HoldemQueryError as E;
+        let class = cardtables::holdem::class_of_text(hand).map_err(card_error)?;
+        let p = self.table.preflop(class, opponents).map_err(|e| match e {
+            E::Cards(_) | E::NotAHand(_) => card_error(e),
+            e => query_error(e),
+        })?;
+        Ok(HoldemEquity {
+            class_index: p.class,
+            opponents: p.opponents,
+            win: p.win,
+            tie: p.tie,
+            equity: p.equity,
+            std_error: p.std_error,
+        })
+    }
+}
+
+/// Advice for a blackjack hand.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct BlackjackAdvice {
+    /// "stand", "hit", "double", "split" or "surrender".
+    action: String,
+    /// Its exact EV for a two-card hand; None for longer hands (from the chart).
+    ev: Option<f64>,
+    /// Every allowed action's exact EV for a two-card hand (empty for longer hands).
+    evs: std::collections::BTreeMap<String, f64>,
+}
+
+#[pymethods]
+impl BlackjackAdvice {
+    fn __repr__(&self) -> String {
+        let ev = self.ev.map_or("None".to_string(), |v| v.to_string());
+        format!("BlackjackAdvice(action={:?}, ev={ev})", self.action)
+    }
+}
+
+/// A blackjack table (`blackjack.bin`, job kind `blackjack.strategy`).
+#[pyclass(frozen, module = "cardtables")]
+struct Blackjack {
+    table: cardtables::Blackjack,
+}
+
+#[pymethods]
+impl Blackjack {
+    #[staticmethod]
+    fn open(path: std::path::PathBuf) -> PyResult<Blackjack> {
+        Ok(Blackjack {
+            table: cardtables::Blackjack::open(path).map_err(table_error)?,
+        })
+    }
+
+    #[staticmethod]
+    fn from_bytes(bytes: &[u8]) -> PyResult<Blackjack> {
+        Ok(Blackjack {
+            table: cardtables::Blackjack::from_bytes(bytes).map_err(table_error)?,
+        })
+    }
+
+    /// The rule set ids, in table order.
+    #[getter]
+    fn rule_sets(&self) -> Vec<String> {
+        self.table
+            .rule_sets()
+            .iter()
+            .map(|s| s.id.clone())
+            .collect()
+    }
+
+    /// The best action for `hand` ("8 8", "A 7", "T 2 4") against `upcard` ("T") under
+    /// the rule set with id `rules` (e.g. "6d-s17-das").
+    fn best_action(&self, rules: &str, hand: &str, upcard: &str) -> PyResult<BlackjackAdvice> {
+        let set = self.table.rule_set(rules).map_err(query_error)?;
+        let hand = parse_hand(hand).map_err(card_error)?;
+        let upcard = parse_rank(upcard).map_err(card_error)?;
+        let advice = self
+            .table
+            .best_action(set, &hand, upcard)
+            .map_err(card_error)?;
+        let evs = if hand.len() == 2 {
+            let evs = self.table.evs(set, &hand, upcard).map_err(card_error)?;
+            Action::ALL
+                .iter()
+                .zip(evs)
+                .filter(|(_, v)| !v.is_nan())
+                .map(|(a, v)| (a.name().to_string(), v))
+                .collect()
+        } else {
+            Default::default()
+        };
+        Ok(BlackjackAdvice {
+            action: advice.action.name().to_string(),
+            ev: advice.ev,
+            evs,
+        })
+    }
+}
+
+/// The colex index of five distinct cards (text or ids), as Niuniu tables and
+/// `hands.parquet` number hands.
+#[pyfunction]
+fn niuniu_hand_index(cards: &Bound<'_, PyAny>) -> PyResult<u32> {
+    cardtables::niuniu::hand_index(&cards_of(cards)?).map_err(card_error)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("CardtablesError", py.get_type::<CardtablesError>())?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    m.add("CardError", py.get_type::<CardError>())?;
+    m.add("QueryError", py.get_type::<QueryError>())?;
+    m.add_class::<Niuniu>()?;
+    m.add_class::<NiuniuHand>()?;
+    m.add_class::<Zhajinhua>()?;
+    m.add_class::<ZhajinhuaHand>()?;
+    m.add_class::<Holdem>()?;
+    m.add_class::<HoldemEquity>()?;
+    m.add_class::<Blackjack>()?;
+    m.add_class::<BlackjackAdvice>()?;
+    m.add_function(wrap_pyfunction!(niuniu_hand_index, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

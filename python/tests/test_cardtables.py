@@ -1,0 +1,138 @@
+"""The Python package against the Parquet tables the same jobs wrote.
+
+scripts/test.sh runs this suite with CARDTABLES_TABLES set to the `tables/` folder of the
+jobs it just ran (niuniu, zhajinhua, holdem_preflop, blackjack_6d_s17).
+"""
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import cardtables
+
+
+@pytest.fixture(scope="session")
+def tables() -> Path:
+    root = os.environ.get("CARDTABLES_TABLES")
+    assert root, "set CARDTABLES_TABLES to a tables/ folder the test jobs wrote"
+    return Path(root)
+
+
+@pytest.fixture(scope="session")
+def niuniu(tables):
+    return cardtables.Niuniu.open(tables / "niuniu" / "niuniu.bin")
+
+
+@pytest.fixture(scope="session")
+def niuniu_rows(tables):
+    return pq.read_table(
+        tables / "niuniu" / "hands.parquet",
+        columns=["hand_index", "cards", "category", "strength", "wins", "win_probability", "banker_ev"],
+    )
+
+
+def test_niuniu_lookups_equal_the_parquet_rows(niuniu, niuniu_rows):
+    rng = np.random.default_rng(20261202)
+    for row in niuniu_rows.take(rng.integers(0, niuniu_rows.num_rows, 3000)).to_pylist():
+        hand = niuniu.lookup(row["cards"])
+        assert hand.index == row["hand_index"]
+        assert (hand.category, hand.strength, hand.wins) == (row["category"], row["strength"], row["wins"])
+        assert hand.win_probability == row["win_probability"]
+        assert hand.banker_ev == row["banker_ev"]
+        # The same hand by card ids, in another order.
+        ids = [card_id(text) for text in row["cards"].split()][::-1]
+        assert niuniu.lookup(ids).index == row["hand_index"]
+        assert cardtables.niuniu_hand_index(row["cards"]) == row["hand_index"]
+
+
+def test_niuniu_vectorised_lookups_equal_every_parquet_row(niuniu, niuniu_rows):
+    index = niuniu_rows.column("hand_index").to_numpy()
+    assert np.array_equal(index, np.arange(2_598_960))
+    win = niuniu.win_probability_many(index)
+    assert win.dtype == np.float64 and win.shape == index.shape
+    assert np.array_equal(win, niuniu_rows.column("win_probability").to_numpy())
+    ev = niuniu.banker_ev_many(index[::-1])[::-1]  # any order, any integer dtype below
+    assert np.array_equal(ev, niuniu_rows.column("banker_ev").to_numpy())
+    grid = niuniu.win_probability_many(index[:6].astype(np.int64).reshape(2, 3))
+    assert grid.shape == (2, 3) and np.array_equal(grid.reshape(-1), win[:6])
+
+
+def test_zhajinhua_win_rates_equal_the_parquet_rows(tables):
+    table = cardtables.Zhajinhua.open(tables / "zhajinhua" / "zhajinhua.bin")
+    rows = pq.read_table(tables / "zhajinhua" / "hands.parquet").to_pylist()
+    assert len(rows) == 22_100 * table.max_opponents
+    for row in rows[::37]:
+        hand = table.win_rate(row["cards"], row["opponents"])
+        assert (hand.index, hand.category, hand.strength) == (row["hand_index"], row["category"], row["strength"])
+        assert (hand.win, hand.tie, hand.loss, hand.equity) == (row["win"], row["tie"], row["loss"], row["equity"])
+    assert table.compare("As Ah Ad", "Ks Kh Kd") == 1
+    assert table.compare("Ks Kh Kd", "As Ah Ad") == -1
+
+
+def test_holdem_equities_equal_the_parquet_rows(tables):
+    table = cardtables.Holdem.open(tables / "holdem_preflop" / "holdem.bin")
+    for row in pq.read_table(tables / "holdem_preflop" / "preflop.parquet").to_pylist():
+        got = table.preflop(row["class"], row["opponents"])
+        assert (got.win, got.tie, got.equity, got.std_error) == (row["win"], row["tie"], row["equity"], row["std_error"])
+    assert table.preflop("As Ks", 1).equity == table.preflop("AKs", 1).equity
+
+
+def test_blackjack_advice_equals_the_parquet_rows(tables):
+    table = cardtables.Blackjack.open(tables / "blackjack_6d_s17" / "blackjack.bin")
+    assert table.rule_sets == ["6d-s17-das"]
+    rows = pq.read_table(tables / "blackjack_6d_s17" / "hands.parquet").to_pylist()
+    assert len(rows) == 550
+    for row in rows:
+        advice = table.best_action(row["rule_set"], row["cards"], row["upcard_label"])
+        assert (advice.action, advice.ev) == (row["best_action"], row["best_ev"])
+        for action in ["stand", "hit", "double", "split", "surrender"]:
+            assert advice.evs.get(action) == row[f"ev_{action}"], (row["cards"], row["upcard_label"], action)
+    longer = table.best_action("6d-s17-das", "T 2 4", "T")
+    assert longer.ev is None and longer.evs == {} and longer.action in ("hit", "stand")
+
+
+def test_errors_are_exceptions_with_the_runtime_message(tables, niuniu):
+    with pytest.raises(cardtables.CardError, match="Ks appears more than once"):
+        niuniu.lookup("Ks Ks Qh Jd Tc")
+    with pytest.raises(cardtables.CardError):
+        niuniu.lookup([0, 1, 2, 3, 52])
+    with pytest.raises(cardtables.QueryError, match="hand index 2598960 \\(position 1\\)"):
+        niuniu.win_probability_many([7, 2_598_960])
+    with pytest.raises(cardtables.QueryError):
+        niuniu.banker_ev_many([-1])
+    with pytest.raises(cardtables.CardError):
+        niuniu.win_probability_many([0.5])
+    holdem = cardtables.Holdem.open(tables / "holdem_preflop" / "holdem.bin")
+    with pytest.raises(cardtables.QueryError, match="2 opponents is not covered"):
+        holdem.preflop("AKs", 2)
+    blackjack = cardtables.Blackjack.open(tables / "blackjack_6d_s17" / "blackjack.bin")
+    with pytest.raises(cardtables.QueryError, match="6d-s17-das"):
+        blackjack.best_action("8d-h17", "8 8", "T")
+    with pytest.raises(cardtables.TableError, match="nowhere.bin"):
+        cardtables.Niuniu.open(tables / "nowhere.bin")
+    data = (tables / "niuniu" / "niuniu.bin").read_bytes()
+    for broken in [data[:100], data[:40], data[:-1], data[:60] + bytes([data[60] ^ 1]) + data[61:]]:
+        with pytest.raises(cardtables.TableError):
+            cardtables.Niuniu.from_bytes(broken)
+    with pytest.raises(cardtables.TableError):
+        cardtables.Zhajinhua.from_bytes(data)  # a Niuniu file
+    assert issubclass(cardtables.CardError, cardtables.CardtablesError)
+    assert issubclass(cardtables.CardtablesError, ValueError)
+
+
+def test_one_table_serves_many_threads(niuniu):
+    index = np.arange(0, 2_598_960, 7, dtype=np.uint32)
+    want = niuniu.win_probability_many(index)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: niuniu.win_probability_many(index), range(8)))
+    assert all(np.array_equal(r, want) for r in results)
+
+
+def card_id(text: str) -> int:
+    rank = "23456789TJQKA".index(text[0].upper())
+    suit = "dchs".index(text[1])
+    return 4 * rank + suit
