@@ -257,6 +257,18 @@ fn last_error() -> String {
         .into_owned()
 }
 
+/// An output struct to be filled.
+fn empty_equity() -> CtHoldemEquity {
+    CtHoldemEquity {
+        class_index: 0,
+        opponents: 0,
+        win: 0.0,
+        tie: 0.0,
+        equity: 0.0,
+        std_error: 0.0,
+    }
+}
+
 fn holdem_bytes() -> Vec<u8> {
     let values = |offset: f64| (0..2 * CLASSES).map(|i| offset + i as f64 / 1e4).collect();
     let payload = HoldemPayload {
@@ -280,14 +292,7 @@ fn holdem_answers_equal_the_rust_runtime_by_text_and_by_ids() {
         unsafe { ct_holdem_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle) },
         CT_OK
     );
-    let mut out = CtHoldemEquity {
-        class_index: 0,
-        opponents: 0,
-        win: 0.0,
-        tie: 0.0,
-        equity: 0.0,
-        std_error: 0.0,
-    };
+    let mut out = empty_equity();
     for (text, a, b) in [("AKs", 51u8, 47u8), ("72o", 20, 1), ("QQ", 43, 42)] {
         let class = cardtables::holdem::class_of_text(text).unwrap();
         for opponents in 1..=2u32 {
@@ -420,7 +425,7 @@ fn null_pointers_and_bad_tables_are_errors_never_crashes() {
             CT_OK
         );
         let latin1 = [0xC0u8, b'K', 0];
-        let mut out = std::mem::zeroed::<CtHoldemEquity>();
+        let mut out = empty_equity();
         assert_eq!(
             ct_holdem_preflop(h, latin1.as_ptr().cast::<c_char>(), 1, &mut out),
             CT_INVALID_ARGUMENT
@@ -591,14 +596,7 @@ fn one_handle_answers_many_threads_and_errors_stay_on_their_thread() {
             let shared = &shared;
             s.spawn(move || {
                 let text = CString::new("KK").unwrap();
-                let mut out = CtHoldemEquity {
-                    class_index: 0,
-                    opponents: 0,
-                    win: 0.0,
-                    tie: 0.0,
-                    equity: 0.0,
-                    std_error: 0.0,
-                };
+                let mut out = empty_equity();
                 for _ in 0..1000 {
                     // SAFETY: a live handle shared read-only; valid pointers.
                     let status =

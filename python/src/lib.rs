@@ -82,6 +82,36 @@ fn output<'a, T: pyo3::buffer::Element>(
     Ok(out)
 }
 
+/// The `#[pymethods]` block of a table class: `open(path)` and `from_bytes(data)`, which
+/// make the class from its runtime table with `$make`, the `rules` property, then the
+/// class's own methods.
+macro_rules! table_class {
+    ($class:ident, $table:ty, $make:expr; $($methods:tt)*) => {
+        #[pymethods]
+        impl $class {
+            /// Opens a table file.
+            #[staticmethod]
+            fn open(path: std::path::PathBuf) -> PyResult<$class> {
+                Ok(($make)(<$table>::open(path).map_err(table_error)?))
+            }
+
+            /// Reads a table from bytes.
+            #[staticmethod]
+            fn from_bytes(bytes: &[u8]) -> PyResult<$class> {
+                Ok(($make)(<$table>::from_bytes(bytes).map_err(table_error)?))
+            }
+
+            /// The rules the table was computed under, as TOML.
+            #[getter]
+            fn rules(&self) -> &str {
+                self.table.rules()
+            }
+
+            $($methods)*
+        }
+    };
+}
+
 /// Everything a Niuniu table says about one hand of five cards.
 #[pyclass(frozen, get_all, module = "cardtables")]
 struct NiuniuHand {
@@ -179,29 +209,7 @@ impl Niuniu {
     }
 }
 
-#[pymethods]
-impl Niuniu {
-    /// Opens a table file.
-    #[staticmethod]
-    fn open(path: std::path::PathBuf) -> PyResult<Niuniu> {
-        Ok(Niuniu::new(
-            cardtables::Niuniu::open(path).map_err(table_error)?,
-        ))
-    }
-
-    /// Reads a table from bytes.
-    #[staticmethod]
-    fn from_bytes(bytes: &[u8]) -> PyResult<Niuniu> {
-        Ok(Niuniu::new(
-            cardtables::Niuniu::from_bytes(bytes).map_err(table_error)?,
-        ))
-    }
-
-    /// The rules the table was computed under, as TOML.
-    #[getter]
-    fn rules(&self) -> &str {
-        self.table.rules()
-    }
+table_class!(Niuniu, cardtables::Niuniu, Niuniu::new;
 
     /// Category names, weakest first.
     #[getter]
@@ -256,7 +264,7 @@ impl Niuniu {
             .get_or_init(|| self.per_hand(|h| h.banker_ev));
         Niuniu::gather(py, values, indices, out)
     }
-}
+);
 
 /// Cards from text or from a sequence of card ids.
 fn cards_of(cards: &Bound<'_, PyAny>) -> PyResult<Vec<cardtables::Card>> {
@@ -308,26 +316,7 @@ struct Zhajinhua {
     table: cardtables::Zhajinhua,
 }
 
-#[pymethods]
-impl Zhajinhua {
-    #[staticmethod]
-    fn open(path: std::path::PathBuf) -> PyResult<Zhajinhua> {
-        Ok(Zhajinhua {
-            table: cardtables::Zhajinhua::open(path).map_err(table_error)?,
-        })
-    }
-
-    #[staticmethod]
-    fn from_bytes(bytes: &[u8]) -> PyResult<Zhajinhua> {
-        Ok(Zhajinhua {
-            table: cardtables::Zhajinhua::from_bytes(bytes).map_err(table_error)?,
-        })
-    }
-
-    #[getter]
-    fn rules(&self) -> &str {
-        self.table.rules()
-    }
+table_class!(Zhajinhua, cardtables::Zhajinhua, |table| Zhajinhua { table };
 
     /// Opponent counts covered: 1 to this.
     #[getter]
@@ -366,7 +355,7 @@ impl Zhajinhua {
         }
         Ok(self.table.compare(&a, &b).map_err(card_error)? as i32)
     }
-}
+);
 
 /// A Hold'em starting class's result against some number of random opponents.
 #[pyclass(frozen, get_all, module = "cardtables")]
@@ -395,26 +384,7 @@ struct Holdem {
     table: cardtables::Holdem,
 }
 
-#[pymethods]
-impl Holdem {
-    #[staticmethod]
-    fn open(path: std::path::PathBuf) -> PyResult<Holdem> {
-        Ok(Holdem {
-            table: cardtables::Holdem::open(path).map_err(table_error)?,
-        })
-    }
-
-    #[staticmethod]
-    fn from_bytes(bytes: &[u8]) -> PyResult<Holdem> {
-        Ok(Holdem {
-            table: cardtables::Holdem::from_bytes(bytes).map_err(table_error)?,
-        })
-    }
-
-    #[getter]
-    fn rules(&self) -> &str {
-        self.table.rules()
-    }
+table_class!(Holdem, cardtables::Holdem, |table| Holdem { table };
 
     #[getter]
     fn max_opponents(&self) -> usize {
@@ -438,7 +408,7 @@ impl Holdem {
             std_error: p.std_error,
         })
     }
-}
+);
 
 /// Advice for a blackjack hand.
 #[pyclass(frozen, get_all, module = "cardtables")]
@@ -465,22 +435,7 @@ struct Blackjack {
     table: cardtables::Blackjack,
 }
 
-#[pymethods]
-impl Blackjack {
-    #[staticmethod]
-    fn open(path: std::path::PathBuf) -> PyResult<Blackjack> {
-        Ok(Blackjack {
-            table: cardtables::Blackjack::open(path).map_err(table_error)?,
-        })
-    }
-
-    #[staticmethod]
-    fn from_bytes(bytes: &[u8]) -> PyResult<Blackjack> {
-        Ok(Blackjack {
-            table: cardtables::Blackjack::from_bytes(bytes).map_err(table_error)?,
-        })
-    }
-
+table_class!(Blackjack, cardtables::Blackjack, |table| Blackjack { table };
     /// The rule set ids, in table order.
     #[getter]
     fn rule_sets(&self) -> Vec<String> {
@@ -518,7 +473,7 @@ impl Blackjack {
             evs,
         })
     }
-}
+);
 
 /// The colex index of five distinct cards (text or ids), as Niuniu tables and
 /// `hands.parquet` number hands.
