@@ -102,8 +102,12 @@ if command -v "${CXX:-c++}" > /dev/null; then # the header is also valid C++
   passed=$((passed + 1))
 fi
 tables=$out/tables
-c_out=$("$out/lookup" "$tables/niuniu/niuniu.bin" "$tables/zhajinhua/zhajinhua.bin" \
-  "$tables/holdem_preflop/holdem.bin" "$tables/blackjack_6d_s17/blackjack.bin")
+c_out=$("$out/lookup" niuniu="$tables/niuniu/niuniu.bin" zhajinhua="$tables/zhajinhua/zhajinhua.bin" \
+  holdem="$tables/holdem_preflop/holdem.bin" headsup="$tables/holdem_headsup/holdem_headsup.bin" \
+  pushfold="$tables/holdem_pushfold/pushfold.bin" stud="$tables/showhand_quick/stud.bin" \
+  bidding="$tables/niuniu_bidding_quick/niuniu_bidding.bin" \
+  blackjack="$tables/blackjack_6d_s17/blackjack.bin" \
+  indices="$tables/blackjack_indices_quick/blackjack_indices.bin")
 val() { # val KEY: the C example's answer for KEY (it must have printed one)
   local v
   v=$(awk -v k="$1" '$1 == k { sub(/^[^ ]+ /, ""); print; found = 1 } END { exit !found }' <<< "$c_out") \
@@ -131,6 +135,28 @@ for action in stand hit double split; do
 done
 expect "best: $(val blackjack.best) ($(val blackjack.best_ev))" $bin "${blackjack[@]}"
 expect "hit" val blackjack.t24_vs_t
+expect "As Ks vs Qd Qc: wins $(val headsup.wins), ties $(val headsup.ties), losses $(val headsup.losses) of $(val headsup.boards) boards, equity $(val headsup.equity)" \
+  $bin query holdem "As Ks" "Qd Qc" --table "$tables/holdem_headsup/holdem_headsup.bin"
+expect "AKs vs QQ: equity $(val headsup.class_equity)" \
+  $bin query holdem AKs QQ --table "$tables/holdem_headsup/holdem_headsup.bin"
+pushfold=(query pushfold AKo --stack 8.5 --table "$tables/holdem_pushfold/pushfold.bin")
+expect "(grid stack $(val pushfold.stack))" $bin "${pushfold[@]}"
+expect "EV push $(val pushfold.push_ev) bb, fold $(val pushfold.push_fold_ev) bb" $bin "${pushfold[@]}"
+expect "EV call $(val pushfold.call_ev) bb, fold $(val pushfold.call_fold_ev) bb" $bin "${pushfold[@]}"
+expect "game value for the small blind: $(val pushfold.value) bb per hand" $bin "${pushfold[@]}"
+expect 4 val pushfold.off_grid_status # CT_QUERY_ERROR
+expect "exact over $(val stud.deals) deals: win $(val stud.win), tie $(val stud.tie), lose $(val stud.lose)" \
+  $bin query stud "As Ah" "Ks Qs" --deck "$(val stud.deck)"
+bidding=(query niuniu "Ks Qh Jd Tc" --table "$tables/niuniu_bidding_quick/niuniu_bidding.bin")
+expect "four-card index:   $(val bidding.index) (rank class $(val bidding.rank_class))" $bin "${bidding[@]}"
+expect "player EV:         $(val bidding.player_ev) per stake" $bin "${bidding[@]}"
+expect "banker EV:         $(val bidding.banker_ev) per stake at ×1 against one player, $(val bidding.banker_ev_table) against" \
+  $bin "${bidding[@]}"
+expect "suggested bid:     ×$(val bidding.bid)" $bin "${bidding[@]}"
+expect 48 val bidding.fifth_cards
+indices=(query blackjack "T 6" T --count 3 --table "$tables/blackjack_indices_quick/blackjack_indices.bin")
+expect "chart:  $(val indices.chart)" $bin "${indices[@]}"
+expect "play:   $(val indices.action) (index at or above $(val indices.index)," $bin "${indices[@]}"
 
 step "the Python package: build its abi3 wheel with maturin, install it, run its tests on the tables those jobs wrote"
 cargo fmt --manifest-path python/Cargo.toml -- --check

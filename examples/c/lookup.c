@@ -1,14 +1,16 @@
 /*
- * lookup.c: the cardtables C ABI from C. Opens four tables the pipeline wrote, asks each
- * one question by card text and the same question by card ids, shows what an error looks
- * like, and prints every answer as one "key value" line.
+ * lookup.c: the cardtables C ABI from C. Opens each table named on the command line
+ * (GAME=PATH), asks it a question by card text and, where the ABI has one, the same
+ * question by card ids, shows what an error looks like, and prints every answer as one
+ * "key value" line.
  *
  * Build (from the repository root, after `cargo build --release -p cardtables-ffi`):
  *   cc -std=c99 -Wall -Wextra -Werror -Iffi/include examples/c/lookup.c \
  *      target/release/libcardtables_ffi.a -lpthread -ldl -lm -o lookup
- * Run:
- *   ./lookup tables/niuniu/niuniu.bin tables/zhajinhua/zhajinhua.bin \
- *            tables/holdem_preflop/holdem.bin tables/blackjack_6d_s17/blackjack.bin
+ * Run, with any of the nine tables:
+ *   ./lookup niuniu=tables/niuniu/niuniu.bin zhajinhua=tables/zhajinhua/zhajinhua.bin \
+ *            holdem=tables/holdem_preflop/holdem.bin blackjack=tables/blackjack/blackjack.bin \
+ *            headsup=... pushfold=... stud=... bidding=... indices=...
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,18 +28,12 @@
         }                                                                            \
     } while (0)
 
-int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s NIUNIU.bin ZHAJINHUA.bin HOLDEM.bin BLACKJACK.bin\n", argv[0]);
-        return 2;
-    }
-    printf("version %s\n", ct_version());
-
-    /* Niuniu: Ks Qs Qh Jd Tc, by text and by card ids (id = 4 * rank + suit). */
+static int niuniu(const char *path) {
     ct_niuniu *niuniu = NULL;
-    CHECK(ct_niuniu_open(argv[1], &niuniu));
+    CHECK(ct_niuniu_open(path, &niuniu));
     ct_niuniu_hand hand, by_ids;
     CHECK(ct_niuniu_lookup(niuniu, "Ks Qh Jd Tc Qs", &hand));
+    /* The same hand by card ids (id = 4 * rank + suit), in another order. */
     const uint8_t ids[5] = {4 * 11 + 3, 4 * 10 + 2, 4 * 9 + 0, 4 * 8 + 1, 4 * 10 + 3};
     CHECK(ct_niuniu_lookup_ids(niuniu, ids, 5, &by_ids));
     if (by_ids.index != hand.index || by_ids.banker_ev != hand.banker_ev) {
@@ -56,10 +52,12 @@ int main(int argc, char **argv) {
     printf("niuniu.duplicate_status %d\n", (int)status);
     printf("niuniu.duplicate_error %s\n", ct_last_error());
     ct_niuniu_free(niuniu);
+    return 0;
+}
 
-    /* Zhajinhua: Ks Kh Qd against one opponent. */
+static int zhajinhua(const char *path) {
     ct_zhajinhua *zhajinhua = NULL;
-    CHECK(ct_zhajinhua_open(argv[2], &zhajinhua));
+    CHECK(ct_zhajinhua_open(path, &zhajinhua));
     ct_zhajinhua_hand z, z_ids;
     CHECK(ct_zhajinhua_win_rate(zhajinhua, "Ks Kh Qd", 1, &z));
     const uint8_t three[3] = {4 * 11 + 3, 4 * 11 + 2, 4 * 10 + 0};
@@ -75,10 +73,12 @@ int main(int argc, char **argv) {
     printf("zhajinhua.loss %.6f\n", z.loss);
     printf("zhajinhua.equity %.6f\n", z.equity);
     ct_zhajinhua_free(zhajinhua);
+    return 0;
+}
 
-    /* Hold'em: AKs against one random hand, as a class and as two cards. */
+static int holdem(const char *path) {
     ct_holdem *holdem = NULL;
-    CHECK(ct_holdem_open(argv[3], &holdem));
+    CHECK(ct_holdem_open(path, &holdem));
     ct_holdem_equity p, p_ids;
     CHECK(ct_holdem_preflop(holdem, "AKs", 1, &p));
     CHECK(ct_holdem_preflop_ids(holdem, 4 * 12 + 3, 4 * 11 + 3, 1, &p_ids));
@@ -90,10 +90,100 @@ int main(int argc, char **argv) {
     printf("holdem.tie %.4f\n", p.tie);
     printf("holdem.equity %.4f\n", p.equity);
     ct_holdem_free(holdem);
+    return 0;
+}
 
-    /* Blackjack: 8-8 against a ten under 6d-s17-das. */
+static int headsup(const char *path) {
+    ct_holdem_headsup *table = NULL;
+    CHECK(ct_holdem_headsup_open(path, &table));
+    ct_headsup_result r, r_ids;
+    CHECK(ct_holdem_headsup_cards(table, "As Ks", "Qd Qc", &r));
+    CHECK(ct_holdem_headsup_cards_ids(table, 4 * 10 + 1, 4 * 10 + 0, 4 * 11 + 3, 4 * 12 + 3, &r_ids));
+    if (r_ids.wins != r.losses || r_ids.losses != r.wins || r_ids.ties != r.ties) {
+        fprintf(stderr, "headsup: Qc Qd vs Ks As is not As Ks vs Qd Qc reversed\n");
+        return 1;
+    }
+    printf("headsup.wins %u\n", r.wins);
+    printf("headsup.ties %u\n", r.ties);
+    printf("headsup.losses %u\n", r.losses);
+    printf("headsup.boards %u\n", r.boards);
+    printf("headsup.equity %.4f\n", r.equity);
+    uint32_t aks = 0, qq = 0;
+    CHECK(ct_holdem_class_index("AKs", &aks));
+    CHECK(ct_holdem_class_index("QQ", &qq));
+    double equity = 0;
+    CHECK(ct_holdem_headsup_classes(table, aks, qq, &equity));
+    printf("headsup.class_equity %.4f\n", equity);
+    ct_holdem_headsup_free(table);
+    return 0;
+}
+
+static int pushfold(const char *path) {
+    ct_pushfold *table = NULL;
+    CHECK(ct_pushfold_open(path, &table));
+    ct_pushfold_play push, call;
+    CHECK(ct_pushfold_push(table, "AKo", 8.5, &push));
+    CHECK(ct_pushfold_call(table, "AKo", 8.5, &call));
+    double value = 0, exploitability = 0;
+    CHECK(ct_pushfold_value(table, 8.5, &value, &exploitability));
+    printf("pushfold.stack %g\n", push.stack);
+    printf("pushfold.push_frequency %.4f\n", push.frequency);
+    printf("pushfold.push_ev %+.4f\n", push.ev_action);
+    printf("pushfold.push_fold_ev %+.4f\n", push.ev_fold);
+    printf("pushfold.call_ev %+.4f\n", call.ev_action);
+    printf("pushfold.call_fold_ev %+.4f\n", call.ev_fold);
+    printf("pushfold.value %+.4f\n", value);
+    /* An error: a stack outside the grid. */
+    printf("pushfold.off_grid_status %d\n", (int)ct_pushfold_push(table, "AKo", 1e6, &push));
+    ct_pushfold_free(table);
+    return 0;
+}
+
+static int stud(const char *path) {
+    ct_stud *table = NULL;
+    CHECK(ct_stud_open(path, &table));
+    const uint8_t *decks = NULL;
+    size_t count = 0;
+    CHECK(ct_stud_decks(table, &decks, &count));
+    ct_stud_result r, r_ids;
+    CHECK(ct_stud_starting_hands(table, decks[0], "As Ah", "Ks Qs", &r));
+    CHECK(ct_stud_starting_hands_ids(table, decks[0], 4 * 12 + 3, 4 * 12 + 2, 4 * 11 + 3, 4 * 10 + 3, &r_ids));
+    if (r_ids.wins != r.wins || r_ids.deals != r.deals) {
+        fprintf(stderr, "stud: the same hands by ids gave another answer\n");
+        return 1;
+    }
+    printf("stud.deck %u\n", (unsigned)decks[0]);
+    printf("stud.deals %llu\n", (unsigned long long)r.deals);
+    printf("stud.win %.4f\n", (double)r.wins / (double)r.deals);
+    printf("stud.tie %.4f\n", (double)r.ties / (double)r.deals);
+    printf("stud.lose %.4f\n", (double)r.losses / (double)r.deals);
+    ct_stud_free(table);
+    return 0;
+}
+
+static int bidding(const char *path) {
+    ct_niuniu_bidding *table = NULL;
+    CHECK(ct_niuniu_bidding_open(path, &table));
+    ct_niuniu_bidding_answer a;
+    CHECK(ct_niuniu_bidding_lookup(table, "Ks Qh Jd Tc", &a));
+    printf("bidding.index %u\n", a.index);
+    printf("bidding.rank_class %u\n", (unsigned)a.rank_class);
+    printf("bidding.player_ev %+.6f\n", a.player_ev);
+    printf("bidding.banker_ev %+.6f\n", a.banker_ev);
+    printf("bidding.banker_ev_table %+.6f\n", a.banker_ev_table);
+    printf("bidding.bid %u\n", a.bid);
+    unsigned fifth = 0;
+    for (size_t c = 0; c < a.categories; c++) {
+        fifth += a.fifth_cards[c];
+    }
+    printf("bidding.fifth_cards %u\n", fifth); /* 48 */
+    ct_niuniu_bidding_free(table);
+    return 0;
+}
+
+static int blackjack(const char *path) {
     ct_blackjack *blackjack = NULL;
-    CHECK(ct_blackjack_open(argv[4], &blackjack));
+    CHECK(ct_blackjack_open(path, &blackjack));
     size_t rule_set = 0;
     CHECK(ct_blackjack_rule_set(blackjack, "6d-s17-das", &rule_set));
     ct_blackjack_advice advice;
@@ -109,5 +199,59 @@ int main(int argc, char **argv) {
     CHECK(ct_blackjack_best_action_ranks(blackjack, rule_set, ranks, 3, 8, &advice));
     printf("blackjack.t24_vs_t %s\n", ct_blackjack_action_name(advice.action));
     ct_blackjack_free(blackjack);
+    return 0;
+}
+
+static int indices(const char *path) {
+    ct_blackjack_indices *table = NULL;
+    CHECK(ct_blackjack_indices_open(path, &table));
+    size_t rule_set = 0;
+    CHECK(ct_blackjack_indices_rule_set(table, "6d-s17-das", &rule_set));
+    ct_count_advice advice;
+    CHECK(ct_blackjack_indices_best_action(table, rule_set, "T 6", "T", 3, &advice));
+    printf("indices.action %s\n", ct_blackjack_action_name(advice.action));
+    printf("indices.chart %s\n", ct_blackjack_action_name(advice.chart));
+    printf("indices.has_index %u\n", (unsigned)advice.has_index);
+    printf("indices.index %+d\n", (int)advice.index);
+    printf("indices.index_below %u\n", (unsigned)advice.index_below);
+    uint8_t insure_low = 1, insure_high = 0;
+    CHECK(ct_blackjack_indices_insure(table, rule_set, -5, &insure_low));
+    CHECK(ct_blackjack_indices_insure(table, rule_set, 8, &insure_high));
+    printf("indices.insure_at_-5 %u\n", (unsigned)insure_low);
+    printf("indices.insure_at_+8 %u\n", (unsigned)insure_high);
+    ct_blackjack_indices_free(table);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    static const struct {
+        const char *name;
+        int (*run)(const char *path);
+    } games[] = {
+        {"niuniu", niuniu},   {"zhajinhua", zhajinhua}, {"holdem", holdem},
+        {"headsup", headsup}, {"pushfold", pushfold},   {"stud", stud},
+        {"bidding", bidding}, {"blackjack", blackjack}, {"indices", indices},
+    };
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s GAME=TABLE.bin ... (games: niuniu zhajinhua holdem headsup "
+                        "pushfold stud bidding blackjack indices)\n", argv[0]);
+        return 2;
+    }
+    printf("version %s\n", ct_version());
+    for (int i = 1; i < argc; i++) {
+        const char *eq = strchr(argv[i], '=');
+        size_t k = 0, n = sizeof games / sizeof games[0];
+        while (eq && k < n && !(strlen(games[k].name) == (size_t)(eq - argv[i]) &&
+                                strncmp(games[k].name, argv[i], (size_t)(eq - argv[i])) == 0)) {
+            k++;
+        }
+        if (!eq || k == n) {
+            fprintf(stderr, "%s: expected GAME=PATH with a known game\n", argv[i]);
+            return 2;
+        }
+        if (games[k].run(eq + 1) != 0) {
+            return 1;
+        }
+    }
     return 0;
 }

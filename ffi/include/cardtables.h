@@ -1,6 +1,7 @@
 /*
- * cardtables.h: the C ABI of cardtables-ffi, O(1) answers from the exact card-game
- * tables that `pipeline` writes (niuniu.bin, zhajinhua.bin, holdem.bin, blackjack.bin).
+ * cardtables.h: the C ABI of cardtables-ffi, O(1) answers from every runtime table that
+ * `pipeline` writes: niuniu.bin, niuniu_bidding.bin, zhajinhua.bin, holdem.bin,
+ * holdem_headsup.bin, pushfold.bin, stud.bin, blackjack.bin, blackjack_indices.bin.
  *
  * Link with libcardtables_ffi (static: libcardtables_ffi.a plus -lpthread -ldl -lm on
  * Linux; shared: libcardtables_ffi.so / .dylib / .dll). A test in the crate checks that
@@ -21,8 +22,8 @@
  * - Cards are text ("As Kh Td": ranks 23456789TJQKA or 10, suits shdc or the suit
  *   symbols) or card ids: id = 4 * rank + suit, rank 0 = 2 ... 12 = A, suit 0..3 =
  *   diamonds, clubs, hearts, spades.
- * - Strings the library returns (category names, rule set ids) live as long as their
- *   handle; ct_version and ct_blackjack_action_name return static strings.
+ * - Strings and arrays the library returns (category names, rule set ids, grids) live as
+ *   long as their handle; ct_version and ct_blackjack_action_name return static strings.
  */
 #ifndef CARDTABLES_H
 #define CARDTABLES_H
@@ -124,6 +125,100 @@ ct_status ct_holdem_max_opponents(const ct_holdem *table, uint32_t *out);
 /* hand: a class ("AKs", "QQ", "T9o") or two cards ("As Kd"). */
 ct_status ct_holdem_preflop(const ct_holdem *table, const char *hand, uint32_t opponents, ct_holdem_equity *out);
 ct_status ct_holdem_preflop_ids(const ct_holdem *table, uint8_t a, uint8_t b, uint32_t opponents, ct_holdem_equity *out);
+/* The class index of a class or two cards; no table needed. */
+ct_status ct_holdem_class_index(const char *hand, uint32_t *out);
+
+/* ---- Hold'em heads-up (holdem_headsup.bin, job kind holdem.headsup) -------------- */
+
+typedef struct ct_holdem_headsup ct_holdem_headsup;
+
+typedef struct ct_headsup_result {
+    uint32_t wins;           /* boards the first hand wins */
+    uint32_t ties;
+    uint32_t losses;
+    uint32_t boards;         /* C(48, 5) */
+    double equity;           /* wins plus half the ties, over all boards */
+} ct_headsup_result;
+
+ct_status ct_holdem_headsup_open(const char *path, ct_holdem_headsup **out);
+ct_status ct_holdem_headsup_from_bytes(const uint8_t *bytes, size_t len, ct_holdem_headsup **out);
+void ct_holdem_headsup_free(ct_holdem_headsup *handle);
+/* a, b: two cards each ("As Ks", "Qd Qc"). */
+ct_status ct_holdem_headsup_cards(const ct_holdem_headsup *table, const char *a, const char *b, ct_headsup_result *out);
+ct_status ct_holdem_headsup_cards_ids(const ct_holdem_headsup *table, uint8_t a1, uint8_t a2, uint8_t b1, uint8_t b2, ct_headsup_result *out);
+/* Class against class (ct_holdem_class_index), averaged over combos sharing no card. */
+ct_status ct_holdem_headsup_classes(const ct_holdem_headsup *table, uint32_t a, uint32_t b, double *out);
+
+/* ---- Hold'em push/fold (pushfold.bin, job kind holdem.pushfold) ------------------ */
+
+typedef struct ct_pushfold ct_pushfold;
+
+typedef struct ct_pushfold_play {
+    double stack;            /* the grid stack answered (nearest at or below), big blinds */
+    double frequency;        /* how often the class pushes (SB) or calls a push (BB) */
+    double ev_action;        /* EV of pushing (SB) or calling (BB), big blinds */
+    double ev_fold;          /* EV of folding, big blinds */
+} ct_pushfold_play;
+
+ct_status ct_pushfold_open(const char *path, ct_pushfold **out);
+ct_status ct_pushfold_from_bytes(const uint8_t *bytes, size_t len, ct_pushfold **out);
+void ct_pushfold_free(ct_pushfold *handle);
+/* hand: a class ("K9o") or two cards ("Ah 7c"); stack in big blinds. */
+ct_status ct_pushfold_push(const ct_pushfold *table, const char *hand, double stack, ct_pushfold_play *out);
+ct_status ct_pushfold_call(const ct_pushfold *table, const char *hand, double stack, ct_pushfold_play *out);
+/* The small blind's equilibrium value and the strategies' exploitability; either may be NULL. */
+ct_status ct_pushfold_value(const ct_pushfold *table, double stack, double *value, double *exploitability);
+/* The ante and the grid's stacks (*count values); any output may be NULL. */
+ct_status ct_pushfold_grid(const ct_pushfold *table, double *ante, const double **stacks, size_t *count);
+
+/* ---- Five-card stud (stud.bin, job kind stud.tables) ------------------------------ */
+
+typedef struct ct_stud ct_stud;
+
+typedef struct ct_stud_result {
+    uint64_t wins;
+    uint64_t ties;
+    uint64_t losses;
+    uint64_t deals;
+    double equity;           /* wins plus half the ties, over all deals */
+} ct_stud_result;
+
+ct_status ct_stud_open(const char *path, ct_stud **out);
+ct_status ct_stud_from_bytes(const uint8_t *bytes, size_t len, ct_stud **out);
+void ct_stud_free(ct_stud *handle);
+/* The deck sizes covered (*count values, e.g. 52, 32, 28). */
+ct_status ct_stud_decks(const ct_stud *table, const uint8_t **decks, size_t *count);
+/* a, b: two cards each; deck: one of ct_stud_decks. */
+ct_status ct_stud_starting_hands(const ct_stud *table, uint8_t deck, const char *a, const char *b, ct_stud_result *out);
+ct_status ct_stud_starting_hands_ids(const ct_stud *table, uint8_t deck, uint8_t a1, uint8_t a2, uint8_t b1, uint8_t b2, ct_stud_result *out);
+
+/* ---- Niuniu bidding (niuniu_bidding.bin, job kind niuniu.bidding) ---------------- */
+
+typedef struct ct_niuniu_bidding ct_niuniu_bidding;
+
+typedef struct ct_niuniu_bidding_answer {
+    uint32_t index;          /* colex index of the four cards */
+    uint16_t rank_class;     /* the rank-multiset class the bidding model plays */
+    double player_ev;        /* exact, per stake at x1 against a banker */
+    double banker_ev;        /* exact, per stake as banker at x1 against one player */
+    double banker_ev_table;  /* exact, as banker at x1 against the whole table */
+    uint32_t bid;            /* the suggested bid: a multiplier, or 0 for no bid */
+    const uint8_t *fifth_cards; /* fifth cards (of 48) giving each category, weakest first */
+    size_t categories;
+    const double *bid_evs;   /* simulated EV of each bid level (0 = no bid, then each bid) */
+    const double *gain_se;   /* standard error of each level's gain over no bid */
+    size_t bid_levels;
+} ct_niuniu_bidding_answer;
+
+ct_status ct_niuniu_bidding_open(const char *path, ct_niuniu_bidding **out);
+ct_status ct_niuniu_bidding_from_bytes(const uint8_t *bytes, size_t len, ct_niuniu_bidding **out);
+void ct_niuniu_bidding_free(ct_niuniu_bidding *handle);
+ct_status ct_niuniu_bidding_lookup(const ct_niuniu_bidding *table, const char *cards, ct_niuniu_bidding_answer *out);
+ct_status ct_niuniu_bidding_lookup_ids(const ct_niuniu_bidding *table, const uint8_t *ids, size_t count, ct_niuniu_bidding_answer *out);
+/* name and multiplier may each be NULL when not wanted. */
+ct_status ct_niuniu_bidding_category(const ct_niuniu_bidding *table, size_t rank, const char **name, uint32_t *multiplier);
+/* The players the banker faces and the bids a player may make; any output may be NULL. */
+ct_status ct_niuniu_bidding_game(const ct_niuniu_bidding *table, uint32_t *players, const uint32_t **bids, size_t *count);
 
 /* ---- Blackjack (blackjack.bin, job kind blackjack.strategy) ---------------------- */
 
@@ -148,6 +243,31 @@ ct_status ct_blackjack_best_action(const ct_blackjack *table, size_t rule_set, c
 ct_status ct_blackjack_best_action_ranks(const ct_blackjack *table, size_t rule_set, const uint8_t *ranks, size_t count, uint8_t upcard, ct_blackjack_advice *out);
 /* "stand", "hit", "double", "split", "surrender", or NULL for another number. */
 const char *ct_blackjack_action_name(uint32_t action);
+
+/* ---- Blackjack count indices (blackjack_indices.bin, job kind blackjack.indices) -- */
+
+typedef struct ct_blackjack_indices ct_blackjack_indices;
+
+typedef struct ct_count_advice {
+    uint32_t action;         /* what to do (actions as for ct_blackjack_advice) */
+    uint32_t chart;          /* what the basic strategy chart does */
+    uint8_t has_index;       /* 1 when an index play changed the chart's action */
+    uint8_t index_below;     /* 1: the play applies at or below index; 0: at or above */
+    int32_t index;           /* the count at which the play changes */
+    double index_gain_per_100; /* EV the index play adds per 100 rounds (NaN without one) */
+} ct_count_advice;
+
+ct_status ct_blackjack_indices_open(const char *path, ct_blackjack_indices **out);
+ct_status ct_blackjack_indices_from_bytes(const uint8_t *bytes, size_t len, ct_blackjack_indices **out);
+void ct_blackjack_indices_free(ct_blackjack_indices *handle);
+ct_status ct_blackjack_indices_rule_set(const ct_blackjack_indices *table, const char *id, size_t *out);
+ct_status ct_blackjack_indices_rule_set_count(const ct_blackjack_indices *table, size_t *out);
+ct_status ct_blackjack_indices_rule_set_id(const ct_blackjack_indices *table, size_t index, const char **out);
+/* count: the table's count (true count, or KO's running count), at the round's start. */
+ct_status ct_blackjack_indices_best_action(const ct_blackjack_indices *table, size_t rule_set, const char *hand, const char *upcard, int32_t count, ct_count_advice *out);
+ct_status ct_blackjack_indices_best_action_ranks(const ct_blackjack_indices *table, size_t rule_set, const uint8_t *ranks, size_t len, uint8_t upcard, int32_t count, ct_count_advice *out);
+/* *out: 1 to take insurance at this count, else 0. */
+ct_status ct_blackjack_indices_insure(const ct_blackjack_indices *table, size_t rule_set, int32_t count, uint8_t *out);
 
 #ifdef __cplusplus
 }

@@ -129,3 +129,20 @@ pub unsafe extern "C" fn ct_holdem_preflop_ids(
         unsafe { put(out, p) }
     })
 }
+
+/// The class index of a starting hand given as a class ("AKs", "QQ", "T9o") or two cards
+/// ("As Kd"): pairs AA…22 (0–12), then suited AK…32, then offsuit (168 = 32o). No table
+/// is needed.
+///
+/// # Safety
+/// `hand` is a NUL-terminated string; `out` valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn ct_holdem_class_index(hand: *const c_char, out: *mut u32) -> CtStatus {
+    guard(|| {
+        // SAFETY: the caller's promise, forwarded.
+        let hand = unsafe { text(hand, "hand") }?;
+        let class = cardtables::holdem::class_of_text(hand)?;
+        // SAFETY: the caller's promise, forwarded.
+        unsafe { put(out, class as u32) }
+    })
+}

@@ -5,8 +5,9 @@
 //!
 //! # Conventions
 //!
-//! - **Handles.** Each table type is an opaque handle (`ct_niuniu`, `ct_zhajinhua`,
-//!   `ct_holdem`, `ct_blackjack`), made by `ct_<table>_open(path, &handle)` or
+//! - **Handles.** Each of the nine table files has its opaque handle type (`ct_niuniu`,
+//!   `ct_niuniu_bidding`, `ct_zhajinhua`, `ct_holdem`, `ct_holdem_headsup`, `ct_pushfold`,
+//!   `ct_stud`, `ct_blackjack`, `ct_blackjack_indices`), made by `ct_<table>_open(path, &handle)` or
 //!   `ct_<table>_from_bytes(bytes, len, &handle)` and released by `ct_<table>_free`
 //!   (which accepts NULL). A handle is immutable once made: any number of threads may
 //!   query one handle at once.
@@ -30,13 +31,23 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod blackjack;
+mod blackjack_indices;
 mod holdem;
+mod holdem_headsup;
 mod niuniu;
+mod niuniu_bidding;
+mod pushfold;
+mod stud;
 mod zhajinhua;
 
 pub use blackjack::*;
+pub use blackjack_indices::*;
 pub use holdem::*;
+pub use holdem_headsup::*;
 pub use niuniu::*;
+pub use niuniu_bidding::*;
+pub use pushfold::*;
+pub use stud::*;
 pub use zhajinhua::*;
 
 /// The result of a call: `CT_OK` or what went wrong.

@@ -12,12 +12,17 @@ use cardtables::holdem::{HoldemPayload, CLASSES};
 use super::*;
 
 const HEADER: &str = include_str!("../include/cardtables.h");
-const SOURCES: [&str; 5] = [
+const SOURCES: [&str; 10] = [
     include_str!("lib.rs"),
     include_str!("niuniu.rs"),
+    include_str!("niuniu_bidding.rs"),
     include_str!("zhajinhua.rs"),
     include_str!("holdem.rs"),
+    include_str!("holdem_headsup.rs"),
+    include_str!("pushfold.rs"),
+    include_str!("stud.rs"),
     include_str!("blackjack.rs"),
+    include_str!("blackjack_indices.rs"),
 ];
 
 /// A C prototype: return type and (type, name) of each parameter, types normalised.
@@ -58,6 +63,7 @@ fn c_type(rust: &str) -> String {
         "u8" => "uint8_t".into(),
         "u16" => "uint16_t".into(),
         "u32" => "uint32_t".into(),
+        "u64" => "uint64_t".into(),
         "i32" => "int32_t".into(),
         "usize" => "size_t".into(),
         "f64" => "double".into(),
@@ -233,7 +239,7 @@ fn the_header_declares_the_structs_field_by_field_and_the_status_codes() {
             structs += 1;
         }
     }
-    assert_eq!(structs, 4);
+    assert_eq!(structs, 9);
     for (name, value) in [
         ("CT_OK", CT_OK),
         ("CT_INVALID_ARGUMENT", CT_INVALID_ARGUMENT),
@@ -372,6 +378,23 @@ fn null_pointers_and_bad_tables_are_errors_never_crashes() {
                 "{at}"
             );
         }
+        // A Hold'em preflop table is no other game's table.
+        macro_rules! refuses {
+            ($($from_bytes:ident),*) => {$({
+                let mut other = null_mut();
+                assert_eq!($from_bytes(bytes.as_ptr(), bytes.len(), &mut other), CT_TABLE_ERROR);
+                assert!(other.is_null(), stringify!($from_bytes));
+            })*};
+        }
+        refuses!(
+            ct_zhajinhua_from_bytes,
+            ct_holdem_headsup_from_bytes,
+            ct_pushfold_from_bytes,
+            ct_stud_from_bytes,
+            ct_niuniu_bidding_from_bytes,
+            ct_blackjack_from_bytes,
+            ct_blackjack_indices_from_bytes
+        );
         let mut niuniu: *mut CtNiuniu = null_mut();
         assert_eq!(
             ct_niuniu_from_bytes(bytes.as_ptr(), bytes.len(), &mut niuniu),
@@ -413,11 +436,46 @@ fn null_pointers_and_bad_tables_are_errors_never_crashes() {
             ct_blackjack_rule_set_count(null(), null_mut()),
             CT_INVALID_ARGUMENT
         );
+        let mut count = 0usize;
+        assert_eq!(
+            ct_blackjack_indices_rule_set_count(null(), &mut count),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_pushfold_grid(null(), null_mut(), null_mut(), &mut count),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_stud_decks(null(), null_mut(), &mut count),
+            CT_INVALID_ARGUMENT
+        );
+        let mut equity = 0.0;
+        assert_eq!(
+            ct_holdem_headsup_classes(null(), 0, 1, &mut equity),
+            CT_INVALID_ARGUMENT
+        );
+        let mut class = 0u32;
+        let t9o = CString::new("T9o").unwrap();
+        assert_eq!(ct_holdem_class_index(t9o.as_ptr(), &mut class), CT_OK);
+        assert_eq!(
+            class as usize,
+            cardtables::holdem::class_of_text("T9o").unwrap()
+        );
+        let bad = CString::new("T9x").unwrap();
+        assert_eq!(
+            ct_holdem_class_index(bad.as_ptr(), &mut class),
+            CT_CARD_ERROR
+        );
         // Freeing NULL is allowed.
         ct_niuniu_free(null_mut());
         ct_zhajinhua_free(null_mut());
         ct_holdem_free(null_mut());
         ct_blackjack_free(null_mut());
+        ct_holdem_headsup_free(null_mut());
+        ct_pushfold_free(null_mut());
+        ct_stud_free(null_mut());
+        ct_niuniu_bidding_free(null_mut());
+        ct_blackjack_indices_free(null_mut());
         // A string that is not UTF-8.
         let mut h: *mut CtHoldem = null_mut();
         assert_eq!(
