@@ -7,10 +7,10 @@
 //!
 //! - **Handles.** Each of the nine table files has its opaque handle type (`ct_niuniu`,
 //!   `ct_niuniu_bidding`, `ct_zhajinhua`, `ct_holdem`, `ct_holdem_headsup`, `ct_pushfold`,
-//!   `ct_stud`, `ct_blackjack`, `ct_blackjack_indices`), made by `ct_<table>_open(path, &handle)` or
-//!   `ct_<table>_from_bytes(bytes, len, &handle)` and released by `ct_<table>_free`
-//!   (which accepts NULL). A handle is immutable once made: any number of threads may
-//!   query one handle at once.
+//!   `ct_stud`, `ct_blackjack`, `ct_blackjack_indices`), made by
+//!   `ct_<table>_open(path, &handle)` or `ct_<table>_from_bytes(bytes, len, &handle)`
+//!   and released by `ct_<table>_free` (which accepts NULL). A handle is immutable once
+//!   made: any number of threads may query one handle at once.
 //! - **Status codes.** Every fallible function returns a `ct_status` (`CT_OK` = 0) and
 //!   writes its results through out-pointers, which are left untouched on failure.
 //! - **Errors.** The message of the last call that failed on the calling thread is

@@ -475,6 +475,328 @@ table_class!(Blackjack, cardtables::Blackjack, |table| Blackjack { table };
     }
 );
 
+/// The exact all-in result of one starting hand against another (Hold'em over every
+/// board, stud over every deal).
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct Matchup {
+    wins: u64,
+    ties: u64,
+    losses: u64,
+    /// Boards (Hold'em) or deals (stud) counted.
+    deals: u64,
+    /// Wins plus half the ties, over all deals.
+    equity: f64,
+}
+
+#[pymethods]
+impl Matchup {
+    fn __repr__(&self) -> String {
+        format!(
+            "Matchup(wins={}, ties={}, losses={}, deals={}, equity={})",
+            self.wins, self.ties, self.losses, self.deals, self.equity
+        )
+    }
+}
+
+/// Two cards from text.
+fn two_cards(text: &str) -> PyResult<[cardtables::Card; 2]> {
+    let cards = cardtables::card::parse_exact(text, 2).map_err(card_error)?;
+    Ok([cards[0], cards[1]])
+}
+
+/// A Hold'em heads-up table (`holdem_headsup.bin`, job kind `holdem.headsup`).
+#[pyclass(frozen, module = "cardtables")]
+struct HoldemHeadsUp {
+    table: cardtables::HoldemHeadsUp,
+}
+
+table_class!(HoldemHeadsUp, cardtables::HoldemHeadsUp, |table| HoldemHeadsUp { table };
+    /// Hand `a` against hand `b`, two cards each ("As Ks", "Qd Qc"), over every board.
+    fn cards(&self, a: &str, b: &str) -> PyResult<Matchup> {
+        let r = self
+            .table
+            .cards(two_cards(a)?, two_cards(b)?)
+            .map_err(|e| match e {
+                cardtables::HeadsUpQueryError::SharedCard => card_error(e),
+                e => query_error(e),
+            })?;
+        Ok(Matchup {
+            wins: r.wins.into(),
+            ties: r.ties.into(),
+            losses: r.losses.into(),
+            deals: r.boards.into(),
+            equity: r.equity,
+        })
+    }
+
+    /// Equity of class `a` against class `b` ("AKs", "QQ"), averaged over the combos
+    /// that share no card.
+    fn classes(&self, a: &str, b: &str) -> PyResult<f64> {
+        let class = |t: &str| cardtables::holdem::class_of_text(t).map_err(card_error);
+        self.table.classes(class(a)?, class(b)?).map_err(query_error)
+    }
+);
+
+/// One player's push/fold equilibrium play of one class at one stack.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct PushFoldPlay {
+    /// The grid stack answered (the nearest at or below the one asked), in big blinds.
+    stack: f64,
+    /// How often the class pushes (small blind) or calls a push (big blind).
+    frequency: f64,
+    /// EV of pushing or calling, and of folding, in big blinds.
+    ev: f64,
+    ev_fold: f64,
+}
+
+#[pymethods]
+impl PushFoldPlay {
+    fn __repr__(&self) -> String {
+        format!(
+            "PushFoldPlay(stack={}, frequency={}, ev={}, ev_fold={})",
+            self.stack, self.frequency, self.ev, self.ev_fold
+        )
+    }
+}
+
+/// A heads-up push/fold table (`pushfold.bin`, job kind `holdem.pushfold`).
+#[pyclass(frozen, module = "cardtables")]
+struct PushFold {
+    table: cardtables::PushFold,
+}
+
+impl PushFold {
+    fn class(hand: &str) -> PyResult<usize> {
+        cardtables::holdem::class_of_text(hand).map_err(card_error)
+    }
+}
+
+table_class!(PushFold, cardtables::PushFold, |table| PushFold { table };
+    /// The ante each player posts, in big blinds.
+    #[getter]
+    fn ante(&self) -> f64 {
+        self.table.ante()
+    }
+
+    /// The grid's stacks, in big blinds.
+    #[getter]
+    fn stacks(&self) -> Vec<f64> {
+        self.table.stacks().to_vec()
+    }
+
+    /// The small blind's play of a hand ("K9o", "Ah 7c") at `stack` big blinds.
+    fn push(&self, hand: &str, stack: f64) -> PyResult<PushFoldPlay> {
+        let p = self.table.push(PushFold::class(hand)?, stack).map_err(query_error)?;
+        Ok(PushFoldPlay {
+            stack: p.stack,
+            frequency: p.frequency,
+            ev: p.ev_push,
+            ev_fold: p.ev_fold,
+        })
+    }
+
+    /// The big blind's play of a hand facing a push at `stack` big blinds.
+    fn call(&self, hand: &str, stack: f64) -> PyResult<PushFoldPlay> {
+        let c = self.table.call(PushFold::class(hand)?, stack).map_err(query_error)?;
+        Ok(PushFoldPlay {
+            stack: c.stack,
+            frequency: c.frequency,
+            ev: c.ev_call,
+            ev_fold: c.ev_fold,
+        })
+    }
+
+    /// The small blind's expected net per hand at the equilibrium at `stack`.
+    fn value(&self, stack: f64) -> PyResult<f64> {
+        self.table.value(stack).map_err(query_error)
+    }
+
+    /// What both players together could gain by best-responding at `stack`.
+    fn exploitability(&self, stack: f64) -> PyResult<f64> {
+        self.table.exploitability(stack).map_err(query_error)
+    }
+);
+
+/// A five-card stud table (`stud.bin`, job kind `stud.tables`).
+#[pyclass(frozen, module = "cardtables")]
+struct Stud {
+    table: cardtables::Stud,
+}
+
+table_class!(Stud, cardtables::Stud, |table| Stud { table };
+    /// The deck sizes covered.
+    #[getter]
+    fn decks(&self) -> Vec<u32> {
+        // Not Vec<u8>, which Python would receive as bytes.
+        self.table.decks().into_iter().map(u32::from).collect()
+    }
+
+    /// Starting hand `a` against `b` (two cards each) in the `deck`-card deck.
+    fn starting_hands(
+        &self,
+        deck: u8,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<Matchup> {
+        let r = self
+            .table
+            .starting_hands(deck, &cards_of(a)?, &cards_of(b)?)
+            .map_err(|e| match e {
+                cardtables::StudQueryError::NoDeck(_) => query_error(e),
+                e => card_error(e),
+            })?;
+        Ok(Matchup {
+            wins: r.wins,
+            ties: r.ties,
+            losses: r.losses,
+            deals: r.deals,
+            equity: r.equity,
+        })
+    }
+);
+
+/// Everything a bidding table says about four seen cards.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct BiddingAnswer {
+    index: u32,
+    rank_class: u16,
+    /// Fifth cards (of 48) giving each category, weakest first (`NiuniuBidding.categories`).
+    fifth_cards: Vec<u32>,
+    player_ev: f64,
+    banker_ev: f64,
+    banker_ev_table: f64,
+    /// The suggested bid: a banker multiplier, or 0 for no bid.
+    bid: u32,
+    /// Simulated EV of each bid level (0 = no bid, then each bid), and the standard error
+    /// of each level's gain over no bid.
+    bid_evs: Vec<f64>,
+    gain_se: Vec<f64>,
+}
+
+#[pymethods]
+impl BiddingAnswer {
+    fn __repr__(&self) -> String {
+        format!(
+            "BiddingAnswer(index={}, player_ev={}, banker_ev={}, bid={})",
+            self.index, self.player_ev, self.banker_ev, self.bid
+        )
+    }
+}
+
+/// A Niuniu bidding table (`niuniu_bidding.bin`, job kind `niuniu.bidding`).
+#[pyclass(frozen, module = "cardtables")]
+struct NiuniuBidding {
+    table: cardtables::NiuniuBidding,
+}
+
+table_class!(NiuniuBidding, cardtables::NiuniuBidding, |table| NiuniuBidding { table };
+    /// Category names, weakest first.
+    #[getter]
+    fn categories(&self) -> Vec<String> {
+        self.table.categories().iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// Players the banker faces.
+    #[getter]
+    fn players(&self) -> u8 {
+        self.table.players()
+    }
+
+    /// The banker multipliers a player may bid, increasing.
+    #[getter]
+    fn bids(&self) -> Vec<u32> {
+        self.table.bids().to_vec()
+    }
+
+    /// Four seen cards, as text ("Ks Qh Jd Tc") or card ids.
+    fn lookup(&self, cards: &Bound<'_, PyAny>) -> PyResult<BiddingAnswer> {
+        let a = self.table.lookup(&cards_of(cards)?).map_err(card_error)?;
+        Ok(BiddingAnswer {
+            index: a.index,
+            rank_class: a.rank_class,
+            fifth_cards: a.fifth_cards.iter().copied().map(u32::from).collect(),
+            player_ev: a.player_ev,
+            banker_ev: a.banker_ev,
+            banker_ev_table: a.banker_ev_table,
+            bid: a.bid,
+            bid_evs: a.bid_evs.to_vec(),
+            gain_se: a.gain_se.to_vec(),
+        })
+    }
+);
+
+/// The play of a blackjack hand at a count.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct CountAdvice {
+    /// What to do, and what the basic strategy chart does.
+    action: String,
+    chart: String,
+    /// The index play that changed the chart's action: its count, whether it applies at
+    /// or below it (else at or above), and the EV it adds per 100 rounds; None without.
+    index: Option<i32>,
+    below: Option<bool>,
+    gain_per_100: Option<f64>,
+}
+
+#[pymethods]
+impl CountAdvice {
+    fn __repr__(&self) -> String {
+        let index = self.index.map_or("None".to_string(), |i| i.to_string());
+        format!(
+            "CountAdvice(action={:?}, chart={:?}, index={index})",
+            self.action, self.chart
+        )
+    }
+}
+
+/// A blackjack count-index table (`blackjack_indices.bin`, job kind `blackjack.indices`).
+#[pyclass(frozen, module = "cardtables")]
+struct BlackjackIndices {
+    table: cardtables::BlackjackIndices,
+}
+
+table_class!(BlackjackIndices, cardtables::BlackjackIndices, |table| BlackjackIndices { table };
+    /// The rule set ids, in table order.
+    #[getter]
+    fn rule_sets(&self) -> Vec<String> {
+        self.table.rule_sets().iter().map(|s| s.id.clone()).collect()
+    }
+
+    /// The play for `hand` ("T 6") against `upcard` ("T") at `count` (the table's count:
+    /// the true count of a balanced system, the running count of KO).
+    fn best_action_at_count(
+        &self,
+        rules: &str,
+        hand: &str,
+        upcard: &str,
+        count: i32,
+    ) -> PyResult<CountAdvice> {
+        let set = self.table.rule_set(rules).map_err(query_error)?;
+        let hand = parse_hand(hand).map_err(card_error)?;
+        let upcard = parse_rank(upcard).map_err(card_error)?;
+        let a = self
+            .table
+            .best_action_at_count(set, &hand, upcard, count)
+            .map_err(|e| match e {
+                cardtables::BlackjackQueryError::CountOutOfRange(_) => query_error(e),
+                e => card_error(e),
+            })?;
+        Ok(CountAdvice {
+            action: a.action.name().to_string(),
+            chart: a.chart.name().to_string(),
+            index: a.index.map(|x| x.index),
+            below: a.index.map(|x| x.below),
+            gain_per_100: a.index.map(|x| x.gain_per_100),
+        })
+    }
+
+    /// Whether to take insurance at `count`.
+    fn insure(&self, rules: &str, count: i32) -> PyResult<bool> {
+        let set = self.table.rule_set(rules).map_err(query_error)?;
+        self.table.insure(set, count).map_err(query_error)
+    }
+);
+
 /// The colex index of five distinct cards (text or ids), as Niuniu tables and
 /// `hands.parquet` number hands.
 #[pyfunction]
@@ -497,6 +819,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<HoldemEquity>()?;
     m.add_class::<Blackjack>()?;
     m.add_class::<BlackjackAdvice>()?;
+    m.add_class::<HoldemHeadsUp>()?;
+    m.add_class::<Matchup>()?;
+    m.add_class::<PushFold>()?;
+    m.add_class::<PushFoldPlay>()?;
+    m.add_class::<Stud>()?;
+    m.add_class::<NiuniuBidding>()?;
+    m.add_class::<BiddingAnswer>()?;
+    m.add_class::<BlackjackIndices>()?;
+    m.add_class::<CountAdvice>()?;
     m.add_function(wrap_pyfunction!(niuniu_hand_index, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

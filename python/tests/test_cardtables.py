@@ -136,3 +136,70 @@ def card_id(text: str) -> int:
     rank = "23456789TJQKA".index(text[0].upper())
     suit = "dchs".index(text[1])
     return 4 * rank + suit
+
+
+def sample(rows, n, seed):
+    rng = np.random.default_rng(seed)
+    return rows.take(rng.integers(0, rows.num_rows, n)).to_pylist()
+
+
+def test_holdem_headsup_answers_equal_the_parquet_rows(tables):
+    table = cardtables.HoldemHeadsUp.open(tables / "holdem_headsup" / "holdem_headsup.bin")
+    for row in sample(pq.read_table(tables / "holdem_headsup" / "matchups.parquet"), 500, 1):
+        got = table.cards(row["cards_a"], row["cards_b"])
+        assert (got.wins, got.ties, got.losses, got.deals) == (row["wins"], row["ties"], row["losses"], row["boards"])
+        assert got.equity == row["equity_a"]
+    for row in sample(pq.read_table(tables / "holdem_headsup" / "headsup.parquet"), 500, 2):
+        assert table.classes(row["class_a"], row["class_b"]) == row["equity_a"]
+    with pytest.raises(cardtables.CardError, match="share a card"):
+        table.cards("As Ks", "As Qd")
+
+
+def test_pushfold_answers_equal_the_parquet_rows(tables):
+    table = cardtables.PushFold.open(tables / "holdem_pushfold" / "pushfold.bin")
+    assert table.ante == 0.0 and len(table.stacks) > 100
+    for row in sample(pq.read_table(tables / "holdem_pushfold" / "pushfold.parquet"), 1000, 3):
+        push, call = table.push(row["class"], row["stack"]), table.call(row["class"], row["stack"])
+        assert (push.stack, push.frequency, push.ev, push.ev_fold) == (row["stack"], row["push_freq"], row["ev_push_bb"], row["ev_fold_bb"])
+        assert (call.frequency, call.ev) == (row["call_freq"], row["ev_call_bb"])
+    with pytest.raises(cardtables.QueryError, match="outside this table"):
+        table.push("AKo", 1e6)
+
+
+def test_stud_answers_equal_the_parquet_rows(tables):
+    table = cardtables.Stud.open(tables / "showhand_quick" / "stud.bin")
+    assert table.decks == [28]
+    for row in sample(pq.read_table(tables / "showhand_quick" / "headsup.parquet"), 500, 4):
+        got = table.starting_hands(row["deck"], row["cards_a"], row["cards_b"])
+        assert (got.wins, got.ties, got.losses, got.deals) == (row["wins"], row["ties"], row["losses"], row["deals"])
+        assert got.equity == row["equity_a"]
+    with pytest.raises(cardtables.QueryError, match="no 52-card deck"):
+        table.starting_hands(52, "As Ah", "Ks Qs")
+
+
+def test_niuniu_bidding_answers_equal_the_parquet_rows(tables):
+    table = cardtables.NiuniuBidding.open(tables / "niuniu_bidding_quick" / "niuniu_bidding.bin")
+    names = table.categories
+    for row in sample(pq.read_table(tables / "niuniu_bidding_quick" / "four_cards.parquet"), 2000, 5):
+        got = table.lookup(row["cards"])
+        assert (got.index, got.rank_class, got.bid) == (row["hand_index"], row["rank_class"], row["suggested_bid"])
+        assert (got.player_ev, got.banker_ev, got.banker_ev_table) == (row["player_ev"], row["banker_ev"], row["banker_ev_table"])
+        assert sum(got.fifth_cards) == 48
+        for name, n in zip(names, got.fifth_cards):
+            assert n / 48 == row[f"p_{name}"], name
+        assert len(got.bid_evs) == len(table.bids) + 1 == len(got.gain_se)
+
+
+def test_blackjack_indices_answer_the_insurance_index(tables):
+    table = cardtables.BlackjackIndices.open(tables / "blackjack_indices_quick" / "blackjack_indices.bin")
+    rows = pq.read_table(tables / "blackjack_indices_quick" / "indices.parquet").to_pylist()
+    (insurance,) = [r for r in rows if r["hand_label"] == "insurance"]
+    assert insurance["direction"] == "at_or_above"
+    assert table.insure(insurance["rule_set"], insurance["index"])
+    assert not table.insure(insurance["rule_set"], insurance["index"] - 1)
+    advice = table.best_action_at_count("6d-s17-das", "T 6", "T", 3)
+    assert (advice.action, advice.chart, advice.index, advice.below) == ("stand", "hit", 3, False)
+    plain = table.best_action_at_count("6d-s17-das", "T 6", "T", -5)
+    assert plain.action == plain.chart == "hit" and plain.index is None
+    with pytest.raises(cardtables.QueryError, match="out of range"):
+        table.best_action_at_count("6d-s17-das", "T 6", "T", 5000)
