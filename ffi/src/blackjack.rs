@@ -8,7 +8,8 @@ use cardtables::blackjack::{parse_hand, parse_rank, Action, ACTIONS};
 use cardtables::{Blackjack, BlackjackQueryError};
 
 use crate::{
-    c_names, guard, handle_functions, put, text, CtStatus, Failure, CT_CARD_ERROR, CT_QUERY_ERROR,
+    c_names, guard, handle_functions, put, rule_set_functions, text, CtStatus, Failure,
+    CT_CARD_ERROR, CT_QUERY_ERROR,
 };
 
 impl From<BlackjackQueryError> for Failure {
@@ -81,66 +82,12 @@ handle_functions!(
     CtBlackjack::make
 );
 
-/// The number of rule sets in the table.
-///
-/// # Safety
-/// `table` is a live handle; `out` valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn ct_blackjack_rule_set_count(
-    table: *const CtBlackjack,
-    out: *mut usize,
-) -> CtStatus {
-    guard(|| {
-        // SAFETY: the caller's promises, forwarded.
-        unsafe { put(out, crate::table(table)?.ids.len()) }
-    })
-}
-
-/// The id of rule set `index` (e.g. "6d-s17-das"); it lives as long as the handle.
-///
-/// # Safety
-/// `table` is a live handle; `out` valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn ct_blackjack_rule_set_id(
-    table: *const CtBlackjack,
-    index: usize,
-    out: *mut *const c_char,
-) -> CtStatus {
-    guard(|| {
-        // SAFETY: the caller's promise, forwarded.
-        let t = unsafe { crate::table(table) }?;
-        let id = t.ids.get(index).ok_or_else(|| {
-            Failure::new(
-                CT_QUERY_ERROR,
-                format!(
-                    "rule set {index} is not in this table (it has {})",
-                    t.ids.len()
-                ),
-            )
-        })?;
-        // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, id.as_ptr()) }
-    })
-}
-
-/// Finds a rule set by id: `*out` is its index.
-///
-/// # Safety
-/// `table` is a live handle; `id` a NUL-terminated string; `out` valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn ct_blackjack_rule_set(
-    table: *const CtBlackjack,
-    id: *const c_char,
-    out: *mut usize,
-) -> CtStatus {
-    guard(|| {
-        // SAFETY: the caller's promises, forwarded.
-        let (t, id) = unsafe { (crate::table(table)?, text(id, "rule set id")?) };
-        let index = t.table.rule_set(id)?;
-        // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, index) }
-    })
-}
+rule_set_functions!(
+    CtBlackjack,
+    ct_blackjack_rule_set_count,
+    ct_blackjack_rule_set_id,
+    ct_blackjack_rule_set
+);
 
 /// The best action for a hand given as text ("8 8", "As 7d", "T 2 4") against an upcard
 /// ("T"), under rule set `rule_set`.

@@ -7,7 +7,8 @@ use cardtables::blackjack::{parse_hand, parse_rank};
 use cardtables::BlackjackIndices;
 
 use crate::{
-    c_names, guard, handle_functions, put, text, CtStatus, Failure, CT_CARD_ERROR, CT_QUERY_ERROR,
+    c_names, guard, handle_functions, put, rule_set_functions, text, CtStatus, Failure,
+    CT_CARD_ERROR,
 };
 
 /// An open count-index table (opaque to C).
@@ -70,66 +71,12 @@ handle_functions!(
     CtBlackjackIndices::make
 );
 
-/// Finds a rule set by id ("6d-s17-das"): `*out` is its index.
-///
-/// # Safety
-/// `table` is a live handle; `id` a NUL-terminated string; `out` valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn ct_blackjack_indices_rule_set(
-    table: *const CtBlackjackIndices,
-    id: *const c_char,
-    out: *mut usize,
-) -> CtStatus {
-    guard(|| {
-        // SAFETY: the caller's promises, forwarded.
-        let (t, id) = unsafe { (crate::table(table)?, text(id, "rule set id")?) };
-        let index = t.table.rule_set(id)?;
-        // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, index) }
-    })
-}
-
-/// The number of rule sets in the table.
-///
-/// # Safety
-/// `table` is a live handle; `out` valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn ct_blackjack_indices_rule_set_count(
-    table: *const CtBlackjackIndices,
-    out: *mut usize,
-) -> CtStatus {
-    guard(|| {
-        // SAFETY: the caller's promises, forwarded.
-        unsafe { put(out, crate::table(table)?.ids.len()) }
-    })
-}
-
-/// The id of rule set `index` (e.g. "6d-s17-das"); it lives as long as the handle.
-///
-/// # Safety
-/// `table` is a live handle; `out` valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn ct_blackjack_indices_rule_set_id(
-    table: *const CtBlackjackIndices,
-    index: usize,
-    out: *mut *const c_char,
-) -> CtStatus {
-    guard(|| {
-        // SAFETY: the caller's promise, forwarded.
-        let t = unsafe { crate::table(table) }?;
-        let id = t.ids.get(index).ok_or_else(|| {
-            Failure::new(
-                CT_QUERY_ERROR,
-                format!(
-                    "rule set {index} is not in this table (it has {})",
-                    t.ids.len()
-                ),
-            )
-        })?;
-        // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, id.as_ptr()) }
-    })
-}
+rule_set_functions!(
+    CtBlackjackIndices,
+    ct_blackjack_indices_rule_set_count,
+    ct_blackjack_indices_rule_set_id,
+    ct_blackjack_indices_rule_set
+);
 
 /// The play for a hand given as text ("T 6") against an upcard ("T") at `count` (the
 /// table's count: the true count of a balanced system, the running count of KO).

@@ -316,6 +316,107 @@ macro_rules! handle_functions {
 }
 pub(crate) use handle_functions;
 
+/// Generates the rule set functions of a blackjack table type (whose handle keeps the
+/// NUL-terminated rule set `ids` beside a `table` with `rule_set(id)`): the count, the
+/// id of one, and the index of an id.
+macro_rules! rule_set_functions {
+    ($handle:ident, $count:ident, $id:ident, $find:ident) => {
+        /// The number of rule sets in the table.
+        ///
+        /// # Safety
+        /// `table` is a live handle; `out` valid for writing.
+        #[no_mangle]
+        pub unsafe extern "C" fn $count(
+            table: *const $handle,
+            out: *mut usize,
+        ) -> $crate::CtStatus {
+            $crate::guard(|| {
+                // SAFETY: the caller's promises, forwarded.
+                unsafe { $crate::put(out, $crate::table(table)?.ids.len()) }
+            })
+        }
+
+        /// The id of rule set `index` (e.g. "6d-s17-das"); it lives as long as the handle.
+        ///
+        /// # Safety
+        /// `table` is a live handle; `out` valid for writing.
+        #[no_mangle]
+        pub unsafe extern "C" fn $id(
+            table: *const $handle,
+            index: usize,
+            out: *mut *const ::std::ffi::c_char,
+        ) -> $crate::CtStatus {
+            $crate::guard(|| {
+                // SAFETY: the caller's promise, forwarded.
+                let t = unsafe { $crate::table(table) }?;
+                let id = t.ids.get(index).ok_or_else(|| {
+                    $crate::Failure::new(
+                        $crate::CT_QUERY_ERROR,
+                        format!(
+                            "rule set {index} is not in this table (it has {})",
+                            t.ids.len()
+                        ),
+                    )
+                })?;
+                // SAFETY: the caller's promise, forwarded.
+                unsafe { $crate::put(out, id.as_ptr()) }
+            })
+        }
+
+        /// Finds a rule set by id: `*out` is its index.
+        ///
+        /// # Safety
+        /// `table` is a live handle; `id` a NUL-terminated string; `out` valid for writing.
+        #[no_mangle]
+        pub unsafe extern "C" fn $find(
+            table: *const $handle,
+            id: *const ::std::ffi::c_char,
+            out: *mut usize,
+        ) -> $crate::CtStatus {
+            $crate::guard(|| {
+                // SAFETY: the caller's promises, forwarded.
+                let (t, id) = unsafe { ($crate::table(table)?, $crate::text(id, "rule set id")?) };
+                let index = t.table.rule_set(id)?;
+                // SAFETY: the caller's promise, forwarded.
+                unsafe { $crate::put(out, index) }
+            })
+        }
+    };
+}
+pub(crate) use rule_set_functions;
+
+/// Writes the name and multiplier of category `rank` through whichever outputs are not
+/// NULL.
+///
+/// # Safety
+/// `name` and `multiplier` are NULL or valid for writing.
+pub(crate) unsafe fn put_category(
+    names: &[CString],
+    infos: &[cardtables::niuniu::CategoryInfo],
+    rank: usize,
+    name: *mut *const c_char,
+    multiplier: *mut u32,
+) -> Result<(), Failure> {
+    let (Some(n), Some(info)) = (names.get(rank), infos.get(rank)) else {
+        return Err(Failure::new(
+            CT_QUERY_ERROR,
+            format!(
+                "category {rank} is not in this table (it has {})",
+                names.len()
+            ),
+        ));
+    };
+    if !name.is_null() {
+        // SAFETY: non-null, and the caller promises it is valid for writes.
+        unsafe { put(name, n.as_ptr()) }?;
+    }
+    if !multiplier.is_null() {
+        // SAFETY: as above.
+        unsafe { put(multiplier, info.multiplier) }?;
+    }
+    Ok(())
+}
+
 /// NUL-terminated copies of a table's names, kept beside it for the life of its handle.
 pub(crate) fn c_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<CString> {
     names

@@ -6,9 +6,7 @@ use std::ffi::{c_char, CString};
 
 use cardtables::{Card, NiuniuBidding};
 
-use crate::{
-    c_names, card_ids, guard, handle_functions, put, text, CtStatus, Failure, CT_QUERY_ERROR,
-};
+use crate::{c_names, card_ids, guard, handle_functions, put, text, CtStatus, Failure};
 
 /// An open bidding table (opaque to C).
 pub struct CtNiuniuBidding {
@@ -129,26 +127,10 @@ pub unsafe extern "C" fn ct_niuniu_bidding_category(
     multiplier: *mut u32,
 ) -> CtStatus {
     guard(|| {
-        // SAFETY: the caller's promise, forwarded.
+        // SAFETY: the caller's promises, forwarded.
         let t = unsafe { crate::table(table) }?;
-        let (Some(n), Some(info)) = (t.names.get(rank), t.table.categories().get(rank)) else {
-            return Err(Failure::new(
-                CT_QUERY_ERROR,
-                format!(
-                    "category {rank} is not in this table (it has {})",
-                    t.names.len()
-                ),
-            ));
-        };
-        if !name.is_null() {
-            // SAFETY: non-null, and the caller promises it is valid for writes.
-            unsafe { put(name, n.as_ptr()) }?;
-        }
-        if !multiplier.is_null() {
-            // SAFETY: as above.
-            unsafe { put(multiplier, info.multiplier) }?;
-        }
-        Ok(())
+        // SAFETY: the caller's promises, forwarded.
+        unsafe { crate::put_category(&t.names, t.table.categories(), rank, name, multiplier) }
     })
 }
 

@@ -24,6 +24,28 @@ impl CtPushfold {
             table: PushFold::from_bytes(bytes)?,
         })
     }
+
+    /// The small blind's push (`small_blind`) or the big blind's call of `hand`.
+    fn play(&self, hand: &str, stack: f64, small_blind: bool) -> Result<CtPushfoldPlay, Failure> {
+        let class = cardtables::holdem::class_of_text(hand)?;
+        Ok(if small_blind {
+            let p = self.table.push(class, stack)?;
+            CtPushfoldPlay {
+                stack: p.stack,
+                frequency: p.frequency,
+                ev_action: p.ev_push,
+                ev_fold: p.ev_fold,
+            }
+        } else {
+            let c = self.table.call(class, stack)?;
+            CtPushfoldPlay {
+                stack: c.stack,
+                frequency: c.frequency,
+                ev_action: c.ev_call,
+                ev_fold: c.ev_fold,
+            }
+        })
+    }
 }
 
 /// One player's equilibrium play of one class at one stack.
@@ -61,15 +83,7 @@ pub unsafe extern "C" fn ct_pushfold_push(
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
         let (t, hand) = unsafe { (crate::table(table)?, text(hand, "hand")?) };
-        let p = t
-            .table
-            .push(cardtables::holdem::class_of_text(hand)?, stack)?;
-        let play = CtPushfoldPlay {
-            stack: p.stack,
-            frequency: p.frequency,
-            ev_action: p.ev_push,
-            ev_fold: p.ev_fold,
-        };
+        let play = t.play(hand, stack, true)?;
         // SAFETY: the caller's promise, forwarded.
         unsafe { put(out, play) }
     })
@@ -89,15 +103,7 @@ pub unsafe extern "C" fn ct_pushfold_call(
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
         let (t, hand) = unsafe { (crate::table(table)?, text(hand, "hand")?) };
-        let c = t
-            .table
-            .call(cardtables::holdem::class_of_text(hand)?, stack)?;
-        let play = CtPushfoldPlay {
-            stack: c.stack,
-            frequency: c.frequency,
-            ev_action: c.ev_call,
-            ev_fold: c.ev_fold,
-        };
+        let play = t.play(hand, stack, false)?;
         // SAFETY: the caller's promise, forwarded.
         unsafe { put(out, play) }
     })

@@ -96,18 +96,25 @@ fn c_param(param: &str) -> (String, String) {
 /// with the `$handle`-generic macro expanded for each table.
 fn rust_functions() -> BTreeMap<String, Signature> {
     let mut out = BTreeMap::new();
-    let mut expansions: Vec<(String, String)> = Vec::new();
+    // Each macro that makes functions, with its template names in argument order.
+    const MACROS: [(&str, [&str; 3]); 2] = [
+        ("handle_functions!(\n", ["$open", "$from_bytes", "$free"]),
+        ("rule_set_functions!(\n", ["$count", "$id", "$find"]),
+    ];
+    // (handle, template, name) of every function an invocation makes.
+    let mut expansions: Vec<(String, &str, String)> = Vec::new();
     for src in SOURCES {
-        // handle_functions!(CtNiuniu, ct_niuniu_open, …): record which names it makes.
-        let mut rest = src;
-        while let Some(at) = rest.find("handle_functions!(\n") {
-            rest = &rest[at + "handle_functions!(\n".len()..];
-            let args: Vec<&str> = rest[..rest.find(");").unwrap()]
-                .split(',')
-                .map(str::trim)
-                .collect();
-            for name in &args[1..4] {
-                expansions.push((args[0].to_string(), name.to_string()));
+        for (invocation, templates) in MACROS {
+            let mut rest = src;
+            while let Some(at) = rest.find(invocation) {
+                rest = &rest[at + invocation.len()..];
+                let args: Vec<&str> = rest[..rest.find(");").unwrap()]
+                    .split(',')
+                    .map(str::trim)
+                    .collect();
+                for (template, name) in templates.iter().zip(&args[1..4]) {
+                    expansions.push((args[0].to_string(), template, name.to_string()));
+                }
             }
         }
         let mut rest = src;
@@ -131,20 +138,13 @@ fn rust_functions() -> BTreeMap<String, Signature> {
             out.insert(name.to_string(), (ret, params));
         }
     }
-    // The macro's three functions, once per table it is invoked for.
-    let templates: Vec<(String, Signature)> = ["$open", "$from_bytes", "$free"]
+    let templates: BTreeMap<&str, Signature> = MACROS
         .iter()
-        .map(|t| (t.to_string(), out.remove(*t).expect("macro template")))
+        .flat_map(|(_, names)| names)
+        .map(|t| (*t, out.remove(*t).expect("macro template")))
         .collect();
-    for (handle, name) in expansions {
-        let kind = if name.ends_with("_open") {
-            "$open"
-        } else if name.ends_with("_from_bytes") {
-            "$from_bytes"
-        } else {
-            "$free"
-        };
-        let (ret, params) = &templates.iter().find(|(t, _)| t == kind).unwrap().1;
+    for (handle, template, name) in expansions {
+        let (ret, params) = &templates[template];
         let params = params
             .iter()
             .map(|(t, n)| (t.replace("$handle", &c_name(&handle)), n.clone()))

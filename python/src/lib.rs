@@ -82,6 +82,54 @@ fn output<'a, T: pyo3::buffer::Element>(
     Ok(out)
 }
 
+/// How a field of an answer shows in its `__repr__`: as Python writes the value.
+trait ReprField {
+    fn repr(&self) -> String;
+}
+
+macro_rules! display_repr {
+    ($($t:ty),*) => {$(
+        impl ReprField for $t {
+            fn repr(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+display_repr!(u8, u16, u32, u64, usize, i32);
+
+impl ReprField for f64 {
+    fn repr(&self) -> String {
+        // Debug keeps the point of a whole number (1.0, not 1), as Python does.
+        format!("{self:?}")
+    }
+}
+
+impl ReprField for String {
+    fn repr(&self) -> String {
+        format!("{self:?}")
+    }
+}
+
+impl<T: ReprField> ReprField for Option<T> {
+    fn repr(&self) -> String {
+        self.as_ref().map_or("None".to_string(), ReprField::repr)
+    }
+}
+
+/// An answer class's `__repr__`: `Name(field=value, ...)` over the fields listed.
+macro_rules! py_repr {
+    ($class:ident { $($field:ident),* }) => {
+        #[pymethods]
+        impl $class {
+            fn __repr__(&self) -> String {
+                let fields = [$(format!("{}={}", stringify!($field), ReprField::repr(&self.$field))),*];
+                format!("{}({})", stringify!($class), fields.join(", "))
+            }
+        }
+    };
+}
+
 /// The `#[pymethods]` block of a table class: `open(path)` and `from_bytes(data)`, which
 /// make the class from its runtime table with `$make`, the `rules` property, then the
 /// class's own methods.
@@ -135,15 +183,12 @@ struct NiuniuHand {
     banker_ev: f64,
 }
 
-#[pymethods]
-impl NiuniuHand {
-    fn __repr__(&self) -> String {
-        format!(
-            "NiuniuHand(index={}, category={:?}, win_probability={}, banker_ev={})",
-            self.index, self.category, self.win_probability, self.banker_ev
-        )
-    }
-}
+py_repr!(NiuniuHand {
+    index,
+    category,
+    win_probability,
+    banker_ev
+});
 
 /// A Niuniu table (`niuniu.bin`, job kind `niuniu.hands`).
 #[pyclass(frozen, module = "cardtables")]
@@ -300,15 +345,14 @@ struct ZhajinhuaHand {
     std_error: f64,
 }
 
-#[pymethods]
-impl ZhajinhuaHand {
-    fn __repr__(&self) -> String {
-        format!(
-            "ZhajinhuaHand(index={}, category={:?}, opponents={}, win={}, tie={}, equity={})",
-            self.index, self.category, self.opponents, self.win, self.tie, self.equity
-        )
-    }
-}
+py_repr!(ZhajinhuaHand {
+    index,
+    category,
+    opponents,
+    win,
+    tie,
+    equity
+});
 
 /// A Zhajinhua table (`zhajinhua.bin`, job kind `zhajinhua.hands`).
 #[pyclass(frozen, module = "cardtables")]
@@ -368,15 +412,13 @@ struct HoldemEquity {
     std_error: f64,
 }
 
-#[pymethods]
-impl HoldemEquity {
-    fn __repr__(&self) -> String {
-        format!(
-            "HoldemEquity(class_index={}, opponents={}, win={}, tie={}, equity={})",
-            self.class_index, self.opponents, self.win, self.tie, self.equity
-        )
-    }
-}
+py_repr!(HoldemEquity {
+    class_index,
+    opponents,
+    win,
+    tie,
+    equity
+});
 
 /// A Hold'em preflop table (`holdem.bin`, job kinds `holdem.preflop`, `holdem.multiway`).
 #[pyclass(frozen, module = "cardtables")]
@@ -421,13 +463,7 @@ struct BlackjackAdvice {
     evs: std::collections::BTreeMap<String, f64>,
 }
 
-#[pymethods]
-impl BlackjackAdvice {
-    fn __repr__(&self) -> String {
-        let ev = self.ev.map_or("None".to_string(), |v| v.to_string());
-        format!("BlackjackAdvice(action={:?}, ev={ev})", self.action)
-    }
-}
+py_repr!(BlackjackAdvice { action, ev });
 
 /// A blackjack table (`blackjack.bin`, job kind `blackjack.strategy`).
 #[pyclass(frozen, module = "cardtables")]
@@ -488,15 +524,13 @@ struct Matchup {
     equity: f64,
 }
 
-#[pymethods]
-impl Matchup {
-    fn __repr__(&self) -> String {
-        format!(
-            "Matchup(wins={}, ties={}, losses={}, deals={}, equity={})",
-            self.wins, self.ties, self.losses, self.deals, self.equity
-        )
-    }
-}
+py_repr!(Matchup {
+    wins,
+    ties,
+    losses,
+    deals,
+    equity
+});
 
 /// Two cards from text.
 fn two_cards(text: &str) -> PyResult<[cardtables::Card; 2]> {
@@ -549,15 +583,12 @@ struct PushFoldPlay {
     ev_fold: f64,
 }
 
-#[pymethods]
-impl PushFoldPlay {
-    fn __repr__(&self) -> String {
-        format!(
-            "PushFoldPlay(stack={}, frequency={}, ev={}, ev_fold={})",
-            self.stack, self.frequency, self.ev, self.ev_fold
-        )
-    }
-}
+py_repr!(PushFoldPlay {
+    stack,
+    frequency,
+    ev,
+    ev_fold
+});
 
 /// A heads-up push/fold table (`pushfold.bin`, job kind `holdem.pushfold`).
 #[pyclass(frozen, module = "cardtables")]
@@ -673,15 +704,12 @@ struct BiddingAnswer {
     gain_se: Vec<f64>,
 }
 
-#[pymethods]
-impl BiddingAnswer {
-    fn __repr__(&self) -> String {
-        format!(
-            "BiddingAnswer(index={}, player_ev={}, banker_ev={}, bid={})",
-            self.index, self.player_ev, self.banker_ev, self.bid
-        )
-    }
-}
+py_repr!(BiddingAnswer {
+    index,
+    player_ev,
+    banker_ev,
+    bid
+});
 
 /// A Niuniu bidding table (`niuniu_bidding.bin`, job kind `niuniu.bidding`).
 #[pyclass(frozen, module = "cardtables")]
@@ -738,16 +766,11 @@ struct CountAdvice {
     gain_per_100: Option<f64>,
 }
 
-#[pymethods]
-impl CountAdvice {
-    fn __repr__(&self) -> String {
-        let index = self.index.map_or("None".to_string(), |i| i.to_string());
-        format!(
-            "CountAdvice(action={:?}, chart={:?}, index={index})",
-            self.action, self.chart
-        )
-    }
-}
+py_repr!(CountAdvice {
+    action,
+    chart,
+    index
+});
 
 /// A blackjack count-index table (`blackjack_indices.bin`, job kind `blackjack.indices`).
 #[pyclass(frozen, module = "cardtables")]
