@@ -25,7 +25,7 @@ trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$log")
 
-step "python environment for the Parquet readers (.venv)"
+step "python environment (.venv): the Parquet readers, and maturin, NumPy and pytest for the Python package"
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb, pyarrow, numpy, pytest" 2>/dev/null \
   || [ ! -x .venv/bin/maturin ]; then
   python3 -m venv .venv

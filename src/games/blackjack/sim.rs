@@ -74,6 +74,9 @@ enum Cards {
         seen: [u32; RANKS],
     },
     Infinite,
+    /// Tests only: these ranks, dealt in this order.
+    #[cfg(test)]
+    Stacked(std::collections::VecDeque<usize>),
 }
 
 impl Cards {
@@ -124,6 +127,8 @@ impl Cards {
                 usize::from(card)
             }
             Cards::Infinite => (rng.random_range(0..13u32) as usize).min(TEN),
+            #[cfg(test)]
+            Cards::Stacked(ranks) => ranks.pop_front().expect("a stacked card left"),
         }
     }
 
@@ -159,6 +164,8 @@ impl Cards {
         match self {
             Cards::Finite { seen, next, .. } => (*seen, *next as u32),
             Cards::Infinite => ([0; RANKS], 0),
+            #[cfg(test)]
+            Cards::Stacked(_) => ([0; RANKS], 0),
         }
     }
 
@@ -166,6 +173,8 @@ impl Cards {
         match self {
             Cards::Finite { cards, next, .. } => *next as f64 / cards.len() as f64,
             Cards::Infinite => 0.0,
+            #[cfg(test)]
+            Cards::Stacked(_) => 0.0,
         }
     }
 }
@@ -773,7 +782,43 @@ pub fn article_chart() -> Vec<Cell> {
 mod tests {
     use super::*;
     use crate::engine::stream;
+    use crate::games::blackjack::analysis::analyze;
     use crate::games::blackjack::rules::Decks;
+
+    /// Without the peek, a dealer blackjack beats every hand still in play, and only
+    /// those: a seat that surrendered keeps its −0.5 and a natural its push, also when
+    /// another seat at the table played on (a case a one-seat table never reaches).
+    #[test]
+    fn without_the_peek_a_dealer_blackjack_leaves_surrendered_seats_their_half_bet() {
+        let rules = BlackjackRules {
+            dealer_peeks: false,
+            surrender: Surrender::Late,
+            ..BlackjackRules::default()
+        };
+        let chart = analyze(&rules).chart;
+        let player = Player::new(&rules, &chart);
+        let mut sixteen = PlayedHand::of(TEN, false);
+        sixteen.add(5); // rank index 5 is a 6
+        assert_eq!(
+            player.decide(&sixteen, TEN, 1, true),
+            Action::Surrender,
+            "the chart surrenders 16 against a ten"
+        );
+        // Seats: 16 (surrenders), 20 (stands), a natural; the dealer: T up, A in the hole.
+        // Dealing order: each seat's first card, the upcard, each seat's second, the hole.
+        let mut cards = Cards::Stacked([TEN, TEN, ACE, TEN, 5, TEN, TEN, ACE].into());
+        let mut hands = Vec::new();
+        let mut results = [9.0; 3];
+        let (up, hole) = play_table(
+            &[&player, &player, &player],
+            &mut cards,
+            &mut hands,
+            &mut results,
+            &mut stream(1, 0),
+        );
+        assert_eq!((up, hole), (TEN, ACE));
+        assert_eq!(results, [-0.5, -1.0, 0.0]);
+    }
 
     #[test]
     fn a_shoe_that_runs_dry_mid_round_reshuffles_its_discards() {
