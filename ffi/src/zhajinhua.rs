@@ -41,7 +41,8 @@ impl CtZhajinhua {
             .table
             .categories()
             .iter()
-            .position(|c| c == h.category)
+            // The answer's name is one of these strings: find it by address, not by text.
+            .position(|c| std::ptr::eq(c.as_str(), h.category))
             .ok_or_else(|| Failure::new(crate::CT_PANIC, "category outside the table"))?;
         Ok(CtZhajinhuaHand {
             index: h.index,
