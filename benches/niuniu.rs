@@ -167,6 +167,29 @@ fn benches(c: &mut Criterion) {
                 .sum::<f64>()
         })
     });
+    // All 1,024 in one call.
+    let flat: Vec<u8> = ids.concat();
+    group.bench_function("runtime_lookup_1024_unsorted_hands_c_abi_one_call", |b| {
+        let mut out: Vec<std::mem::MaybeUninit<cardtables_ffi::CtNiuniuHand>> = (0..ids.len())
+            .map(|_| std::mem::MaybeUninit::uninit())
+            .collect();
+        b.iter(|| {
+            // SAFETY: a live handle, 5 · 1,024 readable ids, 1,024 writable answers.
+            let status = unsafe {
+                cardtables_ffi::ct_niuniu_lookup_ids_many(
+                    handle,
+                    black_box(flat.as_ptr()),
+                    ids.len(),
+                    out.as_mut_ptr().cast(),
+                )
+            };
+            assert_eq!(status, cardtables_ffi::CT_OK);
+            out.iter()
+                // SAFETY: every answer written by the successful call.
+                .map(|h| unsafe { h.assume_init_ref() }.banker_ev)
+                .sum::<f64>()
+        })
+    });
     // SAFETY: the handle is live and freed once.
     unsafe { cardtables_ffi::ct_niuniu_free(handle) };
     group.finish();

@@ -74,6 +74,30 @@ fn benches(c: &mut Criterion) {
                 .sum::<f64>()
         })
     });
+    // All 1,024 in one call.
+    let flat: Vec<u8> = ids.concat();
+    group.bench_function("runtime_win_rate_1024_unsorted_hands_c_abi_one_call", |b| {
+        let mut out: Vec<std::mem::MaybeUninit<cardtables_ffi::CtZhajinhuaHand>> = (0..ids.len())
+            .map(|_| std::mem::MaybeUninit::uninit())
+            .collect();
+        b.iter(|| {
+            // SAFETY: a live handle, 3 · 1,024 readable ids, 1,024 writable answers.
+            let status = unsafe {
+                cardtables_ffi::ct_zhajinhua_win_rate_ids_many(
+                    handle,
+                    black_box(flat.as_ptr()),
+                    ids.len(),
+                    1,
+                    out.as_mut_ptr().cast(),
+                )
+            };
+            assert_eq!(status, cardtables_ffi::CT_OK);
+            out.iter()
+                // SAFETY: every answer written by the successful call.
+                .map(|h| unsafe { h.assume_init_ref() }.equity)
+                .sum::<f64>()
+        })
+    });
     // SAFETY: the handle is live and freed once.
     unsafe { cardtables_ffi::ct_zhajinhua_free(handle) };
     group.finish();

@@ -122,6 +122,8 @@ expect "win probability: $(val niuniu.win_probability) ($(val niuniu.wins) of 15
 expect "banker EV:       $(val niuniu.banker_ev) per stake" $bin "${niuniu[@]}"
 expect "Ks appears more than once" val niuniu.duplicate_error
 expect 3 val niuniu.duplicate_status # CT_CARD_ERROR
+expect "hand 1: Ks appears more than once" val niuniu.batch_error
+expect 3 val niuniu.batch_status
 zhajinhua=(query zhajinhua "Ks Kh Qd" --table "$tables/zhajinhua/zhajinhua.bin")
 expect "Ks Kh Qd ($(val zhajinhua.category), strength $(val zhajinhua.strength))" $bin "${zhajinhua[@]}"
 expect "win / tie / loss: $(val zhajinhua.win) / $(val zhajinhua.tie) / $(val zhajinhua.loss) (exact)" \

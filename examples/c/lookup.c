@@ -40,6 +40,19 @@ static int niuniu(const char *path) {
         fprintf(stderr, "niuniu: the same hand by ids gave another answer\n");
         return 1;
     }
+    /* Many hands in one call: the same hand twice, its cards in two orders. */
+    const uint8_t two_hands[10] = {ids[0], ids[1], ids[2], ids[3], ids[4],
+                                   ids[4], ids[3], ids[2], ids[1], ids[0]};
+    ct_niuniu_hand batch[2];
+    CHECK(ct_niuniu_lookup_ids_many(niuniu, two_hands, 2, batch));
+    if (batch[0].index != hand.index || batch[1].banker_ev != hand.banker_ev) {
+        fprintf(stderr, "niuniu: the batch call gave another answer\n");
+        return 1;
+    }
+    const uint8_t bad_second[10] = {ids[0], ids[1], ids[2], ids[3], ids[4],
+                                    ids[0], ids[0], ids[2], ids[3], ids[4]};
+    printf("niuniu.batch_status %d\n", (int)ct_niuniu_lookup_ids_many(niuniu, bad_second, 2, batch));
+    printf("niuniu.batch_error %s\n", ct_last_error());
     printf("niuniu.index %u\n", hand.index);
     printf("niuniu.category %s\n", hand.category);
     printf("niuniu.category_rank %u\n", (unsigned)hand.category_rank);
@@ -64,6 +77,12 @@ static int zhajinhua(const char *path) {
     CHECK(ct_zhajinhua_win_rate_ids(zhajinhua, three, 3, 1, &z_ids));
     if (z_ids.index != z.index || z_ids.equity != z.equity) {
         fprintf(stderr, "zhajinhua: the same hand by ids gave another answer\n");
+        return 1;
+    }
+    ct_zhajinhua_hand z_batch[1];
+    CHECK(ct_zhajinhua_win_rate_ids_many(zhajinhua, three, 1, 1, z_batch));
+    if (z_batch[0].win != z.win) {
+        fprintf(stderr, "zhajinhua: the batch call gave another answer\n");
         return 1;
     }
     printf("zhajinhua.category %s\n", z.category);

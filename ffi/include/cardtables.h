@@ -13,7 +13,8 @@
  *   ct_<table>_from_bytes (a buffer, copied) and released by ct_<table>_free (NULL is
  *   allowed). A handle is immutable: any number of threads may query it at once.
  * - Every fallible function returns a ct_status (CT_OK = 0) and writes its results
- *   through out-pointers, which are left untouched on failure. ct_last_error() is the
+ *   through out-pointers, which are left untouched on failure (the *_many calls, which
+ *   answer many hands at once, write the answers before the first bad hand). ct_last_error() is the
  *   message of the last call that failed on the calling thread (owned by the library,
  *   valid until the next failing call on that thread).
  * - Pointers are checked for NULL and lengths and indices bound-checked: a bad argument
@@ -73,6 +74,9 @@ ct_status ct_niuniu_from_bytes(const uint8_t *bytes, size_t len, ct_niuniu **out
 void ct_niuniu_free(ct_niuniu *handle);
 ct_status ct_niuniu_lookup(const ct_niuniu *table, const char *cards, ct_niuniu_hand *out);
 ct_status ct_niuniu_lookup_ids(const ct_niuniu *table, const uint8_t *ids, size_t count, ct_niuniu_hand *out);
+/* Many hands in one call: ids holds 5 * hands ids, out hands answers. On failure the
+   message names the first bad hand and the answers before it are written. */
+ct_status ct_niuniu_lookup_ids_many(const ct_niuniu *table, const uint8_t *ids, size_t hands, ct_niuniu_hand *out);
 ct_status ct_niuniu_category_count(const ct_niuniu *table, size_t *out);
 /* name and multiplier may each be NULL when not wanted. */
 ct_status ct_niuniu_category(const ct_niuniu *table, size_t rank, const char **name, uint32_t *multiplier);
@@ -100,6 +104,8 @@ void ct_zhajinhua_free(ct_zhajinhua *handle);
 ct_status ct_zhajinhua_max_opponents(const ct_zhajinhua *table, uint32_t *out);
 ct_status ct_zhajinhua_win_rate(const ct_zhajinhua *table, const char *cards, uint32_t opponents, ct_zhajinhua_hand *out);
 ct_status ct_zhajinhua_win_rate_ids(const ct_zhajinhua *table, const uint8_t *ids, size_t count, uint32_t opponents, ct_zhajinhua_hand *out);
+/* Many hands in one call: ids holds 3 * hands ids, out hands answers (as above). */
+ct_status ct_zhajinhua_win_rate_ids_many(const ct_zhajinhua *table, const uint8_t *ids, size_t hands, uint32_t opponents, ct_zhajinhua_hand *out);
 /* *out: 1 when a wins, -1 when b wins, 0 for a tie. */
 ct_status ct_zhajinhua_compare(const ct_zhajinhua *table, const char *a, const char *b, int32_t *out);
 /* Exact equity against 1 or 2 opponents holding the top top_percent % (1..100) of hands. */

@@ -12,7 +12,9 @@
 //!   and released by `ct_<table>_free` (which accepts NULL). A handle is immutable once
 //!   made: any number of threads may query one handle at once.
 //! - **Status codes.** Every fallible function returns a `ct_status` (`CT_OK` = 0) and
-//!   writes its results through out-pointers, which are left untouched on failure.
+//!   writes its results through out-pointers, which are left untouched on failure (the
+//!   `_many` calls, which answer many hands at once, write the answers before the first
+//!   bad hand and name it in the message).
 //! - **Errors.** The message of the last call that failed on the calling thread is
 //!   `ct_last_error()`: a NUL-terminated UTF-8 string owned by the library, valid until
 //!   the next failing call on that thread.
@@ -221,6 +223,45 @@ pub(crate) fn card_id(id: u8) -> Result<cardtables::Card, Failure> {
 /// A buffer for [`card_ids`].
 pub(crate) fn card_buffer() -> [cardtables::Card; 52] {
     [cardtables::Card::from_id(0).expect("0 is a card"); 52]
+}
+
+/// The output array of a batch call: `len` writable `T`.
+///
+/// # Safety
+/// `ptr` is NULL or valid for writing `len` values of `T`.
+pub(crate) unsafe fn outputs<'a, T>(ptr: *mut T, len: usize) -> Result<&'a mut [T], Failure> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(Failure::invalid("the output array is NULL"));
+    }
+    if len > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
+        return Err(Failure::invalid(format!("{len} outputs is too many")));
+    }
+    // SAFETY: non-null, the size fits, and the caller promises `len` writable values.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// The card ids of a batch call: `hands` hands of `per_hand` ids each.
+///
+/// # Safety
+/// `ids` is NULL or points to `hands · per_hand` readable bytes.
+pub(crate) unsafe fn hand_ids<'a>(
+    ids: *const u8,
+    hands: usize,
+    per_hand: usize,
+) -> Result<&'a [u8], Failure> {
+    let len = hands
+        .checked_mul(per_hand)
+        .ok_or_else(|| Failure::invalid(format!("{hands} hands is too many")))?;
+    // SAFETY: forwarded from the caller.
+    unsafe { bytes(ids, len, "card ids") }
+}
+
+/// A batch call's failure at hand `i`: the same status, the hand named in the message.
+pub(crate) fn at_hand(i: usize, failure: Failure) -> Failure {
+    Failure::new(failure.status, format!("hand {i}: {}", failure.message))
 }
 
 /// Writes `value` through an out-pointer.

@@ -125,6 +125,41 @@ pub unsafe extern "C" fn ct_niuniu_lookup_ids(
     })
 }
 
+/// Looks up `hands` hands of five card ids each (`ids` holds 5 · `hands` bytes, hand
+/// after hand) into `out[0 .. hands]`: the many-hand form of `ct_niuniu_lookup_ids`,
+/// without a call per hand. On failure the message names the first bad hand, and the
+/// answers before it are written.
+///
+/// # Safety
+/// `table` is a live handle; `ids` points to 5 · `hands` bytes; `out` to `hands` writable
+/// answers.
+#[no_mangle]
+pub unsafe extern "C" fn ct_niuniu_lookup_ids_many(
+    table: *const CtNiuniu,
+    ids: *const u8,
+    hands: usize,
+    out: *mut CtNiuniuHand,
+) -> CtStatus {
+    guard(|| {
+        // SAFETY: the caller's promises, forwarded.
+        let (t, ids, out) = unsafe {
+            (
+                crate::table(table)?,
+                crate::hand_ids(ids, hands, 5)?,
+                crate::outputs(out, hands)?,
+            )
+        };
+        for (i, (five, slot)) in ids.chunks_exact(5).zip(out).enumerate() {
+            let mut cards = [cardtables::Card::from_id(0).expect("0 is a card"); 5];
+            for (card, &id) in cards.iter_mut().zip(five) {
+                *card = crate::card_id(id).map_err(|e| crate::at_hand(i, e))?;
+            }
+            *slot = t.hand(&cards).map_err(|e| crate::at_hand(i, e))?;
+        }
+        Ok(())
+    })
+}
+
 /// The number of categories (ranks run from 0 to this − 1).
 ///
 /// # Safety

@@ -150,6 +150,44 @@ pub unsafe extern "C" fn ct_zhajinhua_win_rate_ids(
     })
 }
 
+/// Win / tie / loss of `hands` hands of three card ids each (`ids` holds 3 · `hands`
+/// bytes) against `opponents`, into `out[0 .. hands]`: the many-hand form of
+/// `ct_zhajinhua_win_rate_ids`. On failure the message names the first bad hand, and the
+/// answers before it are written.
+///
+/// # Safety
+/// `table` is a live handle; `ids` points to 3 · `hands` bytes; `out` to `hands` writable
+/// answers.
+#[no_mangle]
+pub unsafe extern "C" fn ct_zhajinhua_win_rate_ids_many(
+    table: *const CtZhajinhua,
+    ids: *const u8,
+    hands: usize,
+    opponents: u32,
+    out: *mut CtZhajinhuaHand,
+) -> CtStatus {
+    guard(|| {
+        // SAFETY: the caller's promises, forwarded.
+        let (t, ids, out) = unsafe {
+            (
+                crate::table(table)?,
+                crate::hand_ids(ids, hands, 3)?,
+                crate::outputs(out, hands)?,
+            )
+        };
+        for (i, (three, slot)) in ids.chunks_exact(3).zip(out).enumerate() {
+            let mut cards = [cardtables::Card::from_id(0).expect("0 is a card"); 3];
+            for (card, &id) in cards.iter_mut().zip(three) {
+                *card = crate::card_id(id).map_err(|e| crate::at_hand(i, e))?;
+            }
+            *slot = t
+                .win_rate(&cards, opponents as usize)
+                .map_err(|e| crate::at_hand(i, e))?;
+        }
+        Ok(())
+    })
+}
+
 /// Compares two disjoint hands given as text: `*out` is 1 when `a` wins, −1 when `b`
 /// wins, 0 for a tie.
 ///
