@@ -1,5 +1,7 @@
 //! Parquet output: Arrow record batches to a zstd-compressed file with the job's rules and
-//! hash in the key-value metadata.
+//! hash in the key-value metadata. A table may be handed over built or as a batch
+//! builder ([`Batches::streamed`]); either way the file is written one row group at a
+//! time, so a streamed table's memory is bounded by a row group, not by the table.
 
 use std::collections::VecDeque;
 use std::path::Path;
