@@ -12,7 +12,7 @@
 //!   the validated set of shard parts a merge joins;
 //! - `execute`: the worker pool and checkpointed unit execution;
 //! - `write`: the one finish-and-write path shared by run and merge, and the manifest;
-//! - [`run()`] / [`merge()`]: the two entry points.
+//! - [`run()`](fn@run) / [`merge()`](fn@merge): the two entry points.
 
 mod checkpoint;
 mod execute;

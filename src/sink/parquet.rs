@@ -118,7 +118,7 @@ const ROW_GROUP_ROWS: usize = 1 << 19;
 /// Writes `output` beside `path` (staged, see [`Staged`]), with `metadata` as key-value
 /// pairs; returns the staged file and the number of rows written.
 ///
-/// Row groups are cut where the rows so far reach [`ROW_GROUP_ROWS`] (after the batch that
+/// Row groups are cut where the rows so far reach `ROW_GROUP_ROWS` (after the batch that
 /// reaches it), so the bytes depend on the batches alone, not on how many are built at once.
 pub fn write(
     path: &Path,

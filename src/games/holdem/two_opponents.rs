@@ -1,7 +1,7 @@
 //! Exact counts of every starting hand against two random opponents, over every board and
 //! every pair of opponent hands (C(50,5) × C(45,2) × C(43,2) / 2 deals per combo).
 //!
-//! The board sweep of [`super::preflop`] extends to two opponents. On one board the hero
+//! The board sweep of [`super::sweep`] extends to two opponents. On one board the hero
 //! wins outright against the unordered pairs of card-disjoint hands that are both weaker;
 //! it splits two ways when one opponent ties and the other is weaker, three ways when both
 //! tie. All three are counts of disjoint pairs in a set of hands: with `n` hands and `x_c`

@@ -6,7 +6,7 @@
 //!
 //! Work units split the 6,188 rank multisets; each unit computes the exact head-to-head
 //! [`Counts`] of its multisets. `finish` expands those to the 2,598,960 hands
-//! ([`super::tables`]) and writes the report ([`super::report`]).
+//! (`super::tables`) and writes the report (`super::report`).
 
 use std::sync::Arc;
 

@@ -6,7 +6,7 @@
 //! (38 M pairs instead of 4·10^12 pairs of hands) and get, exactly:
 //! - how many disjoint opponent hands fall in each category, and
 //! - how many of those in our own category have a lower tie-break card, for each suit our
-//!   high card may have (which is all the tie-break depends on: see [`below_high`]).
+//!   high card may have (which is all the tie-break depends on: see [`Counts::below_high`]).
 //!
 //! `HandsJob::outcomes` turns those counts into an [`Outcome`] per rank multiset and
 //! tie-break suit: the wins and the banker's and player's summed results.

@@ -148,7 +148,7 @@ impl<'a> Tally<'a> {
 }
 
 /// Exact counts for hand `hand` (colex index) against every opponent hand, compared under
-/// `heads_up`'s rules, and every pair of them, under `multi`'s (see [`Tally`]).
+/// `heads_up`'s rules, and every pair of them, under `multi`'s (see `Tally`).
 pub fn exact_counts(heads_up: &Evaluator, multi: &Evaluator, hand: usize) -> Counts {
     let mine = heads_up.hands[hand].mask;
     let mut tally = Tally::new(heads_up, multi, hand);

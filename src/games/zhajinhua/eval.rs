@@ -2,7 +2,7 @@
 //! and the pairwise "beats" relation, which is not transitive under `special_235`.
 //!
 //! Strength is a dense integer over the ordinary order (larger wins, equal ties). The one
-//! exception, an off-suit 2-3-5 beating trips, is a flag on the hand that [`Evaluator::beats`]
+//! exception, an off-suit 2-3-5 beating trips, is a flag on the hand that [`Evaluator::compare`]
 //! consults, so counting wins over the relation stays exact.
 
 use std::cmp::Ordering;
