@@ -308,7 +308,7 @@ impl JobSpec {
 }
 
 /// What a job's outputs say about the job file that produced them (report titles and
-/// headers), handed to [`Job::finish`](crate::engine::Job::finish) so games need not keep copies.
+/// headers), handed to `Job::finish` so games need not keep copies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobMeta {
     /// Output folder name under `tables/` (the job's `name`).
