@@ -37,17 +37,11 @@ impl CtZhajinhua {
 
     fn win_rate(&self, cards: &[Card], opponents: usize) -> Result<CtZhajinhuaHand, Failure> {
         let h = self.table.win_rate(cards, opponents)?;
-        let rank = self
-            .table
-            .categories()
-            .iter()
-            // The answer's name is one of these strings: find it by address, not by text.
-            .position(|c| std::ptr::eq(c.as_str(), h.category))
-            .ok_or_else(|| Failure::new(crate::CT_PANIC, "category outside the table"))?;
         Ok(CtZhajinhuaHand {
             index: h.index,
-            category: self.names[rank].as_ptr(),
-            category_rank: rank as u8,
+            // Validation made every hand's category rank index the names.
+            category: self.names[usize::from(h.category_rank)].as_ptr(),
+            category_rank: h.category_rank,
             strength: h.strength,
             opponents: opponents as u32,
             win: h.win,

@@ -44,6 +44,7 @@ class Niuniu:
 class ZhajinhuaHand:
     index: int
     category: str
+    category_rank: int
     strength: int
     opponents: int
     win: float

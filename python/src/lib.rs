@@ -336,6 +336,8 @@ fn cards_of(cards: &Bound<'_, PyAny>) -> PyResult<Vec<cardtables::Card>> {
 struct ZhajinhuaHand {
     index: u32,
     category: String,
+    /// Category rank, 0 = weakest.
+    category_rank: u8,
     strength: u16,
     opponents: usize,
     win: f64,
@@ -381,6 +383,7 @@ table_class!(Zhajinhua, cardtables::Zhajinhua, |table| Zhajinhua { table };
         Ok(ZhajinhuaHand {
             index: h.index,
             category: h.category.to_string(),
+            category_rank: h.category_rank,
             strength: h.strength,
             opponents,
             win: h.win,

@@ -68,6 +68,7 @@ def test_zhajinhua_win_rates_equal_the_parquet_rows(tables):
     for row in rows[::37]:
         hand = table.win_rate(row["cards"], row["opponents"])
         assert (hand.index, hand.category, hand.strength) == (row["hand_index"], row["category"], row["strength"])
+        assert hand.category_rank == row["category_rank"]
         assert (hand.win, hand.tie, hand.loss, hand.equity) == (row["win"], row["tie"], row["loss"], row["equity"])
     assert table.compare("As Ah Ad", "Ks Kh Kd") == 1
     assert table.compare("Ks Kh Kd", "As Ah Ad") == -1

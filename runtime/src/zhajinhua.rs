@@ -65,6 +65,8 @@ pub struct ZhajinhuaHand<'a> {
     pub index: u32,
     /// Category name, e.g. `pair` or `straight_flush`.
     pub category: &'a str,
+    /// Its position in [`Zhajinhua::categories`] (0 = weakest).
+    pub category_rank: u8,
     /// Rank among all hands under the table's rules: larger wins (see
     /// [`Zhajinhua::compare`] for the 2-3-5 exception).
     pub strength: u16,
@@ -171,6 +173,7 @@ impl Zhajinhua {
         Ok(ZhajinhuaHand {
             index: i as u32,
             category: &p.categories[usize::from(p.category[i])],
+            category_rank: p.category[i],
             strength: p.strength[i],
             opponents,
             win: p.win[k],
