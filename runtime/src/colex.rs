@@ -36,6 +36,7 @@ pub const fn binomial(n: usize, k: usize) -> u32 {
 /// Colex index of cards given in strictly increasing id order.
 ///
 /// Callers that hold unsorted cards sort them first; [`index_of`] does that for them.
+#[inline]
 pub fn index_sorted(sorted: &[Card]) -> u32 {
     debug_assert!(sorted.windows(2).all(|w| w[0] < w[1]));
     sorted

@@ -171,6 +171,7 @@ impl Slot {
     }
 
     /// The slot of five cards in increasing id order.
+    #[inline]
     fn of_sorted(sorted: &[Card; 5]) -> Slot {
         // Ids order ranks 2 … A, so the ranks are already sorted; the tie-break card is the
         // highest card that is not an ace (aces rank lowest), and five cards hold one.
@@ -186,12 +187,14 @@ impl Slot {
         }
     }
 
+    #[inline]
     fn entry(self, tie_break: Card) -> usize {
         usize::from(self.multiset) * 4 + usize::from(tie_break.suit())
     }
 }
 
 /// Position of a card in the tie-break order: K > Q > … > A, then ♠ > ♥ > ♣ > ♦.
+#[inline]
 pub fn tie_order(card: Card) -> u8 {
     ((card.rank() + 1) % 13) * 4 + card.suit()
 }
@@ -207,6 +210,7 @@ pub fn tie_order(card: Card) -> u8 {
 /// assert_eq!(multiset_index(&five("2d 2c 2h 2s 3d")), 1); // 2222 3
 /// assert_eq!(multiset_index(&five("Kd Ad Ac Ah As")), MULTISETS - 2); // K AAAA
 /// ```
+#[inline]
 pub fn multiset_index(sorted: &[Card; 5]) -> usize {
     sorted
         .iter()
@@ -265,12 +269,14 @@ impl Niuniu {
     }
 
     /// Everything about a hand of five distinct cards, in O(1).
+    #[inline]
     pub fn lookup(&self, cards: &[Card]) -> Result<NiuniuHand<'_>, CardError> {
         let sorted = checked_sort(cards)?;
         Ok(self.hand(colex::index_sorted(&sorted), &sorted))
     }
 
     /// The hand `sorted` (five distinct cards, increasing ids) with colex index `index`.
+    #[inline]
     fn hand(&self, index: u32, sorted: &[Card; 5]) -> NiuniuHand<'_> {
         let slot = Slot::of_sorted(sorted);
         // Validation made every reachable multiset's category a valid rank.
@@ -377,12 +383,14 @@ pub fn points(cards: &[Card]) -> Result<Points, CardError> {
 }
 
 /// Colex index of five distinct cards in any order.
+#[inline]
 pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
     Ok(colex::index_sorted(&checked_sort(cards)?))
 }
 
 /// Five cards in increasing id order, by a sorting network (nine compare-exchanges, no
 /// branches on the data).
+#[inline]
 fn sort_five(mut c: [Card; 5]) -> [Card; 5] {
     const PAIRS: [(usize, usize); 9] = [
         (0, 1),
@@ -404,6 +412,7 @@ fn sort_five(mut c: [Card; 5]) -> [Card; 5] {
 }
 
 /// Exactly five distinct cards, sorted by id; the error says which rule they break.
+#[inline]
 fn checked_sort(cards: &[Card]) -> Result<[Card; 5], CardError> {
     let five: [Card; 5] = cards.try_into().map_err(|_| CardError::WrongCount {
         expected: 5,

@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
-use crate::card::{Card, CardError, CardSet};
+use crate::card::{Card, CardError};
 use crate::colex;
-use crate::format::{self, Game, TableError, TableHeader};
+use crate::format::{self, Game, Layout, TableError, TableHeader};
 
 /// Number of 3-card hands.
 pub const HANDS: usize = 22_100;
@@ -86,10 +86,43 @@ pub struct ZhajinhuaHand<'a> {
 }
 
 /// A loaded, validated Zhajinhua table.
+///
+/// Held in memory in lookup order rather than as its payload: a hand's facts in one small
+/// record, and each (opponents, hand) cell's four figures side by side in one aligned
+/// 32-byte record, so a lookup reads two cache lines instead of six arrays.
 #[derive(Clone, Debug)]
 pub struct Zhajinhua {
     header: TableHeader,
-    payload: ZhajinhuaPayload,
+    rules: String,
+    categories: Vec<String>,
+    max_opponents: u8,
+    /// Per hand, by colex index.
+    facts: Vec<Facts>,
+    /// Per `(opponents − 1) · HANDS + hand`.
+    cells: Vec<Figures>,
+    /// Suit classes the range equities cover.
+    classes: usize,
+    /// As in [`ZhajinhuaPayload::range_equity`].
+    range_equity: Vec<f64>,
+}
+
+/// What the table stores about one hand, whatever the opponents.
+#[derive(Clone, Copy, Debug)]
+struct Facts {
+    strength: u16,
+    suit_class: u16,
+    category: u8,
+    beats_trips: bool,
+}
+
+/// One hand's figures against one number of opponents.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Figures {
+    win: f64,
+    tie: f64,
+    equity: f64,
+    std_error: f64,
 }
 
 /// Why a question could not be answered.
@@ -101,66 +134,144 @@ pub enum QueryError {
     Opponents { asked: usize, max: usize },
     #[error("top {0} % is not a range: ranges are the top 1 to 100 %")]
     TopPercent(u32),
+    #[error("hand index {0} is out of range: indices run from 0 to 22099")]
+    Index(u32),
 }
 
-format::table_file!(Zhajinhua, ZhajinhuaPayload, Game::Zhajinhua, decode);
+format::table_file!(Zhajinhua, ZhajinhuaPayload, Game::Zhajinhua, build = build);
 
-/// The payload of a file of `version`: version 2 and older hold no range equities, so
-/// they are refused with what to do.
-fn decode(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableError> {
+/// Reads, validates and lays out the payload of a file of `version`.
+fn build(header: TableHeader, payload: &[u8]) -> Result<Zhajinhua, TableError> {
+    let p = read_payload(header.format_version, payload)?;
+    validate(&p)?;
+    let facts = (0..HANDS)
+        .map(|i| Facts {
+            strength: p.strength[i],
+            suit_class: p.suit_class[i],
+            category: p.category[i],
+            beats_trips: p.beats_trips[i],
+        })
+        .collect();
+    let cells = (0..p.win.len())
+        .map(|k| Figures {
+            win: p.win[k],
+            tie: p.tie[k],
+            equity: p.equity[k],
+            std_error: p.std_error[k],
+        })
+        .collect();
+    Ok(Zhajinhua {
+        header,
+        classes: p.range_equity.len() / (RANGE_OPPONENTS * RANGE_STEPS),
+        rules: p.rules,
+        categories: p.categories,
+        max_opponents: p.max_opponents,
+        facts,
+        cells,
+        range_equity: p.range_equity,
+    })
+}
+
+/// The payload of a file of `version`, read field by field in its documented layout
+/// (what [`format::decode`] reads, one bulk copy per array). Version 2 and older hold no
+/// range equities, so they are refused with what to do.
+fn read_payload(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableError> {
     if version < 3 {
         return Err(TableError::Invalid(format!(
             "a format version {version} Zhajinhua table holds no equities against calling \
              ranges: regenerate it with `pipeline run`"
         )));
     }
-    format::decode(payload)
+    let mut r = Layout::new(payload);
+    // Fields in declaration order, as bincode writes them.
+    let rules = r.string("rules")?;
+    let categories = r.strings("categories")?;
+    let max_opponents = r.u8("max_opponents")?;
+    let category = r.u8s("category")?;
+    let strength = r.u16s("strength")?;
+    let beats_trips = r.bools("beats_trips")?;
+    let win = r.f64s("win")?;
+    let tie = r.f64s("tie")?;
+    let equity = r.f64s("equity")?;
+    let std_error = r.f64s("std_error")?;
+    let suit_class = r.u16s("suit_class")?;
+    let range_equity = r.f64s("range_equity")?;
+    r.finish()?;
+    Ok(ZhajinhuaPayload {
+        rules,
+        categories,
+        max_opponents,
+        category,
+        strength,
+        beats_trips,
+        win,
+        tie,
+        equity,
+        std_error,
+        suit_class,
+        range_equity,
+    })
 }
 
 impl Zhajinhua {
     /// Category names, weakest first ([`ZhajinhuaHand::category`] is one of them).
     pub fn categories(&self) -> &[String] {
-        &self.payload.categories
+        &self.categories
     }
 
     /// Opponent counts covered: 1..=this.
     pub fn max_opponents(&self) -> usize {
-        usize::from(self.payload.max_opponents)
+        usize::from(self.max_opponents)
     }
 
     /// Category name of three distinct cards.
     pub fn category(&self, cards: &[Card]) -> Result<&str, CardError> {
         let i = hand_index(cards)? as usize;
-        Ok(&self.payload.categories[usize::from(self.payload.category[i])])
+        Ok(&self.categories[usize::from(self.facts[i].category)])
     }
 
     /// Strength of three distinct cards (larger wins; see [`Zhajinhua::compare`] for the
     /// 2-3-5 exception).
     pub fn strength(&self, cards: &[Card]) -> Result<u16, CardError> {
-        Ok(self.payload.strength[hand_index(cards)? as usize])
+        Ok(self.facts[hand_index(cards)? as usize].strength)
     }
 
     /// How hand `a` fares against disjoint hand `b` (Greater = `a` wins).
     pub fn compare(&self, a: &[Card], b: &[Card]) -> Result<Ordering, CardError> {
         let (i, j) = (hand_index(a)? as usize, hand_index(b)? as usize);
-        let p = &self.payload;
-        let trips = (p.categories.len() - 1) as u8;
-        Ok(if p.beats_trips[i] && p.category[j] == trips {
+        let (a, b) = (self.facts[i], self.facts[j]);
+        let trips = (self.categories.len() - 1) as u8;
+        Ok(if a.beats_trips && b.category == trips {
             Ordering::Greater
-        } else if p.beats_trips[j] && p.category[i] == trips {
+        } else if b.beats_trips && a.category == trips {
             Ordering::Less
         } else {
-            p.strength[i].cmp(&p.strength[j])
+            a.strength.cmp(&b.strength)
         })
     }
 
     /// Win, tie, loss and equity of a hand against `opponents` players, in O(1).
+    #[inline]
     pub fn win_rate(
         &self,
         cards: &[Card],
         opponents: usize,
     ) -> Result<ZhajinhuaHand<'_>, QueryError> {
-        let i = hand_index(cards)? as usize;
+        self.win_rate_at(hand_index(cards)?, opponents)
+    }
+
+    /// The same for the hand with colex index `index` (`hand_index` in the Parquet
+    /// tables, as [`hand_index`] computes it), for callers that hold indices.
+    #[inline]
+    pub fn win_rate_at(
+        &self,
+        index: u32,
+        opponents: usize,
+    ) -> Result<ZhajinhuaHand<'_>, QueryError> {
+        let i = index as usize;
+        if i >= HANDS {
+            return Err(QueryError::Index(index));
+        }
         let max = self.max_opponents();
         if opponents == 0 || opponents > max {
             return Err(QueryError::Opponents {
@@ -168,19 +279,19 @@ impl Zhajinhua {
                 max,
             });
         }
-        let p = &self.payload;
-        let k = (opponents - 1) * HANDS + i;
+        let facts = self.facts[i];
+        let f = self.cells[(opponents - 1) * HANDS + i];
         Ok(ZhajinhuaHand {
             index: i as u32,
-            category: &p.categories[usize::from(p.category[i])],
-            category_rank: p.category[i],
-            strength: p.strength[i],
+            category: &self.categories[usize::from(facts.category)],
+            category_rank: facts.category,
+            strength: facts.strength,
             opponents,
-            win: p.win[k],
-            tie: p.tie[k],
-            loss: 1.0 - p.win[k] - p.tie[k],
-            equity: p.equity[k],
-            std_error: p.std_error[k],
+            win: f.win,
+            tie: f.tie,
+            loss: 1.0 - f.win - f.tie,
+            equity: f.equity,
+            std_error: f.std_error,
         })
     }
 }
@@ -205,30 +316,28 @@ impl Zhajinhua {
         if top_percent == 0 || top_percent as usize > RANGE_STEPS {
             return Err(QueryError::TopPercent(top_percent));
         }
-        let p = &self.payload;
-        let classes = p.range_equity.len() / (RANGE_OPPONENTS * RANGE_STEPS);
-        let class = usize::from(p.suit_class[i]);
-        Ok(p.range_equity
-            [((opponents - 1) * classes + class) * RANGE_STEPS + top_percent as usize - 1])
+        let class = usize::from(self.facts[i].suit_class);
+        Ok(self.range_equity
+            [((opponents - 1) * self.classes + class) * RANGE_STEPS + top_percent as usize - 1])
     }
 }
 
 /// Colex index of three distinct cards in any order.
+#[inline]
 pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
-    if cards.len() != 3 {
-        return Err(CardError::WrongCount {
-            expected: 3,
-            found: cards.len(),
-        });
+    let [a, b, c]: [Card; 3] = cards.try_into().map_err(|_| CardError::WrongCount {
+        expected: 3,
+        found: cards.len(),
+    })?;
+    // A three-comparator sorting network: no branches on the cards.
+    let (a, b) = (a.min(b), a.max(b));
+    let (b, c) = (b.min(c), b.max(c));
+    let (a, b) = (a.min(b), a.max(b));
+    // Any repeated card is the middle one once sorted.
+    if a == b || b == c {
+        return Err(CardError::Duplicate { card: b });
     }
-    let mut seen = CardSet::EMPTY;
-    for &card in cards {
-        if seen.contains(card) {
-            return Err(CardError::Duplicate { card });
-        }
-        seen = seen.with(card);
-    }
-    Ok(colex::index_of(cards))
+    Ok(colex::index_sorted(&[a, b, c]))
 }
 
 fn validate(p: &ZhajinhuaPayload) -> Result<(), TableError> {
@@ -348,6 +457,9 @@ mod tests {
             t.win_rate(&hand, 0),
             Err(QueryError::Opponents { asked: 0, max: 2 })
         );
+        let last = parse_cards("As Ah Ac").unwrap(); // the highest three ids
+        assert_eq!(t.win_rate_at(22_099, 1), t.win_rate(&last, 1));
+        assert_eq!(t.win_rate_at(22_100, 1), Err(QueryError::Index(22_100)));
         let other = parse_cards("As Ks Qs").unwrap();
         assert_eq!(t.compare(&other, &hand).unwrap(), Ordering::Greater);
         // Hand 0 is in suit class 0: two opponents, top 7 % is entry (3 + 0) · 100 + 6.
@@ -362,6 +474,64 @@ mod tests {
             t.range_equity(&hand, 3, 50),
             Err(QueryError::Opponents { asked: 3, max: 2 })
         );
+    }
+
+    #[test]
+    fn the_layout_reader_reads_what_bincode_reads() {
+        let mut p = payload();
+        p.beats_trips[17] = true;
+        p.rules = "a23 = \"second\" # ✓".into();
+        let body = format::encode(&p).unwrap();
+        assert_eq!(read_payload(4, &body).unwrap(), p);
+        assert_eq!(format::decode::<ZhajinhuaPayload>(&body).unwrap(), p);
+        // Every truncation, a trailing byte and a non-bool are refused by both.
+        for len in [0, 7, 8, 40, body.len() / 2, body.len() - 1] {
+            assert!(read_payload(4, &body[..len]).is_err(), "length {len}");
+            assert!(format::decode::<ZhajinhuaPayload>(&body[..len]).is_err());
+        }
+        let mut long = body.clone();
+        long.push(0);
+        assert!(read_payload(4, &long).is_err());
+        assert!(format::decode::<ZhajinhuaPayload>(&long).is_err());
+        // After beats_trips: four f64 arrays of 2 · HANDS, suit_class, 600 range equities.
+        let after = 4 * (8 + 8 * 2 * HANDS) + (8 + 2 * HANDS) + (8 + 8 * 600);
+        let mut bad = body.clone();
+        bad[body.len() - after - 1] = 2; // the last beats_trips entry
+        assert!(read_payload(4, &bad).is_err());
+        assert!(format::decode::<ZhajinhuaPayload>(&bad).is_err());
+    }
+
+    #[test]
+    fn hand_index_sorts_three_cards_and_names_a_repeat() {
+        let all: Vec<Card> = (0..52).map(|id| Card::from_id(id).unwrap()).collect();
+        for (x, &a) in all.iter().enumerate().step_by(5) {
+            for (y, &b) in all.iter().enumerate().skip(x + 1).step_by(3) {
+                for &c in &all[y + 1..] {
+                    let want = colex::index_of(&[a, b, c]);
+                    for order in [
+                        [a, b, c],
+                        [a, c, b],
+                        [b, a, c],
+                        [b, c, a],
+                        [c, a, b],
+                        [c, b, a],
+                    ] {
+                        assert_eq!(hand_index(&order), Ok(want));
+                    }
+                }
+            }
+            assert_eq!(
+                hand_index(&[a, all[51 - x], a]),
+                Err(CardError::Duplicate { card: a })
+            );
+        }
+        assert!(matches!(
+            hand_index(&all[..2]),
+            Err(CardError::WrongCount {
+                expected: 3,
+                found: 2
+            })
+        ));
     }
 
     #[test]
