@@ -30,6 +30,7 @@
 
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
+use std::mem::MaybeUninit;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod blackjack;
@@ -163,6 +164,7 @@ pub(crate) unsafe fn text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str,
 ///
 /// # Safety
 /// `ptr` is NULL or points to `len` readable bytes that outlive the call.
+#[inline]
 pub(crate) unsafe fn bytes<'a>(
     ptr: *const u8,
     len: usize,
@@ -185,17 +187,17 @@ pub(crate) unsafe fn bytes<'a>(
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
-/// Cards given as `count` ids, checked (ids below 52), copied into `buf` (no allocation:
-/// a lookup is a few nanoseconds); duplicates are left to the lookup.
+/// Cards given as `count` ids, read in place (no copy, no allocation: a lookup is a few
+/// nanoseconds); every id is checked to be below 52, duplicates are left to the lookup.
 ///
 /// # Safety
 /// As [`bytes`].
-pub(crate) unsafe fn card_ids(
+#[inline(always)]
+pub(crate) unsafe fn card_ids<'a>(
     ids: *const u8,
     count: usize,
-    buf: &mut [cardtables::Card; 52],
-) -> Result<&[cardtables::Card], Failure> {
-    if count > buf.len() {
+) -> Result<&'a [cardtables::Card], Failure> {
+    if count > 52 {
         return Err(Failure::new(
             CT_CARD_ERROR,
             format!("{count} card ids: a deck has 52 cards"),
@@ -203,33 +205,37 @@ pub(crate) unsafe fn card_ids(
     }
     // SAFETY: forwarded from the caller.
     let ids = unsafe { bytes(ids, count, "card ids") }?;
-    for (slot, &id) in buf.iter_mut().zip(ids) {
-        *slot = card_id(id)?;
-    }
-    Ok(&buf[..count])
+    cards_of(ids)
+}
+
+/// Card ids read as cards in place, or the error naming the first id of 52 or more.
+#[inline]
+pub(crate) fn cards_of(ids: &[u8]) -> Result<&[cardtables::Card], Failure> {
+    cardtables::Card::slice_from_ids(ids).map_err(out_of_range)
 }
 
 /// The card with id `id`, or the error for an id of 52 or more.
 #[inline]
 pub(crate) fn card_id(id: u8) -> Result<cardtables::Card, Failure> {
-    cardtables::Card::from_id(id).ok_or_else(|| {
-        Failure::new(
-            CT_CARD_ERROR,
-            format!("card id {id} is out of range (ids are 0 to 51)"),
-        )
-    })
+    cardtables::Card::from_id(id).ok_or_else(|| out_of_range(id))
 }
 
-/// A buffer for [`card_ids`].
-pub(crate) fn card_buffer() -> [cardtables::Card; 52] {
-    [cardtables::Card::from_id(0).expect("0 is a card"); 52]
+#[cold]
+fn out_of_range(id: u8) -> Failure {
+    Failure::new(
+        CT_CARD_ERROR,
+        format!("card id {id} is out of range (ids are 0 to 51)"),
+    )
 }
 
 /// The output array of a batch call: `len` writable `T`.
 ///
 /// # Safety
 /// `ptr` is NULL or valid for writing `len` values of `T`.
-pub(crate) unsafe fn outputs<'a, T>(ptr: *mut T, len: usize) -> Result<&'a mut [T], Failure> {
+pub(crate) unsafe fn outputs<'a, T>(
+    ptr: *mut T,
+    len: usize,
+) -> Result<&'a mut [MaybeUninit<T>], Failure> {
     if len == 0 {
         return Ok(&mut []);
     }
@@ -240,7 +246,18 @@ pub(crate) unsafe fn outputs<'a, T>(ptr: *mut T, len: usize) -> Result<&'a mut [
         return Err(Failure::invalid(format!("{len} outputs is too many")));
     }
     // SAFETY: non-null, the size fits, and the caller promises `len` writable values.
-    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr.cast(), len) })
+}
+
+/// The place an out-pointer names, to be written on success.
+///
+/// # Safety
+/// `out` is NULL or valid for writing a `T`.
+#[inline]
+pub(crate) unsafe fn slot<'a, T>(out: *mut T) -> Result<&'a mut MaybeUninit<T>, Failure> {
+    // SAFETY: forwarded from the caller; MaybeUninit<T> has T's layout.
+    unsafe { out.cast::<MaybeUninit<T>>().as_mut() }
+        .ok_or_else(|| Failure::invalid("the output pointer is NULL"))
 }
 
 /// The card ids of a batch call: `hands` hands of `per_hand` ids each.
@@ -269,11 +286,8 @@ pub(crate) fn at_hand(i: usize, failure: Failure) -> Failure {
 /// # Safety
 /// `out` is NULL or valid for writing a `T`.
 pub(crate) unsafe fn put<T>(out: *mut T, value: T) -> Result<(), Failure> {
-    if out.is_null() {
-        return Err(Failure::invalid("the output pointer is NULL"));
-    }
-    // SAFETY: non-null, and the caller promises it is valid for writes.
-    unsafe { out.write(value) };
+    // SAFETY: forwarded from the caller.
+    unsafe { slot(out) }?.write(value);
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! strength, exact win probability against one opponent and banker EV.
 
 use std::ffi::{c_char, CString};
+use std::mem::MaybeUninit;
 
 use cardtables::Niuniu;
 
@@ -21,13 +22,20 @@ impl CtNiuniu {
         Ok(CtNiuniu { table, names })
     }
 
-    fn hand(&self, cards: &[cardtables::Card]) -> Result<CtNiuniuHand, Failure> {
+    /// Writes the answer into `out` on success (built in place: a copy through a
+    /// returned value costs more than the lookup).
+    #[inline]
+    fn hand(
+        &self,
+        cards: &[cardtables::Card],
+        out: &mut MaybeUninit<CtNiuniuHand>,
+    ) -> Result<(), Failure> {
         let h = self.table.lookup(cards)?;
         let category = self
             .names
             .get(usize::from(h.category_rank))
             .ok_or_else(|| Failure::new(crate::CT_PANIC, "category rank outside the table"))?;
-        Ok(CtNiuniuHand {
+        out.write(CtNiuniuHand {
             index: h.index,
             category: category.as_ptr(),
             category_rank: h.category_rank,
@@ -37,7 +45,8 @@ impl CtNiuniu {
             wins: h.wins,
             win_probability: h.win_probability,
             banker_ev: h.banker_ev,
-        })
+        });
+        Ok(())
     }
 }
 
@@ -84,11 +93,14 @@ pub unsafe extern "C" fn ct_niuniu_lookup(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, cards) = unsafe { (crate::table(table)?, text(cards, "cards")?) };
-        let cards = cardtables::parse_cards(cards)?;
-        let hand = t.hand(&cards)?;
-        // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, hand) }
+        let (t, cards, out) = unsafe {
+            (
+                crate::table(table)?,
+                text(cards, "cards")?,
+                crate::slot(out)?,
+            )
+        };
+        t.hand(&cardtables::parse_cards(cards)?, out)
     })
 }
 
@@ -105,23 +117,9 @@ pub unsafe extern "C" fn ct_niuniu_lookup_ids(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promise, forwarded.
-        let t = unsafe { crate::table(table) }?;
-        let hand = if count == 5 {
-            // The usual case without the general buffer: five ids straight to cards.
-            // SAFETY: the caller's promise, forwarded.
-            let ids = unsafe { crate::bytes(ids, 5, "card ids") }?;
-            let mut cards = [cardtables::Card::from_id(0).expect("0 is a card"); 5];
-            for (card, &id) in cards.iter_mut().zip(ids) {
-                *card = crate::card_id(id)?;
-            }
-            t.hand(&cards)?
-        } else {
-            let mut buf = crate::card_buffer();
-            // SAFETY: the caller's promise, forwarded.
-            t.hand(unsafe { card_ids(ids, count, &mut buf) }?)?
-        };
+        let (t, out) = unsafe { (crate::table(table)?, crate::slot(out)?) };
         // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, hand) }
+        t.hand(unsafe { card_ids(ids, count) }?, out)
     })
 }
 
@@ -150,11 +148,9 @@ pub unsafe extern "C" fn ct_niuniu_lookup_ids_many(
             )
         };
         for (i, (five, slot)) in ids.chunks_exact(5).zip(out).enumerate() {
-            let mut cards = [cardtables::Card::from_id(0).expect("0 is a card"); 5];
-            for (card, &id) in cards.iter_mut().zip(five) {
-                *card = crate::card_id(id).map_err(|e| crate::at_hand(i, e))?;
-            }
-            *slot = t.hand(&cards).map_err(|e| crate::at_hand(i, e))?;
+            crate::cards_of(five)
+                .and_then(|cards| t.hand(cards, slot))
+                .map_err(|e| crate::at_hand(i, e))?;
         }
         Ok(())
     })

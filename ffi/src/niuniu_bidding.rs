@@ -105,10 +105,10 @@ pub unsafe extern "C" fn ct_niuniu_bidding_lookup_ids(
     out: *mut CtNiuniuBiddingAnswer,
 ) -> CtStatus {
     guard(|| {
-        let mut buf = crate::card_buffer();
         // SAFETY: the caller's promises, forwarded.
-        let (t, cards) = unsafe { (crate::table(table)?, card_ids(ids, count, &mut buf)?) };
-        let a = t.answer(cards)?;
+        let t = unsafe { crate::table(table) }?;
+        // SAFETY: the caller's promise, forwarded.
+        let a = t.answer(unsafe { card_ids(ids, count) }?)?;
         // SAFETY: the caller's promise, forwarded.
         unsafe { put(out, a) }
     })

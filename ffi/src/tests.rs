@@ -344,6 +344,142 @@ fn holdem_answers_equal_the_rust_runtime_by_text_and_by_ids() {
     unsafe { ct_holdem_free(handle) };
 }
 
+fn zhajinhua_bytes() -> Vec<u8> {
+    use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS, RANGE_OPPONENTS, RANGE_STEPS};
+    let cells = 2 * HANDS;
+    let payload = ZhajinhuaPayload {
+        rules: "test".into(),
+        categories: [
+            "high_card",
+            "pair",
+            "straight",
+            "flush",
+            "straight_flush",
+            "trips",
+        ]
+        .map(String::from)
+        .to_vec(),
+        max_opponents: 2,
+        category: (0..HANDS).map(|i| (i % 6) as u8).collect(),
+        strength: (0..HANDS).map(|i| (i * 7 % HANDS) as u16).collect(),
+        beats_trips: (0..HANDS).map(|i| i % 11 == 0).collect(),
+        win: (0..cells).map(|k| k as f64 / cells as f64 / 2.0).collect(),
+        tie: (0..cells).map(|k| (k % 5) as f64 / 10.0).collect(),
+        equity: (0..cells).map(|k| (k % 97) as f64 / 97.0).collect(),
+        std_error: vec![0.0; cells],
+        suit_class: vec![0; HANDS],
+        range_equity: vec![0.5; RANGE_OPPONENTS * RANGE_STEPS],
+    };
+    cardtables::Zhajinhua::to_bytes(7, &payload).unwrap()
+}
+
+#[test]
+fn zhajinhua_answers_by_ids_equal_the_rust_runtime_one_at_a_time_and_in_batch() {
+    let bytes = zhajinhua_bytes();
+    let rust = cardtables::Zhajinhua::from_bytes(&bytes).unwrap();
+    let mut handle: *mut CtZhajinhua = null_mut();
+    // SAFETY: valid buffer and out-pointer.
+    assert_eq!(
+        unsafe { ct_zhajinhua_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle) },
+        CT_OK
+    );
+    let mut ids = Vec::new();
+    for c in 2..52u8 {
+        for b in 1..c {
+            for a in 0..b {
+                ids.extend([c, a, b]); // unsorted
+            }
+        }
+    }
+    let hands = ids.len() / 3;
+    assert_eq!(hands, cardtables::zhajinhua::HANDS);
+    let mut batch: Vec<std::mem::MaybeUninit<CtZhajinhuaHand>> = (0..hands)
+        .map(|_| std::mem::MaybeUninit::uninit())
+        .collect();
+    for opponents in 1..=2 {
+        // SAFETY: a live handle, 3 · hands ids, hands writable answers.
+        let status = unsafe {
+            ct_zhajinhua_win_rate_ids_many(
+                handle,
+                ids.as_ptr(),
+                hands,
+                opponents,
+                batch.as_mut_ptr().cast(),
+            )
+        };
+        assert_eq!(status, CT_OK);
+        for (three, got) in ids.chunks_exact(3).zip(&batch) {
+            let cards: Vec<_> = three
+                .iter()
+                .map(|&i| cardtables::Card::from_id(i).unwrap())
+                .collect();
+            let want = rust.win_rate(&cards, opponents as usize).unwrap();
+            let mut one = std::mem::MaybeUninit::<CtZhajinhuaHand>::uninit();
+            // SAFETY: a live handle, three ids, a writable answer.
+            let status = unsafe {
+                ct_zhajinhua_win_rate_ids(handle, three.as_ptr(), 3, opponents, one.as_mut_ptr())
+            };
+            assert_eq!(status, CT_OK);
+            // SAFETY: both written by successful calls.
+            for h in unsafe { [one.assume_init_ref(), got.assume_init_ref()] } {
+                assert_eq!(
+                    (h.index, h.category_rank, h.strength),
+                    (want.index, want.category_rank, want.strength)
+                );
+                assert_eq!(
+                    (h.win, h.tie, h.loss, h.equity),
+                    (want.win, want.tie, want.loss, want.equity)
+                );
+                // SAFETY: the name lives as long as the handle.
+                assert_eq!(
+                    unsafe { CStr::from_ptr(h.category) }.to_str().unwrap(),
+                    want.category
+                );
+            }
+        }
+    }
+    // Bad ids, counts and outputs: the status, the message, and the output untouched.
+    let mut out = std::mem::MaybeUninit::<CtZhajinhuaHand>::zeroed();
+    let cases: [(&[u8], usize, &str); 4] = [
+        (&[1, 2], 2, "3 cards"),
+        (&[1, 52, 3], 3, "card id 52 is out of range"),
+        (&[5, 9, 5], 3, "appears more than once"),
+        (&[0; 53], 53, "53 card ids: a deck has 52 cards"),
+    ];
+    for (given, count, message) in cases {
+        // SAFETY: a live handle, `count` readable ids, a writable answer.
+        let status = unsafe {
+            ct_zhajinhua_win_rate_ids(handle, given.as_ptr(), count, 1, out.as_mut_ptr())
+        };
+        assert_eq!(status, CT_CARD_ERROR, "{given:?}");
+        assert!(
+            last_error().contains(message),
+            "{given:?}: {}",
+            last_error()
+        );
+        // SAFETY: zeroed, and a failing call leaves it untouched.
+        assert_eq!(unsafe { out.assume_init_ref() }.index, 0);
+    }
+    // SAFETY: a live handle, three ids; the output is NULL.
+    let status =
+        unsafe { ct_zhajinhua_win_rate_ids(handle, [0u8, 1, 2].as_ptr(), 3, 1, null_mut()) };
+    assert_eq!(status, CT_INVALID_ARGUMENT);
+    // SAFETY: a live handle, 6 ids, 2 answers; hand 1 repeats a card.
+    let status = unsafe {
+        ct_zhajinhua_win_rate_ids_many(
+            handle,
+            [0u8, 1, 2, 7, 7, 8].as_ptr(),
+            2,
+            1,
+            batch.as_mut_ptr().cast(),
+        )
+    };
+    assert_eq!(status, CT_CARD_ERROR);
+    assert!(last_error().starts_with("hand 1: "), "{}", last_error());
+    // SAFETY: made above, freed once.
+    unsafe { ct_zhajinhua_free(handle) };
+}
+
 #[test]
 fn null_pointers_and_bad_tables_are_errors_never_crashes() {
     let mut handle: *mut CtHoldem = null_mut();

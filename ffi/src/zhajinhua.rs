@@ -3,6 +3,7 @@
 //! calling ranges.
 
 use std::ffi::{c_char, CString};
+use std::mem::MaybeUninit;
 
 use cardtables::{Card, Zhajinhua, ZhajinhuaQueryError};
 
@@ -35,9 +36,17 @@ impl CtZhajinhua {
         Ok(CtZhajinhua { table, names })
     }
 
-    fn win_rate(&self, cards: &[Card], opponents: usize) -> Result<CtZhajinhuaHand, Failure> {
+    /// Writes the answer into `out` on success (built in place: a copy through a
+    /// returned value costs more than the lookup).
+    #[inline]
+    fn win_rate(
+        &self,
+        cards: &[Card],
+        opponents: usize,
+        out: &mut MaybeUninit<CtZhajinhuaHand>,
+    ) -> Result<(), Failure> {
         let h = self.table.win_rate(cards, opponents)?;
-        Ok(CtZhajinhuaHand {
+        out.write(CtZhajinhuaHand {
             index: h.index,
             // Validation made every hand's category rank index the names.
             category: self.names[usize::from(h.category_rank)].as_ptr(),
@@ -49,7 +58,8 @@ impl CtZhajinhua {
             loss: h.loss,
             equity: h.equity,
             std_error: h.std_error,
-        })
+        });
+        Ok(())
     }
 }
 
@@ -115,10 +125,14 @@ pub unsafe extern "C" fn ct_zhajinhua_win_rate(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, cards) = unsafe { (crate::table(table)?, text(cards, "cards")?) };
-        let hand = t.win_rate(&cardtables::parse_cards(cards)?, opponents as usize)?;
-        // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, hand) }
+        let (t, cards, out) = unsafe {
+            (
+                crate::table(table)?,
+                text(cards, "cards")?,
+                crate::slot(out)?,
+            )
+        };
+        t.win_rate(&cardtables::parse_cards(cards)?, opponents as usize, out)
     })
 }
 
@@ -136,11 +150,9 @@ pub unsafe extern "C" fn ct_zhajinhua_win_rate_ids(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let mut buf = crate::card_buffer();
-        let (t, cards) = unsafe { (crate::table(table)?, card_ids(ids, count, &mut buf)?) };
-        let hand = t.win_rate(cards, opponents as usize)?;
+        let (t, out) = unsafe { (crate::table(table)?, crate::slot(out)?) };
         // SAFETY: the caller's promise, forwarded.
-        unsafe { put(out, hand) }
+        t.win_rate(unsafe { card_ids(ids, count) }?, opponents as usize, out)
     })
 }
 
@@ -170,12 +182,8 @@ pub unsafe extern "C" fn ct_zhajinhua_win_rate_ids_many(
             )
         };
         for (i, (three, slot)) in ids.chunks_exact(3).zip(out).enumerate() {
-            let mut cards = [cardtables::Card::from_id(0).expect("0 is a card"); 3];
-            for (card, &id) in cards.iter_mut().zip(three) {
-                *card = crate::card_id(id).map_err(|e| crate::at_hand(i, e))?;
-            }
-            *slot = t
-                .win_rate(&cards, opponents as usize)
+            crate::cards_of(three)
+                .and_then(|cards| t.win_rate(cards, opponents as usize, slot))
                 .map_err(|e| crate::at_hand(i, e))?;
         }
         Ok(())

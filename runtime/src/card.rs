@@ -15,8 +15,10 @@ pub const SUIT_CHARS: [char; 4] = ['d', 'c', 'h', 's'];
 /// Suit symbols in id order.
 pub const SUIT_SYMBOLS: [char; 4] = ['♦', '♣', '♥', '♠'];
 
-/// One card of a 52-card deck.
+/// One card of a 52-card deck: its id, one byte (so a slice of ids can be read as cards
+/// in place, see [`Card::slice_from_ids`]).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(transparent)]
 pub struct Card(u8);
 
 impl Card {
@@ -27,6 +29,25 @@ impl Card {
         } else {
             None
         }
+    }
+
+    /// Card ids read as cards in place, without a copy (for callers that hold ids, such
+    /// as the C ABI); `Err` holds the first id of 52 or more.
+    ///
+    /// ```
+    /// use cardtables::Card;
+    /// let cards = Card::slice_from_ids(&[51, 0, 12]).unwrap();
+    /// assert_eq!(cards[0].to_string(), "As");
+    /// assert_eq!(Card::slice_from_ids(&[3, 52, 60]), Err(52));
+    /// ```
+    #[inline]
+    pub fn slice_from_ids(ids: &[u8]) -> Result<&[Card], u8> {
+        if let Some(&bad) = ids.iter().find(|&&id| id >= 52) {
+            return Err(bad);
+        }
+        // SAFETY: `Card` is `repr(transparent)` over `u8`, so the layouts agree, and every
+        // id was just checked to be below 52, the one invariant of `Card`.
+        Ok(unsafe { std::slice::from_raw_parts(ids.as_ptr().cast::<Card>(), ids.len()) })
     }
 
     /// The card of this rank (0 = 2 … 12 = A) and suit (0 = ♦ … 3 = ♠).
