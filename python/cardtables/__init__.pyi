@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 from os import PathLike
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -63,7 +64,13 @@ class Zhajinhua:
     @property
     def max_opponents(self) -> int: ...
     def win_rate(self, cards: Cards, opponents: int) -> ZhajinhuaHand: ...
+    def win_rate_many(self, indices: npt.ArrayLike, opponents: int) -> WinRates: ...
     def compare(self, a: Cards, b: Cards) -> int: ...
+
+class WinRates(NamedTuple):
+    win: npt.NDArray[np.float64]
+    tie: npt.NDArray[np.float64]
+    equity: npt.NDArray[np.float64]
 
 class HoldemEquity:
     class_index: int
@@ -196,3 +203,4 @@ class BlackjackIndices:
     def insure(self, rules: str, count: int) -> bool: ...
 
 def niuniu_hand_index(cards: Cards) -> int: ...
+def zhajinhua_hand_index(cards: Cards) -> int: ...

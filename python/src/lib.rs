@@ -394,6 +394,36 @@ table_class!(Zhajinhua, cardtables::Zhajinhua, |table| Zhajinhua { table };
         })
     }
 
+    /// Fills `win[i]`, `tie[i]` and `equity[i]` with the figures of the hand with colex
+    /// index `indices[i]` against `opponents` (uint32 in, float64 out).
+    fn _win_rate_many(
+        &self,
+        py: Python<'_>,
+        indices: PyBuffer<u32>,
+        opponents: usize,
+        win: PyBuffer<f64>,
+        tie: PyBuffer<f64>,
+        equity: PyBuffer<f64>,
+    ) -> PyResult<()> {
+        let indices = input(py, &indices)?;
+        let n = indices.len();
+        let (win, tie, equity) = (
+            output(py, &win, n)?,
+            output(py, &tie, n)?,
+            output(py, &equity, n)?,
+        );
+        for (i, index) in indices.iter().enumerate() {
+            let h = self
+                .table
+                .win_rate_at(index.get(), opponents)
+                .map_err(|e| query_error(format!("position {i}: {e}")))?;
+            win[i].set(h.win);
+            tie[i].set(h.tie);
+            equity[i].set(h.equity);
+        }
+        Ok(())
+    }
+
     /// 1 when hand `a` beats disjoint hand `b`, -1 when it loses, 0 for a tie.
     fn compare(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i32> {
         let (a, b) = (cards_of(a)?, cards_of(b)?);
@@ -830,6 +860,13 @@ fn niuniu_hand_index(cards: &Bound<'_, PyAny>) -> PyResult<u32> {
     cardtables::niuniu::hand_index(&cards_of(cards)?).map_err(card_error)
 }
 
+/// The colex index of three distinct cards (text or ids), as Zhajinhua tables and
+/// `hands.parquet` number hands.
+#[pyfunction]
+fn zhajinhua_hand_index(cards: &Bound<'_, PyAny>) -> PyResult<u32> {
+    cardtables::zhajinhua::hand_index(&cards_of(cards)?).map_err(card_error)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -855,6 +892,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BlackjackIndices>()?;
     m.add_class::<CountAdvice>()?;
     m.add_function(wrap_pyfunction!(niuniu_hand_index, m)?)?;
+    m.add_function(wrap_pyfunction!(zhajinhua_hand_index, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

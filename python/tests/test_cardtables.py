@@ -74,6 +74,26 @@ def test_zhajinhua_win_rates_equal_the_parquet_rows(tables):
     assert table.compare("Ks Kh Kd", "As Ah Ad") == -1
 
 
+def test_zhajinhua_vectorised_win_rates_equal_every_parquet_row(tables):
+    table = cardtables.Zhajinhua.open(tables / "zhajinhua" / "zhajinhua.bin")
+    rows = pq.read_table(tables / "zhajinhua" / "hands.parquet")
+    for opponents in range(1, table.max_opponents + 1):
+        mask = rows.column("opponents").to_numpy() == opponents
+        index = rows.column("hand_index").to_numpy()[mask]
+        assert np.array_equal(np.sort(index), np.arange(22_100))
+        got = table.win_rate_many(index, opponents)
+        for name in ("win", "tie", "equity"):
+            assert np.array_equal(getattr(got, name), rows.column(name).to_numpy()[mask]), name
+    assert cardtables.zhajinhua_hand_index("As Ah Ac") == 22_099
+    assert cardtables.zhajinhua_hand_index([2, 0, 1]) == 0
+    grid = table.win_rate_many(np.array([[0, 1], [2, 22_099]], dtype=np.int64), 1)
+    assert grid.equity.shape == (2, 2) and grid.win[1, 1] == table.win_rate("As Ah Ac", 1).win
+    with pytest.raises(cardtables.QueryError, match="hand index 22100 is out of range"):
+        table.win_rate_many([3, 22_100], 1)
+    with pytest.raises(cardtables.QueryError, match="position 0: 0 opponents is not covered"):
+        table.win_rate_many([3], 0)
+
+
 def test_holdem_equities_equal_the_parquet_rows(tables):
     table = cardtables.Holdem.open(tables / "holdem_preflop" / "holdem.bin")
     for row in pq.read_table(tables / "holdem_preflop" / "preflop.parquet").to_pylist():
