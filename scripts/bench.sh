@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Benchmarks: the criterion micro-benchmarks of every bench target (niuniu, holdem,
-# blackjack), then end-to-end `pipeline run` timings of the two Niuniu jobs on one thread
-# and on every core (hyperfine when installed, else a plain loop reporting the median).
+# Benchmarks: the criterion micro-benchmarks of every bench target (niuniu, zhajinhua,
+# holdem, blackjack), then end-to-end `pipeline run` timings of the two Niuniu jobs on one
+# thread and on every core (hyperfine when installed, else a plain loop reporting the
+# median), then the runtime tables opened and queried from C (examples/c/bench.c) and from
+# Python (scripts/bench_python.py, when scripts/test.sh has installed the wheel in .venv).
 # The other jobs' timings in reports/BENCHMARKS.md come from their manifests.
 # Usage: scripts/bench.sh [--quick]    (--quick skips criterion)
 set -euo pipefail
@@ -9,6 +11,7 @@ cd "$(dirname "$0")/.."
 
 if [ "${1:-}" != "--quick" ]; then
   cargo bench --bench niuniu
+  cargo bench --bench zhajinhua
   cargo bench --bench holdem
   cargo bench --bench blackjack
 fi
@@ -43,3 +46,18 @@ PY
     fi
   done
 done
+
+# The runtime from C and from Python, on the tables of jobs/niuniu.toml (written above)
+# and jobs/zhajinhua.toml.
+"$bin" run jobs/zhajinhua.toml --out "$out" --quiet
+cargo build --release --quiet -p cardtables-ffi
+"${CC:-cc}" -O2 -std=c99 -Wall -Wextra -Werror -Iffi/include examples/c/bench.c \
+  target/release/libcardtables_ffi.a -lpthread -ldl -lm -o "$out/c_bench"
+echo "C ABI, from C (examples/c/bench.c):"
+"$out/c_bench" "$out/tables/niuniu/niuniu.bin" "$out/tables/zhajinhua/zhajinhua.bin"
+if .venv/bin/python -c "import cardtables" 2>/dev/null; then
+  echo "Python package (scripts/bench_python.py):"
+  .venv/bin/python scripts/bench_python.py "$out/tables"
+else
+  echo "Python package: skipped (scripts/test.sh installs its wheel into .venv)"
+fi
