@@ -28,6 +28,12 @@
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
 //! This module is the only place that knows bincode: replacing it changes nothing else.
+//!
+//! Because integers are fixed-width, every list of numbers in a payload is its 8-byte
+//! length followed by the numbers, little-endian, back to back. The three largest tables
+//! (Zhajinhua, Stud, Niuniu bidding) are read that way by [`Layout`], one bulk copy per
+//! list rather than a decoder call per number; their tests check that it reads exactly
+//! what the bincode decoder reads and refuses what it refuses.
 
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -548,11 +554,27 @@ impl<'a> Layout<'a> {
             .map_err(|e| TableError::Decode(format!("{what}: {e}")))
     }
 
+    /// A `u32`.
+    pub fn u32(&mut self, what: &str) -> Result<u32, TableError> {
+        Ok(u32::from_le_bytes(self.le(what)?))
+    }
+
     /// A list of strings.
     pub fn strings(&mut self, what: &str) -> Result<Vec<String>, TableError> {
         // Each string takes at least its 8-byte length.
-        let n = self.count(8, what)?;
-        (0..n).map(|_| self.string(what)).collect()
+        self.list(what, 8, |r| r.string(what))
+    }
+
+    /// A list of records, each at least `min_width` bytes (which bounds the list's length
+    /// by the bytes that remain), each read by `item`.
+    pub fn list<T>(
+        &mut self,
+        what: &str,
+        min_width: u64,
+        mut item: impl FnMut(&mut Layout<'a>) -> Result<T, TableError>,
+    ) -> Result<Vec<T>, TableError> {
+        let n = self.count(min_width.max(1), what)?;
+        (0..n).map(|_| item(self)).collect()
     }
 
     /// A list of fixed-width little-endian numbers, `N` bytes each, converted by `from`.
@@ -577,6 +599,26 @@ impl<'a> Layout<'a> {
     /// A list of `u16`.
     pub fn u16s(&mut self, what: &str) -> Result<Vec<u16>, TableError> {
         self.numbers(what, u16::from_le_bytes)
+    }
+
+    /// A list of `u32`.
+    pub fn u32s(&mut self, what: &str) -> Result<Vec<u32>, TableError> {
+        self.numbers(what, u32::from_le_bytes)
+    }
+
+    /// A list of `i32`.
+    pub fn i32s(&mut self, what: &str) -> Result<Vec<i32>, TableError> {
+        self.numbers(what, i32::from_le_bytes)
+    }
+
+    /// A list of `u64`.
+    pub fn u64s(&mut self, what: &str) -> Result<Vec<u64>, TableError> {
+        self.numbers(what, u64::from_le_bytes)
+    }
+
+    /// A list of `i64`.
+    pub fn i64s(&mut self, what: &str) -> Result<Vec<i64>, TableError> {
+        self.numbers(what, i64::from_le_bytes)
     }
 
     /// A list of `f64`.
@@ -605,6 +647,27 @@ impl<'a> Layout<'a> {
             ))),
         }
     }
+}
+
+/// Checks a game's [`Layout`] reader against [`decode`] on `payload`: both read it back,
+/// and both refuse every truncation tried and a trailing byte.
+#[cfg(test)]
+pub(crate) fn check_layout_reader<T>(payload: &T, read: fn(u16, &[u8]) -> Result<T, TableError>)
+where
+    T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let body = encode(payload).unwrap();
+    assert_eq!(&read(FORMAT_VERSION, &body).unwrap(), payload);
+    assert_eq!(&decode::<T>(&body).unwrap(), payload);
+    let cuts = (0..body.len()).step_by(body.len() / 97 + 1);
+    for len in cuts.chain([body.len() - 1]) {
+        assert!(read(FORMAT_VERSION, &body[..len]).is_err(), "length {len}");
+        assert!(decode::<T>(&body[..len]).is_err(), "length {len}");
+    }
+    let mut long = body.clone();
+    long.push(0);
+    assert!(read(FORMAT_VERSION, &long).is_err());
+    assert!(decode::<T>(&long).is_err());
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardError};
 use crate::colex;
-use crate::format::{self, Game, TableError, TableHeader};
+use crate::format::{self, Game, Layout, TableError, TableHeader};
 use crate::niuniu::{CategoryInfo, OPPONENT_HANDS};
 
 /// Number of four-card hands, C(52, 4).
@@ -174,7 +174,47 @@ fn validate(p: &NiuniuBiddingPayload) -> Result<(), TableError> {
     Ok(())
 }
 
-format::table_file!(NiuniuBidding, NiuniuBiddingPayload, Game::NiuniuBidding);
+format::table_file!(
+    NiuniuBidding,
+    NiuniuBiddingPayload,
+    Game::NiuniuBidding,
+    read_payload
+);
+
+/// The payload, read field by field in its documented layout (what [`format::decode`]
+/// reads, one bulk copy per array); the game came with format version 4.
+fn read_payload(_version: u16, payload: &[u8]) -> Result<NiuniuBiddingPayload, TableError> {
+    let mut r = Layout::new(payload);
+    let rules = r.string("rules")?;
+    // A category is at least its name's 8-byte length and a 4-byte multiplier.
+    let categories = r.list("categories", 12, |r| {
+        Ok(CategoryInfo {
+            name: r.string("category name")?,
+            multiplier: r.u32("category multiplier")?,
+        })
+    })?;
+    let players = r.u8("players")?;
+    let bids = r.u32s("bids")?;
+    let fifth_cards = r.u8s("fifth_cards")?;
+    let banker = r.i64s("banker")?;
+    let player = r.i64s("player")?;
+    let class_bid = r.u8s("class_bid")?;
+    let class_ev = r.f64s("class_ev")?;
+    let class_gain_se = r.f64s("class_gain_se")?;
+    r.finish()?;
+    Ok(NiuniuBiddingPayload {
+        rules,
+        categories,
+        players,
+        bids,
+        fifth_cards,
+        banker,
+        player,
+        class_bid,
+        class_ev,
+        class_gain_se,
+    })
+}
 
 impl NiuniuBidding {
     /// Categories from weakest to strongest.
@@ -254,6 +294,11 @@ mod tests {
             class_ev: (0..CLASSES * 3).map(|i| i as f64).collect(),
             class_gain_se: vec![0.5; CLASSES * 3],
         }
+    }
+
+    #[test]
+    fn the_layout_reader_reads_what_bincode_reads() {
+        format::check_layout_reader(&payload(), read_payload);
     }
 
     #[test]

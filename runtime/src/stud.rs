@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, CardError};
 use crate::colex;
-use crate::format::{self, Game, TableError, TableHeader};
+use crate::format::{self, Game, Layout, TableError, TableHeader};
 
 /// Number of 2-card sets of a 52-card deck.
 pub const TWO_CARD_SETS: usize = 1326;
@@ -69,7 +69,26 @@ pub struct Stud {
     payload: StudPayload,
 }
 
-format::table_file!(Stud, StudPayload, Game::Stud);
+format::table_file!(Stud, StudPayload, Game::Stud, read_payload);
+
+/// The payload, read field by field in its documented layout (what [`format::decode`]
+/// reads, one bulk copy per array); the same in every format version.
+fn read_payload(_version: u16, payload: &[u8]) -> Result<StudPayload, TableError> {
+    let mut r = Layout::new(payload);
+    let rules = r.string("rules")?;
+    // A deck's table is at least its deck byte and four 8-byte lengths.
+    let decks = r.list("decks", 33, |r| {
+        Ok(HeadsUpTable {
+            deck: r.u8("deck")?,
+            class_of: r.i32s("class_of")?,
+            wins: r.u64s("wins")?,
+            ties: r.u64s("ties")?,
+            deals: r.u64s("deals")?,
+        })
+    })?;
+    r.finish()?;
+    Ok(StudPayload { rules, decks })
+}
 
 impl Stud {
     /// Decks covered.
@@ -189,6 +208,11 @@ mod tests {
                 deals: vec![100],
             }],
         }
+    }
+
+    #[test]
+    fn the_layout_reader_reads_what_bincode_reads() {
+        format::check_layout_reader(&payload(), read_payload);
     }
 
     #[test]
