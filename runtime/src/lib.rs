@@ -3,7 +3,7 @@
 //!
 //! It holds the shared card encoding ([`Card`], [`CardSet`], the card grammar of
 //! [`parse_cards`]), the dense colex index of a card set ([`colex`]), the versioned table
-//! file format ([`format`]), one loader per table, and the closed-form decision helpers
+//! file format ([`format`](mod@format)), one loader per table, and the closed-form decision helpers
 //! ([`decision`]). It depends on serde, bincode, a checksum and thiserror only, so it stays
 //! cheap to build into any application.
 //!
