@@ -113,7 +113,9 @@ fn set_last_error(message: &str) {
 }
 
 /// Runs `body`, turning its failure or a panic into a status code and the thread's last
-/// error message.
+/// error message. Inlined into every exported function: a call of its own cost a
+/// Zhajinhua lookup a quarter of its time.
+#[inline(always)]
 pub(crate) fn guard(body: impl FnOnce() -> Result<(), Failure>) -> CtStatus {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => CT_OK,
