@@ -240,13 +240,24 @@ impl Counter {
     /// Computed in exact integer arithmetic (tags are whole or half points), so a true
     /// count that is a whole number is never floored to the one below by a rounding error.
     pub fn count(&self, seen: &[u32; RANKS], left: u32, decks: u32) -> i32 {
+        let twice_seen = seen
+            .iter()
+            .zip(&self.twice_tags)
+            .map(|(&n, &t)| i64::from(n) * t)
+            .sum::<i64>();
+        self.count_of_twice(twice_seen, left, decks)
+    }
+
+    /// Twice the tags: what each dealt card of a rank adds to twice the running count (a
+    /// whole number), for a dealer that keeps the count as it deals.
+    pub fn twice_tags(&self) -> [i64; RANKS] {
+        self.twice_tags
+    }
+
+    /// [`Counter::count`] from twice the tags' sum over the cards seen.
+    pub fn count_of_twice(&self, twice_seen: i64, left: u32, decks: u32) -> i32 {
         // Twice the running count, an integer.
-        let twice: i64 = self.twice_start(decks)
-            + seen
-                .iter()
-                .zip(&self.twice_tags)
-                .map(|(&n, &t)| i64::from(n) * t)
-                .sum::<i64>();
+        let twice: i64 = self.twice_start(decks) + twice_seen;
         // The count is `twice / divisor`, made whole by the rounding rule.
         let divisor: i64 = if !self.balanced {
             2

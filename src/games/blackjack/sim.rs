@@ -11,6 +11,7 @@ use cardtables::blackjack::{Action, Cell, Row, RANKS};
 use rand::RngExt;
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use super::count::Counter;
 use super::hands::{points, ACE, TEN};
@@ -70,8 +71,11 @@ enum Cards {
         cards: Vec<u8>,
         next: usize,
         round_start: usize,
-        /// `cards[..next]` per rank: what a counter has seen since the shuffle.
-        seen: [u32; RANKS],
+        /// What a dealt card of each rank adds to `twice_seen` (zero unless counted).
+        tags: [i64; RANKS],
+        /// Twice the running count of `cards[..next]`, the cards dealt since the shuffle,
+        /// kept as they are dealt.
+        twice_seen: i64,
     },
     Infinite,
     /// Tests only: these ranks, dealt in this order.
@@ -81,6 +85,11 @@ enum Cards {
 
 impl Cards {
     fn new(rules: &BlackjackRules) -> Cards {
+        Cards::counted(rules, [0; RANKS])
+    }
+
+    /// A shoe whose dealt cards are counted by `tags` (twice a system's tags).
+    fn counted(rules: &BlackjackRules, tags: [i64; RANKS]) -> Cards {
         match rules.shoe() {
             Some(counts) => Cards::Finite {
                 cards: (0..RANKS)
@@ -88,7 +97,8 @@ impl Cards {
                     .collect(),
                 next: 0,
                 round_start: 0,
-                seen: [0; RANKS],
+                tags,
+                twice_seen: 0,
             },
             None => Cards::Infinite,
         }
@@ -101,7 +111,8 @@ impl Cards {
                 cards,
                 next,
                 round_start,
-                seen,
+                tags,
+                twice_seen,
             } => {
                 if *next == cards.len() {
                     // The shoe ran dry mid-round: keep the table's cards at the front and
@@ -114,17 +125,14 @@ impl Cards {
                         *next = 0; // no discards: unreachable, see above
                     }
                     // The discards went back in: only the table's cards are seen now.
-                    *seen = [0; RANKS];
-                    for &c in &cards[..*next] {
-                        seen[usize::from(c)] += 1;
-                    }
+                    *twice_seen = cards[..*next].iter().map(|&c| tags[usize::from(c)]).sum();
                 }
                 let j = rng.random_range(*next..cards.len());
                 cards.swap(*next, j);
                 *next += 1;
-                let card = cards[*next - 1];
-                seen[usize::from(card)] += 1;
-                usize::from(card)
+                let card = usize::from(cards[*next - 1]);
+                *twice_seen += tags[card];
+                card
             }
             Cards::Infinite => (rng.random_range(0..13u32) as usize).min(TEN),
             #[cfg(test)]
@@ -138,13 +146,13 @@ impl Cards {
         if let Cards::Finite {
             next,
             round_start,
-            seen,
+            twice_seen,
             ..
         } = self
         {
             *next = 0;
             *round_start = 0;
-            *seen = [0; RANKS];
+            *twice_seen = 0;
         }
     }
 
@@ -158,23 +166,35 @@ impl Cards {
         }
     }
 
-    /// Cards dealt since the last shuffle, per rank and in all (none for an infinite
-    /// shoe).
-    fn seen_and_dealt(&self) -> ([u32; RANKS], u32) {
+    /// Twice the running count of the cards dealt since the last shuffle, and how many
+    /// they are (none for an infinite shoe).
+    fn twice_seen_and_dealt(&self) -> (i64, u32) {
         match self {
-            Cards::Finite { seen, next, .. } => (*seen, *next as u32),
-            Cards::Infinite => ([0; RANKS], 0),
-            #[cfg(test)]
-            Cards::Stacked(_) => ([0; RANKS], 0),
+            Cards::Finite {
+                twice_seen, next, ..
+            } => (*twice_seen, *next as u32),
+            _ => (0, 0),
         }
     }
 
-    fn dealt_fraction(&self) -> f64 {
+    /// Cards dealt since the last shuffle (none for an infinite shoe).
+    fn dealt(&self) -> usize {
         match self {
-            Cards::Finite { cards, next, .. } => *next as f64 / cards.len() as f64,
-            Cards::Infinite => 0.0,
-            #[cfg(test)]
-            Cards::Stacked(_) => 0.0,
+            Cards::Finite { next, .. } => *next,
+            _ => 0,
+        }
+    }
+
+    /// The fewest dealt cards that make `fraction` of the shoe (`usize::MAX` when no
+    /// number does, as for an infinite shoe): the shuffle point of a cut card placed at
+    /// that fraction, found once rather than dividing before every round.
+    fn cut_at(&self, fraction: f64) -> usize {
+        match self {
+            Cards::Finite { cards, .. } => (0..=cards.len())
+                .find(|&n| n as f64 / cards.len() as f64 >= fraction)
+                .unwrap_or(usize::MAX),
+            _ if fraction <= 0.0 => 0,
+            _ => usize::MAX,
         }
     }
 }
@@ -234,42 +254,57 @@ impl PlayedHand {
     }
 }
 
+/// A chart's decision for every cell and every set of optional actions a hand may take
+/// (bit 0 double, bit 1 split, bit 2 surrender): the cell's first action the hand may
+/// take, else stand. Looked up, a decision is one read instead of a walk along the cell.
+type Decisions = Arc<[[Action; 8]]>;
+
+fn decisions(chart: &[Cell]) -> Decisions {
+    chart
+        .iter()
+        .map(|cell| {
+            std::array::from_fn(|may| {
+                cell.iter()
+                    .filter_map(|&c| Action::from_code(c))
+                    .find(|&a| match a {
+                        Action::Stand | Action::Hit => true,
+                        Action::Double => may & 1 != 0,
+                        Action::Split => may & 2 != 0,
+                        Action::Surrender => may & 4 != 0,
+                    })
+                    .unwrap_or(Action::Stand)
+            })
+        })
+        .collect()
+}
+
 /// A strategy chart with the rules it is played under.
 pub struct Player<'a> {
     rules: &'a BlackjackRules,
-    chart: &'a [Cell],
-    /// The chart of the first decision on the two dealt cards, when it differs (a
-    /// counter's chart at the round's count).
-    first: &'a [Cell],
+    chart: Decisions,
+    /// The decisions on the two dealt cards, when they differ (a counter's chart at the
+    /// round's count).
+    first: Decisions,
 }
 
 impl<'a> Player<'a> {
-    pub fn new(rules: &'a BlackjackRules, chart: &'a [Cell]) -> Player<'a> {
+    pub fn new(rules: &'a BlackjackRules, chart: &[Cell]) -> Player<'a> {
+        let chart = decisions(chart);
         Player {
             rules,
+            first: chart.clone(),
             chart,
-            first: chart,
         }
     }
 
-    /// A player deciding on the two dealt cards by `first`, every later decision (hits,
-    /// split hands) by `chart`.
-    pub fn with_first(
-        rules: &'a BlackjackRules,
-        chart: &'a [Cell],
-        first: &'a [Cell],
-    ) -> Player<'a> {
+    /// This player deciding on the two dealt cards by `first` instead, every later
+    /// decision (hits, split hands) as before.
+    pub fn with_first(&self, first: &[Cell]) -> Player<'a> {
         Player {
-            rules,
-            chart,
-            first,
+            rules: self.rules,
+            chart: self.chart.clone(),
+            first: decisions(first),
         }
-    }
-
-    fn cell(&self, row: Row, upcard: usize, first: bool) -> &Cell {
-        let i = row.index().unwrap_or(0);
-        let chart = if first { self.first } else { self.chart };
-        &chart[i * RANKS + upcard]
     }
 
     fn may_double(&self, hand: &PlayedHand) -> bool {
@@ -301,23 +336,16 @@ impl<'a> Player<'a> {
         } else {
             Row::Hard(hand.total().max(4))
         };
-        let allowed = |a: Action| match a {
-            Action::Stand | Action::Hit => true,
-            Action::Double => self.may_double(hand),
-            Action::Split => may_split,
-            Action::Surrender => {
-                surrender_now
-                    && self.rules.surrender != Surrender::None
-                    && hand.cards == 2
-                    && !hand.split
-            }
-        };
+        let may_surrender = surrender_now
+            && self.rules.surrender != Surrender::None
+            && hand.cards == 2
+            && !hand.split;
+        let may = usize::from(self.may_double(hand))
+            | usize::from(may_split) << 1
+            | usize::from(may_surrender) << 2;
         let first = hand.cards == 2 && !hand.split;
-        self.cell(row, upcard, first)
-            .iter()
-            .filter_map(|&c| Action::from_code(c))
-            .find(|&a| allowed(a))
-            .unwrap_or(Action::Stand)
+        let chart = if first { &self.first } else { &self.chart };
+        chart[row.index().unwrap_or(0) * RANKS + upcard][may]
     }
 
     /// Plays `rounds` rounds from `rng`, shuffling as `shuffle` says.
@@ -325,14 +353,13 @@ impl<'a> Player<'a> {
         let mut cards = Cards::new(self.rules);
         let mut hands: Vec<PlayedHand> = Vec::with_capacity(4);
         let mut tally = Tally::default();
+        let cut = match shuffle {
+            Shuffle::EveryRound => 0,
+            Shuffle::Penetration(f) => cards.cut_at(f),
+        };
         for _ in 0..rounds {
-            match shuffle {
-                Shuffle::EveryRound => cards.shuffle(),
-                Shuffle::Penetration(f) => {
-                    if cards.dealt_fraction() >= f {
-                        cards.shuffle();
-                    }
-                }
+            if cards.dealt() >= cut {
+                cards.shuffle();
             }
             cards.start_round();
             let result = self.round(&mut cards, &mut hands, rng);
@@ -628,15 +655,12 @@ pub struct Counting<'a> {
 impl Counting<'_> {
     /// Plays `rounds` rounds from `rng`, from a freshly shuffled shoe.
     pub fn simulate(&self, rounds: u64, rng: &mut Pcg64) -> CounterTally {
-        let mut cards = Cards::new(self.rules);
+        let mut cards = Cards::counted(self.rules, self.counter.twice_tags());
+        let cut = cards.cut_at(self.penetration);
         let total: u32 = self.rules.shoe().map_or(0, |s| s.iter().sum());
         let decks = total / 52;
-        let players: Vec<Player> = self
-            .charts
-            .iter()
-            .map(|c| Player::with_first(self.rules, self.chart, c))
-            .collect();
         let basic = Player::new(self.rules, self.chart);
+        let players: Vec<Player> = self.charts.iter().map(|c| basic.with_first(c)).collect();
         let (mine, seats) = (self.hands, self.hands + self.others);
         assert!(
             mine >= 1 && seats <= MAX_SEATS,
@@ -650,8 +674,9 @@ impl Counting<'_> {
             ..CounterTally::default()
         };
         let count_now = |cards: &Cards| {
-            let (seen, dealt) = cards.seen_and_dealt();
-            self.counter.count(&seen, total - dealt, decks)
+            let (twice_seen, dealt) = cards.twice_seen_and_dealt();
+            self.counter
+                .count_of_twice(twice_seen, total - dealt, decks)
         };
         // Each ramp's bet at each count of the range, and its bankroll on this trip.
         let bets: Vec<Vec<f64>> = self
@@ -666,11 +691,11 @@ impl Counting<'_> {
         let mut bankrolls: Vec<(f64, bool)> = vec![(self.bankroll, false); self.ramps.len()];
         let mut played = 0u64;
         for _ in 0..rounds {
-            if cards.dealt_fraction() >= self.penetration {
+            if cards.dealt() >= cut {
                 cards.shuffle();
             }
             let mut count = count_now(&cards);
-            if self.wong_out.is_some_and(|w| count < w) && cards.dealt_fraction() > 0.0 {
+            if self.wong_out.is_some_and(|w| count < w) && cards.dealt() > 0 {
                 // Leave for a fresh shoe (the settings check that its count is not below
                 // the wong-out count).
                 tally.shoes_left += 1;
@@ -783,6 +808,7 @@ mod tests {
     use super::*;
     use crate::engine::stream;
     use crate::games::blackjack::analysis::analyze;
+    use crate::games::blackjack::count::CountSettings;
     use crate::games::blackjack::rules::Decks;
 
     /// Without the peek, a dealer blackjack beats every hand still in play, and only
@@ -827,12 +853,18 @@ mod tests {
             ..BlackjackRules::default()
         };
         let shoe = rules.shoe().unwrap();
-        let mut cards = Cards::new(&rules);
+        // Counted by Hi-Lo: the count kept as cards are dealt must equal a recount of the
+        // dealt cards, through every mid-round reshuffle and every shuffle.
+        let hi_lo = Counter::new(&CountSettings::default()).unwrap();
+        let mut cards = Cards::counted(&rules, hi_lo.twice_tags());
         let mut rng = stream(7, 0);
         // Seven cards a round and never a shuffle between rounds: the 52-card shoe runs
         // dry inside a round again and again. No card may come twice within a round, and
         // every round's cards are a sub-multiset of the shoe.
         for round in 0..2_000 {
+            if round % 97 == 96 {
+                cards.shuffle();
+            }
             cards.start_round();
             let mut seen = [0u32; RANKS];
             for _ in 0..7 {
@@ -845,6 +877,31 @@ mod tests {
                     seen[r]
                 );
             }
+            let Cards::Finite {
+                cards: order,
+                next,
+                twice_seen,
+                ..
+            } = &cards
+            else {
+                unreachable!("a one-deck shoe")
+            };
+            let mut dealt = [0u32; RANKS];
+            for &c in &order[..*next] {
+                dealt[usize::from(c)] += 1;
+            }
+            let (left, decks) = (52 - *next as u32, 1);
+            assert_eq!(
+                hi_lo.count_of_twice(*twice_seen, left, decks),
+                hi_lo.count(&dealt, left, decks),
+                "round {round}"
+            );
+            let recount: i64 = dealt
+                .iter()
+                .zip(hi_lo.twice_tags())
+                .map(|(&n, t)| i64::from(n) * t)
+                .sum();
+            assert_eq!(*twice_seen, recount, "round {round}");
         }
     }
 
