@@ -75,7 +75,10 @@ fn conventions_lines(ranking: &Ranking) -> Vec<String> {
                      四花 ×20, 五花 ×25), far above the tables rooms play",
                 PayoutTable::Common =>
                     "the ladder of real rooms (无牛–牛6 ×1, 牛7–牛9 ×2, 牛牛 ×3, 四花 ×4, \
-                     五花, 炸弹 and 五小 ×5)",
+                     五花, 炸弹 and 五小 ×5): the 翻倍 table live-dealer rooms publish (×1, ×2, \
+                     ×3, and ×5 for 五花), with 四花, 炸弹 and 五小, which those rooms do not \
+                     deal, placed beside their neighbours; sources in the repository's \
+                     `docs/rules/niuniu.md`",
             }
         ),
         "Win probability: the chance of beating one opponent dealt five of the 47 unseen \
