@@ -65,6 +65,8 @@ fn benches(c: &mut Criterion) {
         wong_out: None,
         bankroll: 1_000.0,
         trip_rounds: 100_000,
+        ruin_goal: 5.0,
+        session_rounds: 2_000_000,
     };
     group.bench_function("count_1M_rounds_6_decks_hi_lo_ramp", |b| {
         b.iter(|| black_box(counting.simulate(1_000_000, &mut stream(1, 0)).trips))

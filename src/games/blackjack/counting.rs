@@ -439,6 +439,8 @@ struct BettingFields {
     rounds: Option<u64>,
     bankroll: Option<f64>,
     trip_rounds: Option<u64>,
+    ruin_goal: Option<f64>,
+    session_rounds: Option<u64>,
 }
 
 /// How the counter bets, how long it plays, and the bankroll its risk is measured
@@ -455,6 +457,11 @@ pub struct BettingSettings {
     pub bankroll: f64,
     /// Rounds per simulated trip, for the risk of losing the bankroll within a trip.
     pub trip_rounds: u64,
+    /// For the simulated risk of ruin of an unlimited game: a session is safe once the
+    /// bankroll has grown to this many times its start, and stops after `session_rounds`
+    /// rounds (see [`super::sim::Sessions`]).
+    pub ruin_goal: f64,
+    pub session_rounds: u64,
 }
 
 /// The default ramp: a 1–12 spread.
@@ -467,6 +474,8 @@ impl Default for BettingSettings {
             rounds: 100_000_000,
             bankroll: 1_000.0,
             trip_rounds: 100_000,
+            ruin_goal: 5.0,
+            session_rounds: 2_000_000,
         }
     }
 }
@@ -543,6 +552,8 @@ impl BettingSettings {
             rounds: f.rounds.unwrap_or(d.rounds),
             bankroll: f.bankroll.unwrap_or(d.bankroll),
             trip_rounds: f.trip_rounds.unwrap_or(d.trip_rounds),
+            ruin_goal: f.ruin_goal.unwrap_or(d.ruin_goal),
+            session_rounds: f.session_rounds.unwrap_or(d.session_rounds),
         };
         if !(1..=MAX_ROUNDS).contains(&s.rounds) {
             return error(
@@ -556,6 +567,25 @@ impl BettingSettings {
                 format!(
                     "{}: use 1 to {MAX_TRIP_ROUNDS} (a trip stays inside one simulated unit)",
                     s.trip_rounds
+                ),
+            );
+        }
+        if !(s.ruin_goal >= 2.0 && s.ruin_goal <= 1_000.0) {
+            return error(
+                "betting.ruin_goal",
+                format!(
+                    "{}: give 2 to 1000, the multiple of the bankroll at which a simulated \
+                     session of an unlimited game counts as safe",
+                    s.ruin_goal
+                ),
+            );
+        }
+        if !(1..=MAX_TRIP_ROUNDS).contains(&s.session_rounds) {
+            return error(
+                "betting.session_rounds",
+                format!(
+                    "{}: use 1 to {MAX_TRIP_ROUNDS} (a session stays inside one simulated unit)",
+                    s.session_rounds
                 ),
             );
         }
@@ -605,8 +635,8 @@ impl BettingSettings {
             ),
         };
         format!(
-            "[betting]\n{ramps}\nrounds = {}\nbankroll = {}\ntrip_rounds = {}\n",
-            self.rounds, self.bankroll, self.trip_rounds
+            "[betting]\n{ramps}\nrounds = {}\nbankroll = {}\ntrip_rounds = {}\nruin_goal = {}\nsession_rounds = {}\n",
+            self.rounds, self.bankroll, self.trip_rounds, self.ruin_goal, self.session_rounds
         )
     }
 }
@@ -638,6 +668,15 @@ pub struct CounterResult {
     pub ruin_in_trip: (f64, f64),
     /// The same by the diffusion formula for a trip of that many rounds.
     pub ruin_in_trip_formula: f64,
+    /// The risk of ruin of an unlimited game, simulated ([`super::sim::Sessions`]): the
+    /// share of sessions that lost the bankroll, with its standard error (NaN without a
+    /// session); the sessions, and those stopped at the round limit.
+    pub ruin_simulated: (f64, f64),
+    pub sessions: u64,
+    pub session_caps: u64,
+    /// What the diffusion formula leaves beyond a session's safe level: the risk of ruin
+    /// of `ruin_goal` times the bankroll.
+    pub ruin_beyond_goal: f64,
     /// Shoes left before the cut card (wonging out).
     pub shoes_left: u64,
 }
@@ -667,6 +706,15 @@ impl CounterResult {
                 (p, (p * (1.0 - p) / t.trips as f64).sqrt())
             },
             ruin_in_trip_formula: f64::NAN,
+            ruin_simulated: if r.sessions == 0 {
+                (f64::NAN, f64::NAN)
+            } else {
+                let p = r.session_ruins as f64 / r.sessions as f64;
+                (p, (p * (1.0 - p) / r.sessions as f64).sqrt())
+            },
+            sessions: r.sessions,
+            session_caps: r.session_caps,
+            ruin_beyond_goal: f64::NAN,
             shoes_left: t.shoes_left,
             by_count: t
                 .by_count
@@ -683,15 +731,25 @@ impl CounterResult {
     }
 
     /// The same with the risks of ruin of `bankroll` units: over a game that never ends,
-    /// and within a trip of `trip_rounds` rounds, by the diffusion formulas.
-    pub fn with_bankroll(mut self, bankroll: f64, trip_rounds: u64) -> CounterResult {
+    /// within a trip of `trip_rounds` rounds, and beyond a simulated session's safe level
+    /// of `ruin_goal` times the bankroll, by the diffusion formulas.
+    pub fn with_bankroll(
+        mut self,
+        bankroll: f64,
+        trip_rounds: u64,
+        ruin_goal: f64,
+    ) -> CounterResult {
         let (mean, _) = self.win_rate;
         let var = self.sd * self.sd;
-        self.risk_of_ruin = if mean <= 0.0 {
-            1.0
-        } else {
-            (-2.0 * mean * bankroll / var).exp()
+        let ruin = |b: f64| {
+            if mean <= 0.0 {
+                1.0
+            } else {
+                (-2.0 * mean * b / var).exp()
+            }
         };
+        self.risk_of_ruin = ruin(bankroll);
+        self.ruin_beyond_goal = ruin(ruin_goal * bankroll);
         // Brownian motion with drift μ and variance σ² per round, from B: the chance of
         // reaching 0 by round T.
         let t = trip_rounds as f64;

@@ -613,6 +613,11 @@ impl Job for CounterJob {
             if r.won.rounds != plan.rounds || r.ruined > unit.trips {
                 return Err("a ramp's rounds or ruined trips are out of range".into());
             }
+            // Sessions start only while `session_rounds` remain, one round at least each.
+            let started = plan.rounds.saturating_sub(self.betting.session_rounds) + 1;
+            if r.sessions > started || r.session_ruins + r.session_caps > r.sessions {
+                return Err("a ramp's sessions are out of range".into());
+            }
             if [r.won.sum, r.won.sum_squares, r.bet]
                 .iter()
                 .any(|x| !x.is_finite())
@@ -640,6 +645,8 @@ impl Job for CounterJob {
             wong_out: self.play.wong_out,
             bankroll: self.betting.bankroll,
             trip_rounds: self.betting.trip_rounds,
+            ruin_goal: self.betting.ruin_goal,
+            session_rounds: self.betting.session_rounds,
         };
         counting.simulate(plan.rounds, &mut stream(self.seed, index as u64))
     }
@@ -660,8 +667,11 @@ impl Job for CounterJob {
             .map(|t| {
                 (0..self.betting.ramps.len())
                     .map(|ramp| {
-                        CounterResult::of(t, ramp)
-                            .with_bankroll(self.betting.bankroll, self.betting.trip_rounds)
+                        CounterResult::of(t, ramp).with_bankroll(
+                            self.betting.bankroll,
+                            self.betting.trip_rounds,
+                            self.betting.ruin_goal,
+                        )
                     })
                     .collect()
             })

@@ -1009,7 +1009,7 @@ pub fn build_indices(
 /// column per ramp.
 fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
     type Figure = fn(&CounterResult) -> String;
-    let figures: [(String, Figure); 9] = [
+    let figures: [(String, Figure); 10] = [
         ("win rate, units per 100 rounds ± s.e.".into(), |k| {
             with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true)
         }),
@@ -1038,6 +1038,27 @@ fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
                 r.betting.bankroll
             ),
             |k| format!("{:.4}", k.risk_of_ruin),
+        ),
+        (
+            format!(
+                "risk of ruin of {} units, simulated: sessions until ruin or {}× the bankroll ± s.e.",
+                r.betting.bankroll, r.betting.ruin_goal
+            ),
+            |k| {
+                let lost = (k.ruin_simulated.0 * k.sessions as f64).round();
+                if k.sessions == 0 {
+                    "—".to_string()
+                } else if lost == 0.0 || lost == k.sessions as f64 {
+                    // No spread to estimate an error from: say what was seen.
+                    format!("{lost} of {} sessions lost", k.sessions)
+                } else {
+                    format!(
+                        "{} ({} sessions)",
+                        with_error(k.ruin_simulated.0, k.ruin_simulated.1, false),
+                        k.sessions
+                    )
+                }
+            },
         ),
         (
             format!(
@@ -1077,8 +1098,24 @@ fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
          rate and deviation per round: exp(−2μB/σ²) for a game that never ends, and \
          Φ((−B − μT)/(σ√T)) + exp(−2μB/σ²) Φ((−B + μT)/(σ√T)) for a trip of T rounds, which \
          the simulated trips (consecutive blocks of T rounds, each from the full bankroll) \
-         check.\n",
-        ks.first().map_or(0, |k| k.shoes_left)
+         check. The simulated risk of an unlimited game plays sessions, each from the full \
+         bankroll, until the bankroll is lost or has grown to {goal}× its start, where the \
+         formula leaves a risk of {beyond} (the larger bankroll's); a session is stopped \
+         after {cap} rounds ({caps} were) and starts only while that many rounds remain in a \
+         unit, so none is cut short.\n",
+        ks.first().map_or(0, |k| k.shoes_left),
+        goal = r.betting.ruin_goal,
+        beyond = ks
+            .iter()
+            .map(|k| format!("{:.1e}", k.ruin_beyond_goal))
+            .collect::<Vec<_>>()
+            .join(", "),
+        cap = r.betting.session_rounds,
+        caps = ks
+            .iter()
+            .map(|k| k.session_caps.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
     ));
     md
 }

@@ -572,12 +572,66 @@ impl Ramp {
 }
 
 /// What one bet ramp won over a counter's rounds: the sums of units won per round, of
-/// their squares, and of units bet; and the trips in which the bankroll was lost.
+/// their squares, and of units bet; the trips in which the bankroll was lost; and the
+/// sessions of an unlimited game (see [`Sessions`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RampTally {
     pub won: Tally,
     pub bet: f64,
     pub ruined: u64,
+    /// Sessions ended, and of them those that lost the bankroll and those stopped at the
+    /// round limit.
+    pub sessions: u64,
+    pub session_ruins: u64,
+    pub session_caps: u64,
+}
+
+/// The risk of ruin of an unlimited game, simulated: sessions, each from the full
+/// bankroll, that end when the bankroll is lost, when it has grown to `safe` (where the
+/// unlimited game's remaining risk is that of the larger bankroll: the bankroll's own
+/// risk raised to the power `safe ÷ bankroll`, by the diffusion formula), or after `cap`
+/// rounds. A session starts only while at least `cap` rounds remain, so every session
+/// started ends inside the rounds played: none is cut short by the end of a unit, which
+/// would favour the long (surviving) sessions being dropped.
+#[derive(Clone, Copy, Debug)]
+pub struct Sessions {
+    bankroll: f64,
+    safe: f64,
+    cap: u64,
+    /// The session in play: its balance and rounds so far.
+    open: Option<(f64, u64)>,
+}
+
+impl Sessions {
+    pub fn new(bankroll: f64, safe: f64, cap: u64) -> Sessions {
+        Sessions {
+            bankroll,
+            safe,
+            cap,
+            open: None,
+        }
+    }
+
+    /// Plays one round's result, `remaining` rounds being left including this one, and
+    /// counts into `tally` each session that ends.
+    #[inline]
+    pub fn round(&mut self, result: f64, remaining: u64, tally: &mut RampTally) {
+        if self.open.is_none() && remaining >= self.cap {
+            self.open = Some((self.bankroll, 0));
+        }
+        let Some((balance, length)) = &mut self.open else {
+            return;
+        };
+        *balance += result;
+        *length += 1;
+        let (ruined, safe, capped) = (*balance <= 0.0, *balance >= self.safe, *length == self.cap);
+        if ruined || safe || capped {
+            tally.sessions += 1;
+            tally.session_ruins += u64::from(ruined);
+            tally.session_caps += u64::from(capped && !ruined && !safe);
+            self.open = None;
+        }
+    }
 }
 
 /// A counter's results: per bet ramp, units won and bet (the same rounds, played the same
@@ -611,6 +665,9 @@ impl CounterTally {
             a.won.add(&b.won);
             a.bet += b.bet;
             a.ruined += b.ruined;
+            a.sessions += b.sessions;
+            a.session_ruins += b.session_ruins;
+            a.session_caps += b.session_caps;
         }
         if self.by_count.len() < other.by_count.len() {
             self.by_count.resize(other.by_count.len(), Tally::default());
@@ -650,6 +707,10 @@ pub struct Counting<'a> {
     /// from the bankroll and counts as ruined if the bankroll is lost within it.
     pub bankroll: f64,
     pub trip_rounds: u64,
+    /// Sessions of an unlimited game ([`Sessions`]): safe once the bankroll has grown to
+    /// `ruin_goal` times its start, stopped after `session_rounds` rounds.
+    pub ruin_goal: f64,
+    pub session_rounds: u64,
 }
 
 impl Counting<'_> {
@@ -689,8 +750,16 @@ impl Counting<'_> {
             })
             .collect();
         let mut bankrolls: Vec<(f64, bool)> = vec![(self.bankroll, false); self.ramps.len()];
+        let mut sessions = vec![
+            Sessions::new(
+                self.bankroll,
+                self.ruin_goal * self.bankroll,
+                self.session_rounds
+            );
+            self.ramps.len()
+        ];
         let mut played = 0u64;
-        for _ in 0..rounds {
+        for round in 0..rounds {
             if cards.dealt() >= cut {
                 cards.shuffle();
             }
@@ -726,8 +795,12 @@ impl Counting<'_> {
             here.sum_squares += per_hand * per_hand;
             played += 1;
             let trip_over = played == self.trip_rounds;
-            for ((t, bets), (balance, ruined)) in
-                tally.by_ramp.iter_mut().zip(&bets).zip(&mut bankrolls)
+            for (((t, bets), (balance, ruined)), session) in tally
+                .by_ramp
+                .iter_mut()
+                .zip(&bets)
+                .zip(&mut bankrolls)
+                .zip(&mut sessions)
             {
                 let bet = bets[at];
                 let result = bet * per_unit;
@@ -743,6 +816,7 @@ impl Counting<'_> {
                     t.ruined += u64::from(*ruined);
                     (*balance, *ruined) = (self.bankroll, false);
                 }
+                session.round(result, rounds - round, t);
             }
             if trip_over {
                 tally.trips += 1;
@@ -903,6 +977,55 @@ mod tests {
                 .sum();
             assert_eq!(*twice_seen, recount, "round {round}");
         }
+    }
+
+    #[test]
+    fn simulated_sessions_match_the_gamblers_ruin_of_a_biased_walk() {
+        // A ±1 walk up with probability 0.55, from 10 units, safe at 50: the chance of
+        // ruin first is ((q/p)^10 − (q/p)^50) ÷ (1 − (q/p)^50), about 0.1344.
+        let (p, q) = (0.55f64, 0.45f64);
+        let r = q / p;
+        let exact = (r.powi(10) - r.powi(50)) / (1.0 - r.powi(50));
+        let mut sessions = Sessions::new(10.0, 50.0, 1_000_000);
+        let mut tally = RampTally::default();
+        let mut rng = stream(5, 0);
+        let rounds = 3_000_000u64;
+        for round in 0..rounds {
+            let step = if rng.random_bool(p) { 1.0 } else { -1.0 };
+            sessions.round(step, rounds + 1_000_000 - round, &mut tally);
+        }
+        let n = tally.sessions as f64;
+        let got = tally.session_ruins as f64 / n;
+        let se = (exact * (1.0 - exact) / n).sqrt();
+        assert!(tally.sessions > 5_000, "{}", tally.sessions);
+        assert_eq!(tally.session_caps, 0);
+        assert!((got - exact).abs() < 4.0 * se, "{got} vs {exact} ± {se}");
+    }
+
+    #[test]
+    fn a_session_starts_only_while_its_round_limit_fits() {
+        // +1 a round, never safe: 250 rounds with a 100-round limit hold two whole
+        // sessions, both stopped at the limit; the last 50 rounds start none.
+        let mut sessions = Sessions::new(5.0, 1e9, 100);
+        let mut tally = RampTally::default();
+        for round in 0..250u64 {
+            sessions.round(1.0, 250 - round, &mut tally);
+        }
+        assert_eq!(
+            (tally.sessions, tally.session_caps, tally.session_ruins),
+            (2, 2, 0)
+        );
+        // −1 a round from 5: ruined on the fifth round, again and again; a ruin on the
+        // limit's last round is a ruin, not a stop.
+        let mut sessions = Sessions::new(5.0, 1e9, 5);
+        let mut tally = RampTally::default();
+        for round in 0..20u64 {
+            sessions.round(-1.0, 20 - round, &mut tally);
+        }
+        assert_eq!(
+            (tally.sessions, tally.session_caps, tally.session_ruins),
+            (4, 0, 4)
+        );
     }
 
     #[test]

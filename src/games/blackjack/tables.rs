@@ -736,6 +736,25 @@ impl CounterResults<'_> {
                 "ruin_in_trip_formula",
                 rows.iter().map(|(_, _, c)| c.ruin_in_trip_formula),
             )
+            .f64("ruin_goal", rows.iter().map(|_| self.betting.ruin_goal))
+            .u64(
+                "session_rounds",
+                rows.iter().map(|_| self.betting.session_rounds),
+            )
+            .u64("sessions", rows.iter().map(|(_, _, c)| c.sessions))
+            .u64("session_caps", rows.iter().map(|(_, _, c)| c.session_caps))
+            .f64_or_null(
+                "ruin_simulated",
+                rows.iter().map(|(_, _, c)| nan_null(c.ruin_simulated.0)),
+            )
+            .f64_or_null(
+                "ruin_simulated_se",
+                rows.iter().map(|(_, _, c)| nan_null(c.ruin_simulated.1)),
+            )
+            .f64(
+                "ruin_beyond_goal",
+                rows.iter().map(|(_, _, c)| c.ruin_beyond_goal),
+            )
             .u64("shoes_left", rows.iter().map(|(_, _, c)| c.shoes_left))
             .batch()?;
         Ok(ParquetOutput {

@@ -1397,6 +1397,8 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
             wong_out: None,
             bankroll: 50.0,
             trip_rounds: 1_000,
+            ruin_goal: 5.0,
+            session_rounds: 2_000_000,
         };
         c.simulate(200_000, &mut stream(7, 0))
     };
@@ -1404,7 +1406,7 @@ fn a_flat_counter_is_the_strategy_simulation_round_for_round() {
     // 200 trips of 1,000 rounds from 50 units: the share lost agrees with the diffusion
     // formula for the simulated win rate and deviation.
     assert_eq!(flat.trips, 200);
-    let k = super::counting::CounterResult::of(&flat, 0).with_bankroll(50.0, 1_000);
+    let k = super::counting::CounterResult::of(&flat, 0).with_bankroll(50.0, 1_000, 5.0);
     let (p, se) = k.ruin_in_trip;
     assert!(p > 0.05 && p < 0.5, "{p}");
     assert!(
@@ -1622,6 +1624,8 @@ fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
         wong_out: None,
         bankroll: 1e9,
         trip_rounds: 1_000_000,
+        ruin_goal: 5.0,
+        session_rounds: 2_000_000,
     }
     .simulate(4_000_000, &mut stream(12, 0));
     for t in tested {
@@ -1666,6 +1670,8 @@ fn a_full_table_plays_every_seat_and_a_wonging_counter_leaves_bad_shoes() {
             wong_out,
             bankroll: 1e9,
             trip_rounds: 1_000_000,
+            ruin_goal: 5.0,
+            session_rounds: 2_000_000,
         }
         .simulate(400_000, &mut stream(21, 0))
     };
