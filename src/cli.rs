@@ -1,4 +1,8 @@
 //! Command-line definitions (clap derive). Parsing only: no I/O happens here.
+//!
+//! The doc comments below are the help text `pipeline --help` prints, written as the user
+//! reads it (`[run]`, `tables/<name>/`), not as rustdoc markup.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
 use std::path::PathBuf;
 

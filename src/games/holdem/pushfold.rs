@@ -145,7 +145,11 @@ impl PushFoldGame {
     /// Every action's EV and both best-response values for the strategies `push` (SB)
     /// and `call` (BB).
     pub fn evaluate(&self, s: &Stakes, push: &[f64], call: &[f64]) -> Evaluation {
-        let m = self.gains(s);
+        self.evaluate_with(s, &self.gains(s), push, call)
+    }
+
+    /// [`PushFoldGame::evaluate`] with the payoff matrix `m` of these stakes already built.
+    fn evaluate_with(&self, s: &Stakes, m: &[f64], push: &[f64], call: &[f64]) -> Evaluation {
         let ev_push: Vec<f64> = (0..CLASSES)
             .map(|a| {
                 let called: f64 = (0..CLASSES).map(|b| m[a * CLASSES + b] * call[b]).sum();
@@ -235,7 +239,7 @@ impl PushFoldGame {
         };
         let push: Vec<f64> = solution.x[..CLASSES].iter().map(|&v| snap(v)).collect();
         let call: Vec<f64> = solution.duals[..CLASSES].iter().map(|&v| snap(v)).collect();
-        let evaluation = self.evaluate(s, &push, &call);
+        let evaluation = self.evaluate_with(s, &m, &push, &call);
         Ok(Equilibrium {
             stakes: *s,
             push,
