@@ -668,6 +668,18 @@ where
     long.push(0);
     assert!(read(FORMAT_VERSION, &long).is_err());
     assert!(decode::<T>(&long).is_err());
+    // Damaged bytes anywhere (lengths included) give an error or some payload, never a
+    // panic; a length is always checked against the bytes that remain.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..300 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut bad = body.clone();
+        let at = (state % body.len() as u64) as usize;
+        bad[at] ^= (state >> 32) as u8 | 1;
+        let _ = read(FORMAT_VERSION, &bad);
+    }
 }
 
 #[cfg(test)]

@@ -169,7 +169,8 @@ fn load_all(bytes: &[u8]) -> usize {
         + usize::from(cardtables::Holdem::from_bytes(bytes).is_ok())
         + usize::from(cardtables::Stud::from_bytes(bytes).is_ok())
         + usize::from(cardtables::PushFold::from_bytes(bytes).is_ok())
-        + usize::from(BlackjackIndices::from_bytes(bytes).is_ok());
+        + usize::from(BlackjackIndices::from_bytes(bytes).is_ok())
+        + usize::from(cardtables::NiuniuBidding::from_bytes(bytes).is_ok());
     WATCH.with(|w| w.set(false));
     let largest = LARGEST.with(|l| l.replace(0));
     assert!(
