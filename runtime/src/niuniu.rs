@@ -167,7 +167,7 @@ pub struct Slot {
 impl Slot {
     /// The slot of five distinct cards in any order (not checked: see [`hand_index`]).
     pub fn of(cards: &[Card; 5]) -> Slot {
-        Slot::of_sorted(&sort_five(*cards))
+        Slot::of_sorted(&colex::sort_cards(*cards))
     }
 
     /// The slot of five cards in increasing id order.
@@ -388,29 +388,6 @@ pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
     Ok(colex::index_sorted(&checked_sort(cards)?))
 }
 
-/// Five cards in increasing id order, by a sorting network (nine compare-exchanges, no
-/// branches on the data).
-#[inline]
-fn sort_five(mut c: [Card; 5]) -> [Card; 5] {
-    const PAIRS: [(usize, usize); 9] = [
-        (0, 1),
-        (3, 4),
-        (2, 4),
-        (2, 3),
-        (0, 3),
-        (0, 2),
-        (1, 4),
-        (1, 3),
-        (1, 2),
-    ];
-    for (i, j) in PAIRS {
-        let (a, b) = (c[i], c[j]);
-        c[i] = a.min(b);
-        c[j] = a.max(b);
-    }
-    c
-}
-
 /// Exactly five distinct cards, sorted by id; the error says which rule they break.
 #[inline]
 fn checked_sort(cards: &[Card]) -> Result<[Card; 5], CardError> {
@@ -418,7 +395,7 @@ fn checked_sort(cards: &[Card]) -> Result<[Card; 5], CardError> {
         expected: 5,
         found: cards.len(),
     })?;
-    let sorted = sort_five(five);
+    let sorted = colex::sort_cards(five);
     match sorted.windows(2).find(|w| w[0] == w[1]) {
         Some(w) => Err(CardError::Duplicate { card: w[0] }),
         None => Ok(sorted),
@@ -528,7 +505,7 @@ mod tests {
         let mut seen = 0;
         loop {
             let cards = perm.map(|p| Card::from_id(ids[p]).unwrap());
-            assert_eq!(sort_five(cards), want);
+            assert_eq!(colex::sort_cards(cards), want);
             assert_eq!(Slot::of(&cards), Slot::of(&want));
             seen += 1;
             // Next permutation in lexicographic order.

@@ -238,8 +238,7 @@ impl NiuniuBidding {
             expected: 4,
             found: cards.len(),
         })?;
-        let mut sorted = four;
-        sorted.sort_unstable();
+        let sorted = colex::sort_cards(four);
         if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
             return Err(CardError::Duplicate { card: w[0] });
         }

@@ -325,14 +325,11 @@ impl Zhajinhua {
 /// Colex index of three distinct cards in any order.
 #[inline]
 pub fn hand_index(cards: &[Card]) -> Result<u32, CardError> {
-    let [a, b, c]: [Card; 3] = cards.try_into().map_err(|_| CardError::WrongCount {
+    let three: [Card; 3] = cards.try_into().map_err(|_| CardError::WrongCount {
         expected: 3,
         found: cards.len(),
     })?;
-    // A three-comparator sorting network: no branches on the cards.
-    let (a, b) = (a.min(b), a.max(b));
-    let (b, c) = (b.min(c), b.max(c));
-    let (a, b) = (a.min(b), a.max(b));
+    let [a, b, c] = colex::sort_cards(three);
     // Any repeated card is the middle one once sorted.
     if a == b || b == c {
         return Err(CardError::Duplicate { card: b });
