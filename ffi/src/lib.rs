@@ -278,6 +278,31 @@ pub(crate) unsafe fn hand_ids<'a>(
     unsafe { bytes(ids, len, "card ids") }
 }
 
+/// The body of a batch call: `hands` hands of `per_hand` card ids each, read from `ids`
+/// and answered by `answer` into `out[0 .. hands]`. It stops at the first bad hand, whose
+/// number the message gives; the answers before it are written.
+///
+/// # Safety
+/// `ids` is NULL or points to `hands · per_hand` bytes; `out` is NULL or points to `hands`
+/// writable answers.
+#[inline]
+pub(crate) unsafe fn each_hand<T>(
+    ids: *const u8,
+    hands: usize,
+    per_hand: usize,
+    out: *mut T,
+    mut answer: impl FnMut(&[cardtables::Card], &mut MaybeUninit<T>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's promises, forwarded.
+    let (ids, out) = unsafe { (hand_ids(ids, hands, per_hand)?, outputs(out, hands)?) };
+    for (i, (chunk, slot)) in ids.chunks_exact(per_hand).zip(out).enumerate() {
+        cards_of(chunk)
+            .and_then(|cards| answer(cards, slot))
+            .map_err(|e| at_hand(i, e))?;
+    }
+    Ok(())
+}
+
 /// A batch call's failure at hand `i`: the same status, the hand named in the message.
 pub(crate) fn at_hand(i: usize, failure: Failure) -> Failure {
     Failure::new(failure.status, format!("hand {i}: {}", failure.message))

@@ -140,19 +140,9 @@ pub unsafe extern "C" fn ct_niuniu_lookup_ids_many(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, ids, out) = unsafe {
-            (
-                crate::table(table)?,
-                crate::hand_ids(ids, hands, 5)?,
-                crate::outputs(out, hands)?,
-            )
-        };
-        for (i, (five, slot)) in ids.chunks_exact(5).zip(out).enumerate() {
-            crate::cards_of(five)
-                .and_then(|cards| t.hand(cards, slot))
-                .map_err(|e| crate::at_hand(i, e))?;
-        }
-        Ok(())
+        let t = unsafe { crate::table(table) }?;
+        // SAFETY: the caller's promises, forwarded.
+        unsafe { crate::each_hand(ids, hands, 5, out, |cards, slot| t.hand(cards, slot)) }
     })
 }
 

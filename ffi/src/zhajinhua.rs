@@ -174,19 +174,14 @@ pub unsafe extern "C" fn ct_zhajinhua_win_rate_ids_many(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, ids, out) = unsafe {
-            (
-                crate::table(table)?,
-                crate::hand_ids(ids, hands, 3)?,
-                crate::outputs(out, hands)?,
-            )
-        };
-        for (i, (three, slot)) in ids.chunks_exact(3).zip(out).enumerate() {
-            crate::cards_of(three)
-                .and_then(|cards| t.win_rate(cards, opponents as usize, slot))
-                .map_err(|e| crate::at_hand(i, e))?;
+        let t = unsafe { crate::table(table) }?;
+        let opponents = opponents as usize;
+        // SAFETY: the caller's promises, forwarded.
+        unsafe {
+            crate::each_hand(ids, hands, 3, out, |cards, slot| {
+                t.win_rate(cards, opponents, slot)
+            })
         }
-        Ok(())
     })
 }
 
