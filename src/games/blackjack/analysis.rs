@@ -178,8 +178,10 @@ fn dealer_blackjack(base: Base, upcard: usize, a: usize, b: usize) -> f64 {
     };
     match base {
         Base::Finite { counts, total } => {
+            // A hand holding more cards of the hole rank than the shoe has is never dealt
+            // (its chance is 0): its figure is then 0, not an underflow.
             let held = u32::from(a == hole) + u32::from(b == hole);
-            f64::from(counts[hole] - held) / f64::from(total - 2)
+            f64::from(counts[hole].saturating_sub(held)) / f64::from(total - 2)
         }
         Base::Infinite => infinite_probability(hole),
     }
