@@ -16,18 +16,20 @@
 //! the round's EV under the chart. Only the shoe is sampled; no EV is simulated.
 //!
 //! A chart *cell* (row × upcard) is worth, per round, the sum over its starting hands of
-//! their chance times their EV. The *gain* of an action in a cell at count `t` is the mean,
-//! over the points drawn at `t`, of the cell's value with that first action minus its
-//! value with the chart's, per round played: its standard error is the points' spread
-//! over √points. An index is where that gain changes sign: the lowest count from which
+//! their chance times their EV. The *gain* of an action in a cell at count `t` is the
+//! expectation, over the shoes at `t`, of the cell's value with that first action minus
+//! its value with the chart's, per round played. It, the round's EV and insurance's are
+//! estimated from the points drawn at `t` by regression on the shoe's
+//! [covariates](super::count_law::covariates), whose exact mean at `t` is known
+//! ([`Moments::estimate`]: a control variate). An index is where that gain changes sign: the lowest count from which
 //! the action beats the chart at every higher count tabulated ("at or above"), or the
 //! highest up to which it beats it at every lower count ("at or below"). Its *crossing*,
 //! interpolated linearly between the two counts around the change, carries a standard
 //! error by the delta method; its value per 100 rounds is the gain summed over the counts
 //! where the index applies, each weighted by that count's frequency.
 //!
-//! The frequency of each count comes from its own draws of decision points (a fixed
-//! number per unit, so it carries no rejection bias).
+//! The frequency of each count, and the covariates' mean at each, are exact
+//! ([`super::count_law`]).
 //!
 //! Two identities check the whole chain (see the tests): averaged over counts by their
 //! frequency, the chart's EV is the full-shoe chart EV (cards removed unseen change
@@ -40,6 +42,7 @@ use cardtables::blackjack::{Action, Cell, ACTIONS, CHART_ROWS, NO_ACTION, RANKS}
 
 use super::analysis::chart_starts;
 use super::count::Counter;
+use super::count_law::{count_law, covariates, CountLaw, COVARIATES};
 use super::hands::{ACE, TEN};
 use super::rules::BlackjackRules;
 use crate::job::{JobError, JobSpec};
@@ -135,22 +138,30 @@ impl IndicesSettings {
     }
 }
 
-/// Sums of one statistic over decision points, for its mean and standard error.
+/// Sums of one statistic over decision points, for its mean and standard error, and of its
+/// products with each point's covariates, for the regression estimate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Moments {
     pub sum: f64,
     pub sum_sq: f64,
+    pub sum_x: [f64; COVARIATES],
 }
 
 impl Moments {
-    fn add(&mut self, x: f64) {
-        self.sum += x;
-        self.sum_sq += x * x;
+    pub fn add(&mut self, y: f64, x: &[f64; COVARIATES]) {
+        self.sum += y;
+        self.sum_sq += y * y;
+        for (s, &xi) in self.sum_x.iter_mut().zip(x) {
+            *s += y * xi;
+        }
     }
 
     fn merge(&mut self, o: &Moments) {
         self.sum += o.sum;
         self.sum_sq += o.sum_sq;
+        for (a, b) in self.sum_x.iter_mut().zip(&o.sum_x) {
+            *a += b;
+        }
     }
 
     /// Mean and standard error over `n` points (NaN when there are none; a zero error
@@ -167,6 +178,113 @@ impl Moments {
         let var = ((self.sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0);
         (mean, (var / nf).sqrt())
     }
+
+    /// The regression estimate of the statistic's mean at a count, and its standard
+    /// error, from the `n` points' sums, their covariates' sums `design`, and the
+    /// covariates' exact mean at that count `mean`: the points' mean corrected by the
+    /// least-squares slope times how far the points' covariates fall from their mean (a
+    /// control variate with a known mean). With too few points to fit the slope, or
+    /// covariates that do not vary independently, the plain mean.
+    pub fn estimate(&self, n: u64, design: &Design, mean: &[f64; COVARIATES]) -> (f64, f64) {
+        let plain = self.mean_se(n);
+        if n < MIN_POINTS_TO_FIT || mean.iter().any(|m| !m.is_finite()) {
+            return plain;
+        }
+        let nf = n as f64;
+        let xbar: [f64; COVARIATES] = design.sum.map(|s| s / nf);
+        let ybar = self.sum / nf;
+        // Sums of squares and products about the points' means.
+        let sxx: [[f64; COVARIATES]; COVARIATES] = std::array::from_fn(|i| {
+            std::array::from_fn(|j| design.sum_outer[i][j] - nf * xbar[i] * xbar[j])
+        });
+        let sxy: [f64; COVARIATES] = std::array::from_fn(|i| self.sum_x[i] - nf * xbar[i] * ybar);
+        let syy = self.sum_sq - nf * ybar * ybar;
+        let Some(factor) = Cholesky::of(&sxx) else {
+            return plain;
+        };
+        let slope = factor.solve(&sxy);
+        let d: [f64; COVARIATES] = std::array::from_fn(|i| mean[i] - xbar[i]);
+        let estimate = ybar + dot(&slope, &d);
+        let residual = (syy - dot(&slope, &sxy)).max(0.0);
+        let s2 = residual / (nf - COVARIATES as f64 - 1.0);
+        let leverage = dot(&d, &factor.solve(&d));
+        (estimate, (s2 * (1.0 / nf + leverage)).sqrt())
+    }
+}
+
+/// Fewest points at a count for the regression estimate: below, the plain mean.
+pub const MIN_POINTS_TO_FIT: u64 = 4 * COVARIATES as u64;
+
+fn dot(a: &[f64; COVARIATES], b: &[f64; COVARIATES]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The Cholesky factor of a symmetric positive-definite matrix.
+struct Cholesky([[f64; COVARIATES]; COVARIATES]);
+
+impl Cholesky {
+    /// `None` when the matrix is not positive definite to working precision (a pivot
+    /// below 10⁻¹⁰ of its diagonal entry).
+    fn of(a: &[[f64; COVARIATES]; COVARIATES]) -> Option<Cholesky> {
+        let mut l = [[0.0; COVARIATES]; COVARIATES];
+        for i in 0..COVARIATES {
+            for j in 0..=i {
+                let s: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
+                if i == j {
+                    let pivot = a[i][i] - s;
+                    // NaN fails too.
+                    if pivot.partial_cmp(&(1e-10 * a[i][i])) != Some(std::cmp::Ordering::Greater) {
+                        return None;
+                    }
+                    l[i][i] = pivot.sqrt();
+                } else {
+                    l[i][j] = (a[i][j] - s) / l[j][j];
+                }
+            }
+        }
+        Some(Cholesky(l))
+    }
+
+    /// x with A x = b.
+    fn solve(&self, b: &[f64; COVARIATES]) -> [f64; COVARIATES] {
+        let l = &self.0;
+        let mut y = [0.0; COVARIATES];
+        for i in 0..COVARIATES {
+            y[i] = (b[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
+        }
+        let mut x = [0.0; COVARIATES];
+        for i in (0..COVARIATES).rev() {
+            x[i] = (y[i] - (i + 1..COVARIATES).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+        }
+        x
+    }
+}
+
+/// Sums of the decision points' covariates and of their products, two by two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Design {
+    pub sum: [f64; COVARIATES],
+    pub sum_outer: [[f64; COVARIATES]; COVARIATES],
+}
+
+impl Design {
+    pub fn add(&mut self, x: &[f64; COVARIATES]) {
+        for i in 0..COVARIATES {
+            self.sum[i] += x[i];
+            for j in 0..COVARIATES {
+                self.sum_outer[i][j] += x[i] * x[j];
+            }
+        }
+    }
+
+    fn merge(&mut self, o: &Design) {
+        for i in 0..COVARIATES {
+            self.sum[i] += o.sum[i];
+            for j in 0..COVARIATES {
+                self.sum_outer[i][j] += o.sum_outer[i][j];
+            }
+        }
+    }
 }
 
 /// One chart cell's sums over decision points.
@@ -182,8 +300,7 @@ pub struct CellSums {
     pub gain: [Moments; ACTIONS],
 }
 
-/// What one unit found at one count: its decision points' sums and, separately, a fixed
-/// number of draws for the frequency of every count.
+/// What one unit found at one count: its decision points' sums.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CountSample {
     /// Decision points valued (fewer than asked only if the count is too rare to reach
@@ -191,8 +308,8 @@ pub struct CountSample {
     pub points: u64,
     /// Shoes drawn to find them.
     pub attempts: u64,
-    /// Draws per count of the range, for the counts' frequencies.
-    pub frequency: Vec<u64>,
+    /// The points' covariates.
+    pub design: Design,
     /// The round's EV under the chart.
     pub round: Moments,
     /// Insurance: Σ P(ace up), and per round the gain of insuring (half a bet) when an ace
@@ -204,10 +321,9 @@ pub struct CountSample {
 }
 
 impl CountSample {
-    /// No points yet, for a range of `counts` counts.
-    pub fn empty(counts: usize) -> CountSample {
+    /// No points yet.
+    pub fn empty() -> CountSample {
         CountSample {
-            frequency: vec![0; counts],
             cells: vec![CellSums::default(); CELLS],
             ..CountSample::default()
         }
@@ -217,9 +333,7 @@ impl CountSample {
     pub fn merge(&mut self, o: &CountSample) {
         self.points += o.points;
         self.attempts += o.attempts;
-        for (a, b) in self.frequency.iter_mut().zip(&o.frequency) {
-            *a += b;
-        }
+        self.design.merge(&o.design);
         self.round.merge(&o.round);
         self.ace_weight += o.ace_weight;
         self.insurance.merge(&o.insurance);
@@ -235,21 +349,22 @@ impl CountSample {
         }
     }
 
-    /// Checks the lengths `finish` relies on.
-    pub fn check(&self, counts: usize) -> Result<(), String> {
-        if self.frequency.len() != counts || self.cells.len() != CELLS {
-            return Err(format!(
-                "{} counts and {} cells, expected {counts} and {CELLS}",
-                self.frequency.len(),
-                self.cells.len()
-            ));
+    /// Checks the length `finish` relies on.
+    pub fn check(&self) -> Result<(), String> {
+        if self.cells.len() != CELLS {
+            return Err(format!("{} cells, expected {CELLS}", self.cells.len()));
         }
         Ok(())
     }
 }
 
 /// Draws the cards gone at a uniformly random depth before the cut card: per rank.
-fn draw_seen(full: &[u32; RANKS], cards: u32, cut: u32, rng: &mut impl RngExt) -> [u32; RANKS] {
+pub(super) fn draw_seen(
+    full: &[u32; RANKS],
+    cards: u32,
+    cut: u32,
+    rng: &mut impl RngExt,
+) -> [u32; RANKS] {
     let depth = rng.random_range(0..cut);
     let mut left = *full;
     let mut remaining = cards;
@@ -268,8 +383,6 @@ fn draw_seen(full: &[u32; RANKS], cards: u32, cut: u32, rng: &mut impl RngExt) -
     seen
 }
 
-/// Shoes drawn per count and unit for the frequencies.
-pub const FREQUENCY_DRAWS: u32 = 20_000;
 /// Most shoes drawn per decision point asked for before a count is given up as out of
 /// reach at this penetration.
 const ATTEMPTS_PER_POINT: u64 = 200_000;
@@ -288,12 +401,7 @@ pub fn sample_count(
     let cards: u32 = full.iter().sum();
     let decks = cards / 52;
     let cut = settings.cut(cards);
-    let mut out = CountSample::empty(counter.counts());
-    for _ in 0..FREQUENCY_DRAWS {
-        let seen = draw_seen(&full, cards, cut, rng);
-        let c = counter.count(&seen, cards - seen.iter().sum::<u32>(), decks);
-        out.frequency[(c - counter.low) as usize] += 1;
-    }
+    let mut out = CountSample::empty();
     let limit = ATTEMPTS_PER_POINT * u64::from(points);
     while out.points < u64::from(points) && out.attempts < limit {
         out.attempts += 1;
@@ -303,18 +411,33 @@ pub fn sample_count(
             continue;
         }
         let shoe: [u32; RANKS] = std::array::from_fn(|r| full[r] - seen[r]);
-        value_point(rules, chart, &shoe, &mut out);
+        value_point(rules, chart, &full, &shoe, &mut out);
     }
     out
 }
 
-/// Values one decision point exactly and adds it to the sums.
+/// The exact law of the count at the decision points of `sample_count` (its depths and
+/// cut card) for one rule set.
+pub fn law_at_cut(
+    rules: &BlackjackRules,
+    counter: &Counter,
+    settings: &IndicesSettings,
+) -> CountLaw {
+    let full = rules.shoe().unwrap_or([0; RANKS]);
+    let cards: u32 = full.iter().sum();
+    count_law(counter, &full, settings.cut(cards))
+}
+
+/// Values one decision point, the shoe `shoe` drawn from `full`, exactly and adds it to
+/// the sums.
 pub fn value_point(
     rules: &BlackjackRules,
     chart: &[Cell],
+    full: &[u32; RANKS],
     shoe: &[u32; RANKS],
     out: &mut CountSample,
 ) {
+    let x = covariates(full, shoe);
     let mut cell_value = vec![[0.0f64; ACTIONS]; CELLS];
     let mut cell_weight = vec![0.0f64; CELLS];
     let mut allowed = vec![[false; ACTIONS]; CELLS];
@@ -338,7 +461,8 @@ pub fn value_point(
         }
     }
     out.points += 1;
-    out.round.add(round);
+    out.design.add(&x);
+    out.round.add(round, &x);
     for cell in 0..CELLS {
         if cell_weight[cell] == 0.0 {
             continue;
@@ -353,7 +477,7 @@ pub fn value_point(
         for k in 0..ACTIONS {
             if allowed[cell][k] {
                 sums.value[k] += cell_value[cell][k];
-                sums.gain[k].add(cell_value[cell][k] - base);
+                sums.gain[k].add(cell_value[cell][k] - base, &x);
             }
         }
     }
@@ -365,7 +489,7 @@ pub fn value_point(
         let p_ace = f64::from(shoe[ACE]) / f64::from(cards);
         let p_ten = f64::from(shoe[TEN]) / f64::from(cards - 1);
         out.ace_weight += p_ace;
-        out.insurance.add(p_ace * 0.5 * (3.0 * p_ten - 1.0));
+        out.insurance.add(p_ace * 0.5 * (3.0 * p_ten - 1.0), &x);
     }
 }
 
@@ -480,21 +604,20 @@ impl Summary {
 }
 
 /// Turns the merged samples of every count (in range order) into the per-count results
-/// and the index plays.
-pub fn summarize(counter: &Counter, chart: &[Cell], samples: &[CountSample]) -> Summary {
-    let mut frequency = vec![0u64; counter.counts()];
-    for s in samples {
-        for (f, &n) in frequency.iter_mut().zip(&s.frequency) {
-            *f += n;
-        }
-    }
-    let draws: u64 = frequency.iter().sum::<u64>().max(1);
+/// and the index plays, given the count's law at the job's penetration.
+pub fn summarize(
+    counter: &Counter,
+    chart: &[Cell],
+    samples: &[CountSample],
+    law: &CountLaw,
+) -> Summary {
     let mut rows: Vec<CountRow> = samples
         .iter()
         .enumerate()
         .map(|(i, s)| {
             let n = s.points;
-            let (ins, ins_se) = s.insurance.mean_se(n);
+            let estimate = |m: &Moments| m.estimate(n, &s.design, &law.mean[i]);
+            let (ins, ins_se) = estimate(&s.insurance);
             let ace = s.ace_weight / n.max(1) as f64;
             let cells = (0..CELLS)
                 .map(|c| {
@@ -517,7 +640,7 @@ pub fn summarize(counter: &Counter, chart: &[Cell], samples: &[CountSample]) -> 
                         }),
                         gain: std::array::from_fn(|k| {
                             if allowed[k] {
-                                sums.gain[k].mean_se(n)
+                                estimate(&sums.gain[k])
                             } else {
                                 (f64::NAN, f64::NAN)
                             }
@@ -527,9 +650,9 @@ pub fn summarize(counter: &Counter, chart: &[Cell], samples: &[CountSample]) -> 
                 .collect();
             CountRow {
                 count: counter.low + i as i32,
-                frequency: frequency[i] as f64 / draws as f64,
+                frequency: law.frequency[i],
                 points: n,
-                chart_ev: s.round.mean_se(n),
+                chart_ev: estimate(&s.round),
                 indices_ev: f64::NAN,
                 // Per round the gain is P(ace) × ½ × EV per unit insured.
                 insurance_ev: if ace > 0.0 {
@@ -580,7 +703,8 @@ pub fn summarize(counter: &Counter, chart: &[Cell], samples: &[CountSample]) -> 
     }
     let insurance: Vec<(f64, f64)> = samples
         .iter()
-        .map(|s| s.insurance.mean_se(s.points))
+        .zip(&law.mean)
+        .map(|(s, mean)| s.insurance.estimate(s.points, &s.design, mean))
         .collect();
     for found in changes(&insurance, &freq) {
         indices.push(Index {

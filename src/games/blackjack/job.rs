@@ -297,8 +297,10 @@ impl Job for StrategyJob {
     }
 }
 
-/// Decision points per unit of `blackjack.indices` (a few seconds on one core).
-pub const POINTS_PER_UNIT: u32 = 50;
+/// Decision points per unit of `blackjack.indices` (about 15 seconds on one core; a
+/// unit's sums are some 200 kB, so units of a few points would make checkpoints and
+/// parts large).
+pub const POINTS_PER_UNIT: u32 = 250;
 
 /// One unit of `blackjack.indices`: decision points of one rule set at one count.
 #[derive(Clone, Copy, Debug)]
@@ -399,7 +401,7 @@ impl Job for IndicesJob {
 
     fn check_unit(&self, index: usize, unit: &CountSample) -> Result<(), String> {
         let plan = self.plan.get(index).ok_or("no such unit")?;
-        unit.check(self.counter.counts())?;
+        unit.check()?;
         if unit.points > u64::from(plan.points) {
             return Err(format!(
                 "{} points, at most {} planned",
@@ -432,7 +434,7 @@ impl Job for IndicesJob {
         progress.phase("index plays");
         let counts = self.counter.counts();
         let mut merged: Vec<Vec<CountSample>> = (0..self.sets.len())
-            .map(|_| (0..counts).map(|_| CountSample::empty(counts)).collect())
+            .map(|_| (0..counts).map(|_| CountSample::empty()).collect())
             .collect();
         for (plan, unit) in self.plan.iter().zip(&units) {
             merged[plan.set][plan.count].merge(unit);
@@ -440,7 +442,10 @@ impl Job for IndicesJob {
         let summaries: Vec<Summary> = merged
             .iter()
             .enumerate()
-            .map(|(set, samples)| indices::summarize(&self.counter, &self.chart(set).0, samples))
+            .map(|(set, samples)| {
+                let law = indices::law_at_cut(&self.sets[set].rules, &self.counter, &self.settings);
+                indices::summarize(&self.counter, &self.chart(set).0, samples, &law)
+            })
             .collect();
         progress.phase("building tables");
         let results = tables::IndexResults {

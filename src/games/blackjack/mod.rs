@@ -16,6 +16,7 @@
 pub mod analysis;
 mod context;
 pub mod count;
+pub mod count_law;
 pub mod counting;
 pub mod dealer;
 pub mod hands;

@@ -751,7 +751,11 @@ pub fn build_indices(
          every upcard and two-card hand, the EV of every first action with every later \
          decision the basic strategy chart's, and the round's EV under the chart. Only the \
          shoe is sampled, so the spread of the EVs is the spread of the shoes at that count, \
-         and every figure carries its standard error. An index is where the gain of a \
+         and every figure carries its standard error. Each figure at a count is the points' \
+         mean corrected by regression on the shoe's composition (each rank's share of the \
+         cards left, and the share of the shoe left), whose exact mean at that count is \
+         known: a control variate, with the same expectation and a smaller error. Each \
+         count's frequency is exact. An index is where the gain of a \
          deviation over the chart, per round, changes sign along the counts; its *crossing* \
          interpolates between the two counts around the change.\n",
     );

@@ -1184,8 +1184,8 @@ fn point(
     chart: &[cardtables::blackjack::Cell],
     shoe: &[u32; 10],
 ) -> super::indices::CountSample {
-    let mut s = super::indices::CountSample::empty(1);
-    super::indices::value_point(r, chart, shoe, &mut s);
+    let mut s = super::indices::CountSample::empty();
+    super::indices::value_point(r, chart, &r.shoe().unwrap(), shoe, &mut s);
     s
 }
 
@@ -1203,7 +1203,7 @@ fn one_card_burnt_unseen_changes_no_value_of_the_chart() {
         let cards: u32 = full.iter().sum();
         let whole = point(&r, &a.chart, &full);
         assert!((whole.round.sum - a.chart_ev).abs() < 1e-12);
-        let mut mean = super::indices::CountSample::empty(1);
+        let mut mean = super::indices::CountSample::empty();
         let (mut round, mut insurance) = (0.0, 0.0);
         let mut weight = vec![0.0; super::indices::CELLS];
         let mut value = vec![[0.0; 5]; super::indices::CELLS];
@@ -1605,11 +1605,12 @@ fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
                 let mut rng = stream(11, (t - counter.low) as u64);
                 sample_count(&r, &counter, &settings, &chart, t, 150, &mut rng)
             } else {
-                CountSample::empty(counter.counts())
+                CountSample::empty()
             }
         })
         .collect();
-    let exact = summarize(&counter, &chart, &samples);
+    let law = super::indices::law_at_cut(&r, &counter, &settings);
+    let exact = summarize(&counter, &chart, &samples, &law);
     let charts = vec![chart.clone(); counter.counts()];
     let simulated = Counting {
         rules: &r,
@@ -1764,4 +1765,224 @@ fn the_count_is_exact_where_the_true_count_is_a_whole_number() {
             }
         }
     }
+}
+
+/// Every composition of the cards gone (each rank's count), weighted by its chance at a
+/// uniformly random depth before the cut card: the count's frequency and the covariates'
+/// mean at each count, summed directly.
+fn count_law_by_compositions(
+    counter: &super::count::Counter,
+    full: &[u32; 10],
+    cut: u32,
+) -> (Vec<f64>, Vec<[f64; 10]>) {
+    fn choose(n: u32, k: u32) -> f64 {
+        (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1))
+    }
+    fn walk(
+        r: usize,
+        seen: &mut [u32; 10],
+        budget: u32,
+        visit: &mut dyn FnMut(&[u32; 10]),
+        full: &[u32; 10],
+    ) {
+        if r == 10 {
+            visit(seen);
+            return;
+        }
+        for k in 0..=budget.min(full[r]) {
+            seen[r] = k;
+            walk(r + 1, seen, budget - k, visit, full);
+        }
+        seen[r] = 0;
+    }
+    let cards: u32 = full.iter().sum();
+    let decks = cards / 52;
+    let mut freq = vec![0.0; counter.counts()];
+    let mut mean = vec![[0.0; 10]; counter.counts()];
+    walk(
+        0,
+        &mut [0; 10],
+        cut - 1,
+        &mut |seen| {
+            let n: u32 = seen.iter().sum();
+            let ways: f64 = (0..10).map(|r| choose(full[r], seen[r])).product();
+            let p = ways / choose(cards, n) / f64::from(cut);
+            let t = (counter.count(seen, cards - n, decks) - counter.low) as usize;
+            let shoe: [u32; 10] = std::array::from_fn(|r| full[r] - seen[r]);
+            freq[t] += p;
+            for (m, x) in mean[t]
+                .iter_mut()
+                .zip(super::count_law::covariates(full, &shoe))
+            {
+                *m += p * x;
+            }
+        },
+        full,
+    );
+    for (m, &f) in mean.iter_mut().zip(&freq) {
+        for x in m.iter_mut() {
+            *x /= f;
+        }
+    }
+    (freq, mean)
+}
+
+#[test]
+fn the_count_law_is_the_sum_over_every_composition_of_the_cards_gone() {
+    use super::count::{CountSettings, Counter, Resolution, Rounding, System};
+    use super::count_law::count_law;
+    let cases = [
+        // Half points, five tag groups, counts clamped at both ends.
+        (
+            System::WongHalves,
+            Resolution::Exact,
+            Rounding::Floor,
+            [-3, 3],
+            1,
+            8,
+        ),
+        (
+            System::HiLo,
+            Resolution::Half,
+            Rounding::Truncate,
+            [-2, 2],
+            2,
+            7,
+        ),
+        // Unbalanced: the running count from its start, −4 for two decks.
+        (
+            System::Ko,
+            Resolution::Exact,
+            Rounding::Floor,
+            [-12, 4],
+            2,
+            6,
+        ),
+        (
+            System::OmegaII,
+            Resolution::Full,
+            Rounding::Floor,
+            [-10, 10],
+            1,
+            7,
+        ),
+    ];
+    for (system, resolution, rounding, range, decks, cut) in cases {
+        let counter = Counter::new(&CountSettings {
+            system: Some(system),
+            deck_resolution: resolution,
+            rounding,
+            range,
+            ..CountSettings::default()
+        })
+        .unwrap();
+        let full = rules(decks).shoe().unwrap();
+        let law = count_law(&counter, &full, cut);
+        let (freq, mean) = count_law_by_compositions(&counter, &full, cut);
+        assert!((law.frequency.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let mut reached = 0;
+        for t in 0..counter.counts() {
+            assert!(
+                (law.frequency[t] - freq[t]).abs() < 1e-13,
+                "{system:?} count {}: {} vs {}",
+                counter.low + t as i32,
+                law.frequency[t],
+                freq[t]
+            );
+            if freq[t] > 0.0 {
+                reached += 1;
+                for (a, b) in law.mean[t].iter().zip(&mean[t]) {
+                    assert!((a - b).abs() < 1e-12, "{system:?} count {t}: {a} vs {b}");
+                }
+            } else {
+                assert!(law.mean[t].iter().all(|x| x.is_nan()));
+            }
+        }
+        assert!(reached >= 3, "{system:?}: {reached} counts reached");
+    }
+}
+
+#[test]
+fn the_count_law_is_the_law_of_the_shoes_the_indices_job_draws() {
+    use super::count::{CountSettings, Counter};
+    use super::count_law::{count_law, covariates};
+    use super::indices::draw_seen;
+    let counter = Counter::new(&CountSettings {
+        range: [-4, 4],
+        ..CountSettings::default()
+    })
+    .unwrap();
+    let full = rules(2).shoe().unwrap();
+    let (cards, cut) = (104, 78);
+    let law = count_law(&counter, &full, cut);
+    let draws = 100_000;
+    let mut hits = vec![0u32; counter.counts()];
+    // The aces' share of the shoe left, by count.
+    let mut aces = vec![(0.0, 0.0); counter.counts()];
+    let mut rng = stream(5, 0);
+    for _ in 0..draws {
+        let seen = draw_seen(&full, cards, cut, &mut rng);
+        let left = cards - seen.iter().sum::<u32>();
+        let t = (counter.count(&seen, left, 2) - counter.low) as usize;
+        let shoe: [u32; 10] = std::array::from_fn(|r| full[r] - seen[r]);
+        let x = covariates(&full, &shoe)[ACE];
+        hits[t] += 1;
+        aces[t].0 += x;
+        aces[t].1 += x * x;
+    }
+    for t in 0..counter.counts() {
+        let p = law.frequency[t];
+        let got = f64::from(hits[t]) / f64::from(draws);
+        let se = (p * (1.0 - p) / f64::from(draws)).sqrt();
+        assert!((got - p).abs() < 4.5 * se, "count {t}: {got} vs {p} ± {se}");
+        let n = f64::from(hits[t]);
+        let m = aces[t].0 / n;
+        let se = ((aces[t].1 / n - m * m) / n).sqrt();
+        let want = law.mean[t][ACE];
+        assert!(
+            (m - want).abs() < 4.5 * se,
+            "count {t}: aces {m} vs {want} ± {se}"
+        );
+    }
+    // The counts tell shoes apart: at +4 the shoe is rich in aces (which count −1), at −4
+    // poor, by about one percentage point of the cards left each way.
+    assert!(law.mean[8][ACE] > 0.01 && law.mean[0][ACE] < -0.01);
+}
+
+#[test]
+fn the_regression_estimate_removes_what_the_covariates_explain() {
+    use super::count_law::COVARIATES;
+    use super::indices::{Design, Moments, MIN_POINTS_TO_FIT};
+    use rand::RngExt;
+    let slope: [f64; COVARIATES] = std::array::from_fn(|i| 0.5 - 0.1 * i as f64);
+    let mean = [0.002; COVARIATES];
+    let truth = 0.3 + slope.iter().map(|b| b * 0.002).sum::<f64>();
+    let fit = |n: u64, noise: f64, seed: u64| {
+        let mut rng = stream(seed, 0);
+        let (mut design, mut y) = (Design::default(), Moments::default());
+        for _ in 0..n {
+            let x: [f64; COVARIATES] = std::array::from_fn(|_| rng.random_range(-0.01..0.01));
+            let v = 0.3
+                + slope.iter().zip(&x).map(|(b, x)| b * x).sum::<f64>()
+                + noise * rng.random_range(-1.0..1.0);
+            design.add(&x);
+            y.add(v, &x);
+        }
+        (y.mean_se(n), y.estimate(n, &design, &mean))
+    };
+    // A statistic the covariates explain entirely: its mean at `mean`, exactly.
+    let ((_, plain_se), (est, se)) = fit(200, 0.0, 1);
+    assert!(
+        (est - truth).abs() < 1e-11 && se < 1e-5 * plain_se,
+        "{est} ± {se} vs {truth}"
+    );
+    // With noise: within its error of the truth, and far tighter than the plain mean.
+    for seed in 2..12 {
+        let ((_, plain_se), (est, se)) = fit(1_000, 0.002, seed);
+        assert!((est - truth).abs() < 4.0 * se, "{est} ± {se} vs {truth}");
+        assert!(se < 0.5 * plain_se, "{se} vs {plain_se}");
+    }
+    // Too few points to fit ten slopes: the plain mean.
+    let (plain, est) = fit(MIN_POINTS_TO_FIT - 1, 0.002, 13);
+    assert_eq!(plain, est);
 }
