@@ -6,33 +6,48 @@
 //! the cards gone only through `n` and the running count, and the running count only
 //! through how many cards of each *tag group* (the ranks sharing one tag) are gone. So
 //! the number of `n`-card subsets at each running count is a sum of products of
-//! binomials, one per group, built by convolving the groups one after another. And given
+//! binomials, one per group, built by convolving the groups one after another; weighting
+//! each way by how many cards of one group are gone, or by the product of two groups'
+//! numbers, gives those numbers' first and second moments at each running count. Given
 //! how many cards of a group are gone, they are a uniformly random subset of the group's
-//! cards, so each rank's expected share of them is its share of the group. Hence, exactly
-//! (up to floating-point rounding): each count's frequency, and the mean of each
-//! [covariate](covariates) of the shoe at each count, which the estimator of `indices`
-//! uses as a control.
+//! cards, so the ranks' numbers among them are hypergeometric, with moments the group's
+//! times known factors. Hence, exactly (up to floating-point rounding): each count's
+//! frequency, and the mean of each [covariate](covariates) of the shoe at each count
+//! (linear, or a product of two), which the estimator of `indices` uses as a control.
 
 use cardtables::blackjack::RANKS;
 
 use super::count::Counter;
 
-/// Covariates per decision point: see [`covariates`].
-pub const COVARIATES: usize = 10;
+/// The shoe's first-order covariates: see [`covariates`].
+pub const LINEAR: usize = 10;
+/// Covariates per decision point: the [`LINEAR`] ones and their products two by two.
+pub const COVARIATES: usize = LINEAR + LINEAR * (LINEAR + 1) / 2;
 
 /// The covariates of a decision point's shoe `shoe` (per rank, A, 2, …, 9, T), drawn from
-/// `full`: for each rank A to 9, its share of the cards left less its share of the full
-/// shoe; and the fraction of the shoe left, less ½. (The tens' share is one less the
-/// others', so it adds nothing; the offsets only keep the sums of squares well
-/// conditioned.)
+/// `full`. First the linear ones: for each rank A to 9, its share of the cards left less
+/// its share of the full shoe; and the fraction of the shoe left, less ½ (the tens' share
+/// is one less the others', so it adds nothing; the offsets keep the sums of squares well
+/// conditioned). Then the product of every two of them, a covariate with itself included,
+/// in the order (0, 0), (0, 1), …, (0, 9), (1, 1), …, (9, 9): a gain is a smooth function
+/// of the shoe, and these are the terms of its second-order expansion.
 pub fn covariates(full: &[u32; RANKS], shoe: &[u32; RANKS]) -> [f64; COVARIATES] {
     let cards = f64::from(full.iter().sum::<u32>());
     let left = f64::from(shoe.iter().sum::<u32>());
-    let mut x = [0.0; COVARIATES];
+    let mut linear = [0.0; LINEAR];
     for r in 0..RANKS - 1 {
-        x[r] = f64::from(shoe[r]) / left - f64::from(full[r]) / cards;
+        linear[r] = f64::from(shoe[r]) / left - f64::from(full[r]) / cards;
     }
-    x[RANKS - 1] = left / cards - 0.5;
+    linear[LINEAR - 1] = left / cards - 0.5;
+    let mut x = [0.0; COVARIATES];
+    x[..LINEAR].copy_from_slice(&linear);
+    let mut at = LINEAR;
+    for i in 0..LINEAR {
+        for j in i..LINEAR {
+            x[at] = linear[i] * linear[j];
+            at += 1;
+        }
+    }
     x
 }
 
@@ -47,7 +62,9 @@ pub struct CountLaw {
 }
 
 /// Ways to have seen each number of cards at each running count (twice the running
-/// count, an integer): `ways[n · width + (twice − low)]`, `n` below the cut card.
+/// count, an integer), or a sum over those ways: `ways[n · width + (twice − low)]`, `n`
+/// below the cut card.
+#[derive(Clone)]
 struct Ways {
     low: i64,
     width: usize,
@@ -69,13 +86,11 @@ impl Ways {
         }
     }
 
-    /// The ways after adding a group of `size` cards of tag `tag` (twice the tag), from
-    /// which any number may have been seen; with `marked`, also Σ over the ways of how
-    /// many of this group's cards were seen.
-    fn add(&self, size: u32, tag: i64, marked: bool) -> (Ways, Option<Vec<f64>>) {
+    /// The ways after adding a group of `size` cards of tag `tag` (twice the tag), any
+    /// number `k` of which may have been seen, each way weighted by `k^power`.
+    fn add(&self, size: u32, tag: i64, power: i32) -> Ways {
         let choose = binomials(size);
         let mut next = vec![0.0; self.ways.len()];
-        let mut marks = marked.then(|| vec![0.0; self.ways.len()]);
         for n in 0..self.rows {
             for (i, &w) in self.ways[n * self.width..(n + 1) * self.width]
                 .iter()
@@ -87,20 +102,23 @@ impl Ways {
                 for (k, &c) in choose.iter().enumerate().take(self.rows - n) {
                     // Within the span: |twice| ≤ max |tag| × cards seen.
                     let at = (n + k) * self.width + (i as i64 + k as i64 * tag) as usize;
-                    next[at] += w * c;
-                    if let Some(m) = marks.as_mut() {
-                        m[at] += w * c * k as f64;
-                    }
+                    next[at] += w * c * (k as f64).powi(power);
                 }
             }
         }
-        let ways = Ways {
+        Ways {
+            ways: next,
+            ..self.clone_shape()
+        }
+    }
+
+    fn clone_shape(&self) -> Ways {
+        Ways {
             low: self.low,
             width: self.width,
             rows: self.rows,
-            ways: next,
-        };
-        (ways, marks)
+            ways: Vec::new(),
+        }
     }
 }
 
@@ -111,6 +129,23 @@ fn binomials(size: u32) -> Vec<f64> {
         c[k] = c[k - 1] * f64::from(size + 1 - k as u32) / k as f64;
     }
     c
+}
+
+/// Per count, sums over (cards seen `n`, running count) of its chance `p` times what the
+/// covariates' means are made of (`L` the cards left).
+struct Sums {
+    /// Σ p, Σ p / L, Σ p / L², Σ p · ℓ, Σ p · ℓ² (ℓ = L ÷ cards − ½).
+    p: Vec<f64>,
+    per_left: Vec<f64>,
+    per_left2: Vec<f64>,
+    share: Vec<f64>,
+    share2: Vec<f64>,
+    /// Per group g: Σ p E[k_g], Σ p E[k_g] / L, Σ p E[k_g] / L² (k_g its cards seen).
+    k: Vec<Vec<f64>>,
+    k_left: Vec<Vec<f64>>,
+    k_left2: Vec<Vec<f64>>,
+    /// Per groups g ≤ h: Σ p E[k_g k_h] / L².
+    kk_left2: Vec<Vec<Vec<f64>>>,
 }
 
 /// The law of `counter`'s count at a decision point of the shoe `full` with the cut card
@@ -127,69 +162,164 @@ pub fn count_law(counter: &Counter, full: &[u32; RANKS], cut: u32) -> CountLaw {
             None => groups.push((tags[r], full[r])),
         }
     }
-    let group_of = |r: usize| groups.iter().position(|g| g.0 == tags[r]).unwrap_or(0);
+    let group_of: [usize; RANKS] =
+        std::array::from_fn(|r| groups.iter().position(|g| g.0 == tags[r]).unwrap_or(0));
     let rows = cut.clamp(1, cards) as usize;
     let span = tags.iter().map(|t| t.abs()).max().unwrap_or(0) * (rows as i64 - 1);
     let counts = counter.counts();
-
-    // Per count: Σ p, Σ p / left, Σ p · left / cards, and per group Σ p · E[seen of the
-    // group] / left, p the chance of (cards seen, running count).
-    let mut freq = vec![0.0; counts];
-    let mut per_left = vec![0.0; counts];
-    let mut share_left = vec![0.0; counts];
-    let mut seen = vec![vec![0.0; counts]; groups.len()];
-    for (g, &(tag, size)) in groups.iter().enumerate() {
-        // Every other group, then this one, marking how many of its cards were seen.
-        let mut ways = Ways::start(rows, span);
-        for (h, &(t, s)) in groups.iter().enumerate() {
-            if h != g {
-                ways = ways.add(s, t, false).0;
-            }
-        }
-        let (ways, marks) = ways.add(size, tag, true);
-        let marks = marks.unwrap_or_default();
-        for n in 0..rows {
-            let row = n * ways.width..(n + 1) * ways.width;
-            let total: f64 = ways.ways[row.clone()].iter().sum();
-            let left = cards - n as u32;
-            for ((i, &w), &m) in ways.ways[row.clone()].iter().enumerate().zip(&marks[row]) {
-                if w == 0.0 {
-                    continue;
+    let zero = || vec![0.0; counts];
+    let mut sums = Sums {
+        p: zero(),
+        per_left: zero(),
+        per_left2: zero(),
+        share: zero(),
+        share2: zero(),
+        k: vec![zero(); groups.len()],
+        k_left: vec![zero(); groups.len()],
+        k_left2: vec![zero(); groups.len()],
+        kk_left2: vec![vec![zero(); groups.len()]; groups.len()],
+    };
+    let cards_f = f64::from(cards);
+    // One pass per pair of groups g ≤ h: every other group, then h and g, weighting the
+    // ways by k_h, k_g and k_g · k_h (k_g² when g = h).
+    for g in 0..groups.len() {
+        for h in g..groups.len() {
+            let mut base = Ways::start(rows, span);
+            for (e, &(t, s)) in groups.iter().enumerate() {
+                if e != g && e != h {
+                    base = base.add(s, t, 0);
                 }
-                let twice = ways.low + i as i64;
-                let t = (counter.count_of_twice(twice, left, decks) - counter.low) as usize;
-                let p = w / total / rows as f64;
-                seen[g][t] += m / total / rows as f64 / f64::from(left);
-                if g == 0 {
-                    freq[t] += p;
-                    per_left[t] += p / f64::from(left);
-                    share_left[t] += p * f64::from(left) / f64::from(cards);
+            }
+            let (tg, sg) = groups[g];
+            let (ways, by_g, by_gh) = if g == h {
+                (
+                    base.add(sg, tg, 0),
+                    base.add(sg, tg, 1),
+                    base.add(sg, tg, 2),
+                )
+            } else {
+                let (th, sh) = groups[h];
+                let (w, m) = (base.add(sh, th, 0), base.add(sh, th, 1));
+                (w.add(sg, tg, 0), w.add(sg, tg, 1), m.add(sg, tg, 1))
+            };
+            for n in 0..rows {
+                let row = n * ways.width..(n + 1) * ways.width;
+                let total: f64 = ways.ways[row.clone()].iter().sum();
+                let left = f64::from(cards - n as u32);
+                let cells = ways.ways[row.clone()]
+                    .iter()
+                    .zip(&by_g.ways[row.clone()])
+                    .zip(&by_gh.ways[row]);
+                for (i, ((&w, &mg), &mgh)) in cells.enumerate() {
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let twice = ways.low + i as i64;
+                    let t = (counter.count_of_twice(twice, cards - n as u32, decks) - counter.low)
+                        as usize;
+                    let scale = 1.0 / total / rows as f64;
+                    let p = w * scale;
+                    sums.kk_left2[g][h][t] += mgh * scale / (left * left);
+                    if h == g {
+                        sums.k[g][t] += mg * scale;
+                        sums.k_left[g][t] += mg * scale / left;
+                        sums.k_left2[g][t] += mg * scale / (left * left);
+                    }
+                    if g == 0 && h == 0 {
+                        let share = left / cards_f - 0.5;
+                        sums.p[t] += p;
+                        sums.per_left[t] += p / left;
+                        sums.per_left2[t] += p / (left * left);
+                        sums.share[t] += p * share;
+                        sums.share2[t] += p * share * share;
+                    }
                 }
             }
         }
     }
     let mean = (0..counts)
-        .map(|t| {
-            let f = freq[t];
-            if f <= 0.0 {
-                return [f64::NAN; COVARIATES];
-            }
-            let mut x = [0.0; COVARIATES];
-            for r in 0..RANKS - 1 {
-                let g = group_of(r);
-                let n_r = f64::from(full[r]);
-                let in_group = f64::from(groups[g].1);
-                // E[shoe_r / left] = full_r · E[1 / left] − (full_r / group) · E[seen of
-                // the group / left].
-                let density = n_r * per_left[t] - n_r / in_group * seen[g][t];
-                x[r] = density / f - n_r / f64::from(cards);
-            }
-            x[RANKS - 1] = share_left[t] / f - 0.5;
-            x
-        })
+        .map(|t| means_at(&sums, t, full, &groups, &group_of))
         .collect();
     CountLaw {
-        frequency: freq,
+        frequency: sums.p,
         mean,
     }
+}
+
+/// The covariates' mean at count `t` from the sums.
+fn means_at(
+    s: &Sums,
+    t: usize,
+    full: &[u32; RANKS],
+    groups: &[(i64, u32)],
+    group_of: &[usize; RANKS],
+) -> [f64; COVARIATES] {
+    let f = s.p[t];
+    if f <= 0.0 {
+        return [f64::NAN; COVARIATES];
+    }
+    let cards = f64::from(full.iter().sum::<u32>());
+    let n = |r: usize| f64::from(full[r]);
+    let size = |g: usize| f64::from(groups[g].1);
+    // Each rank's share of its group: E[seen_r | k_g] = k_g · n_r / G.
+    let part = |r: usize| n(r) / size(group_of[r]);
+    // Σ p · shoe_r / L and Σ p · shoe_r.
+    let shoe_left = |r: usize| n(r) * s.per_left[t] - part(r) * s.k_left[group_of[r]][t];
+    let shoe = |r: usize| n(r) * f - part(r) * s.k[group_of[r]][t];
+    // Σ p · seen_r · seen_q / L².
+    let seen2 = |r: usize, q: usize| {
+        let (g, h) = (group_of[r], group_of[q]);
+        let kk = s.kk_left2[g.min(h)][g.max(h)][t];
+        if g != h {
+            return part(r) * part(q) * kk;
+        }
+        let big = size(g);
+        // E[k (k − 1)] / L², and the hypergeometric factorial moments within the group.
+        let falling = kk - s.k_left2[g][t];
+        let pairs = if big > 1.0 {
+            falling / (big * (big - 1.0))
+        } else {
+            0.0
+        };
+        if r == q {
+            n(r) * (n(r) - 1.0) * pairs + part(r) * s.k_left2[g][t]
+        } else {
+            n(r) * n(q) * pairs
+        }
+    };
+    // Σ p · shoe_r · shoe_q / L².
+    let shoe2 = |r: usize, q: usize| {
+        n(r) * n(q) * s.per_left2[t]
+            - n(r) * part(q) * s.k_left2[group_of[q]][t]
+            - n(q) * part(r) * s.k_left2[group_of[r]][t]
+            + seen2(r, q)
+    };
+    let c = |r: usize| n(r) / cards;
+    // Σ p · x_i and Σ p · x_i x_j for the linear covariates.
+    let linear = |i: usize| {
+        if i < LINEAR - 1 {
+            shoe_left(i) - c(i) * f
+        } else {
+            s.share[t]
+        }
+    };
+    let product = |i: usize, j: usize| match (i < LINEAR - 1, j < LINEAR - 1) {
+        (true, true) => shoe2(i, j) - c(j) * shoe_left(i) - c(i) * shoe_left(j) + c(i) * c(j) * f,
+        // (shoe_i / L − c_i) · (L / cards − ½).
+        (true, false) => shoe(i) / cards - 0.5 * shoe_left(i) - c(i) * s.share[t],
+        (false, true) => shoe(j) / cards - 0.5 * shoe_left(j) - c(j) * s.share[t],
+        (false, false) => s.share2[t],
+    };
+    let mut x = [0.0; COVARIATES];
+    for (i, v) in x.iter_mut().take(LINEAR).enumerate() {
+        *v = linear(i) / f;
+    }
+    let mut at = LINEAR;
+    for i in 0..LINEAR {
+        for j in i..LINEAR {
+            x[at] = product(i, j) / f;
+            at += 1;
+        }
+    }
+    x
 }

@@ -19,9 +19,9 @@
 //! their chance times their EV. The *gain* of an action in a cell at count `t` is the
 //! expectation, over the shoes at `t`, of the cell's value with that first action minus
 //! its value with the chart's, per round played. It, the round's EV and insurance's are
-//! estimated from the points drawn at `t` by regression on the shoe's
-//! [covariates](super::count_law::covariates), whose exact mean at `t` is known
-//! ([`Moments::estimate`]: a control variate). An index is where that gain changes sign: the lowest count from which
+//! estimated from the points drawn at `t` by regression on the shoe's [covariates], whose
+//! exact mean at `t` is known ([`Moments::estimate`]: a control variate). An index is
+//! where that gain changes sign: the lowest count from which
 //! the action beats the chart at every higher count tabulated ("at or above"), or the
 //! highest up to which it beats it at every lower count ("at or below"). Its *crossing*,
 //! interpolated linearly between the two counts around the change, carries a standard
@@ -140,17 +140,22 @@ impl IndicesSettings {
 
 /// Sums of one statistic over decision points, for its mean and standard error, and of its
 /// products with each point's covariates, for the regression estimate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Moments {
     pub sum: f64,
     pub sum_sq: f64,
-    pub sum_x: [f64; COVARIATES],
+    /// Σ the statistic × each covariate ([`COVARIATES`] of them; empty until a point is
+    /// added, so that actions a cell never allows cost nothing).
+    pub sum_x: Vec<f64>,
 }
 
 impl Moments {
     pub fn add(&mut self, y: f64, x: &[f64; COVARIATES]) {
         self.sum += y;
         self.sum_sq += y * y;
+        if self.sum_x.is_empty() {
+            self.sum_x = vec![0.0; COVARIATES];
+        }
         for (s, &xi) in self.sum_x.iter_mut().zip(x) {
             *s += y * xi;
         }
@@ -159,9 +164,18 @@ impl Moments {
     fn merge(&mut self, o: &Moments) {
         self.sum += o.sum;
         self.sum_sq += o.sum_sq;
-        for (a, b) in self.sum_x.iter_mut().zip(&o.sum_x) {
-            *a += b;
+        if self.sum_x.is_empty() {
+            self.sum_x.clone_from(&o.sum_x);
+        } else {
+            for (a, b) in self.sum_x.iter_mut().zip(&o.sum_x) {
+                *a += b;
+            }
         }
+    }
+
+    /// Whether the covariate sums have their length (or are empty).
+    fn well_formed(&self) -> bool {
+        self.sum_x.is_empty() || self.sum_x.len() == COVARIATES
     }
 
     /// Mean and standard error over `n` points (NaN when there are none; a zero error
@@ -180,65 +194,61 @@ impl Moments {
     }
 
     /// The regression estimate of the statistic's mean at a count, and its standard
-    /// error, from the `n` points' sums, their covariates' sums `design`, and the
-    /// covariates' exact mean at that count `mean`: the points' mean corrected by the
-    /// least-squares slope times how far the points' covariates fall from their mean (a
-    /// control variate with a known mean). With too few points to fit the slope, or
-    /// covariates that do not vary independently, the plain mean.
-    pub fn estimate(&self, n: u64, design: &Design, mean: &[f64; COVARIATES]) -> (f64, f64) {
+    /// error, from the `n` points' sums and the count's [`Fit`]: the points' mean
+    /// corrected by the least-squares slopes times how far the points' covariates fall
+    /// from their exact mean (a control variate with a known mean). Without a fit, the
+    /// plain mean.
+    pub fn estimate(&self, n: u64, fit: Option<&Fit>) -> (f64, f64) {
         let plain = self.mean_se(n);
-        if n < MIN_POINTS_TO_FIT || mean.iter().any(|m| !m.is_finite()) {
-            return plain;
-        }
-        let nf = n as f64;
-        let xbar: [f64; COVARIATES] = design.sum.map(|s| s / nf);
-        let ybar = self.sum / nf;
-        // Sums of squares and products about the points' means.
-        let sxx: [[f64; COVARIATES]; COVARIATES] = std::array::from_fn(|i| {
-            std::array::from_fn(|j| design.sum_outer[i][j] - nf * xbar[i] * xbar[j])
-        });
-        let sxy: [f64; COVARIATES] = std::array::from_fn(|i| self.sum_x[i] - nf * xbar[i] * ybar);
-        let syy = self.sum_sq - nf * ybar * ybar;
-        let Some(factor) = Cholesky::of(&sxx) else {
+        let Some(fit) = fit.filter(|_| self.sum_x.len() == COVARIATES) else {
             return plain;
         };
-        let slope = factor.solve(&sxy);
-        let d: [f64; COVARIATES] = std::array::from_fn(|i| mean[i] - xbar[i]);
-        let estimate = ybar + dot(&slope, &d);
+        let nf = n as f64;
+        let ybar = self.sum / nf;
+        // Sums of products about the points' means.
+        let sxy: Vec<f64> = (0..COVARIATES)
+            .map(|i| self.sum_x[i] - nf * fit.xbar[i] * ybar)
+            .collect();
+        let syy = self.sum_sq - nf * ybar * ybar;
+        let slope = fit.factor.solve(&sxy);
+        let estimate = ybar + dot(&slope, &fit.d);
         let residual = (syy - dot(&slope, &sxy)).max(0.0);
         let s2 = residual / (nf - COVARIATES as f64 - 1.0);
-        let leverage = dot(&d, &factor.solve(&d));
-        (estimate, (s2 * (1.0 / nf + leverage)).sqrt())
+        (estimate, (s2 * (1.0 / nf + fit.leverage)).sqrt())
     }
 }
 
 /// Fewest points at a count for the regression estimate: below, the plain mean.
-pub const MIN_POINTS_TO_FIT: u64 = 4 * COVARIATES as u64;
+pub const MIN_POINTS_TO_FIT: u64 = 2 * COVARIATES as u64;
 
-fn dot(a: &[f64; COVARIATES], b: &[f64; COVARIATES]) -> f64 {
+fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// The Cholesky factor of a symmetric positive-definite matrix.
-struct Cholesky([[f64; COVARIATES]; COVARIATES]);
+/// The Cholesky factor of a symmetric positive-definite matrix of side [`COVARIATES`]
+/// (row-major, lower triangle).
+#[derive(Clone, Debug)]
+struct Cholesky(Vec<f64>);
 
 impl Cholesky {
     /// `None` when the matrix is not positive definite to working precision (a pivot
-    /// below 10⁻¹⁰ of its diagonal entry).
-    fn of(a: &[[f64; COVARIATES]; COVARIATES]) -> Option<Cholesky> {
-        let mut l = [[0.0; COVARIATES]; COVARIATES];
-        for i in 0..COVARIATES {
+    /// below 10⁻¹⁰ of its diagonal entry, or NaN).
+    fn of(a: &[f64]) -> Option<Cholesky> {
+        const P: usize = COVARIATES;
+        let mut l = vec![0.0; P * P];
+        for i in 0..P {
             for j in 0..=i {
-                let s: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
+                let s: f64 = (0..j).map(|k| l[i * P + k] * l[j * P + k]).sum();
                 if i == j {
-                    let pivot = a[i][i] - s;
-                    // NaN fails too.
-                    if pivot.partial_cmp(&(1e-10 * a[i][i])) != Some(std::cmp::Ordering::Greater) {
+                    let pivot = a[i * P + i] - s;
+                    if pivot.partial_cmp(&(1e-10 * a[i * P + i]))
+                        != Some(std::cmp::Ordering::Greater)
+                    {
                         return None;
                     }
-                    l[i][i] = pivot.sqrt();
+                    l[i * P + i] = pivot.sqrt();
                 } else {
-                    l[i][j] = (a[i][j] - s) / l[j][j];
+                    l[i * P + j] = (a[i * P + j] - s) / l[j * P + j];
                 }
             }
         }
@@ -246,44 +256,95 @@ impl Cholesky {
     }
 
     /// x with A x = b.
-    fn solve(&self, b: &[f64; COVARIATES]) -> [f64; COVARIATES] {
+    fn solve(&self, b: &[f64]) -> Vec<f64> {
+        const P: usize = COVARIATES;
         let l = &self.0;
-        let mut y = [0.0; COVARIATES];
-        for i in 0..COVARIATES {
-            y[i] = (b[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
+        let mut y = vec![0.0; P];
+        for i in 0..P {
+            y[i] = (b[i] - (0..i).map(|k| l[i * P + k] * y[k]).sum::<f64>()) / l[i * P + i];
         }
-        let mut x = [0.0; COVARIATES];
-        for i in (0..COVARIATES).rev() {
-            x[i] = (y[i] - (i + 1..COVARIATES).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+        let mut x = vec![0.0; P];
+        for i in (0..P).rev() {
+            x[i] = (y[i] - (i + 1..P).map(|k| l[k * P + i] * x[k]).sum::<f64>()) / l[i * P + i];
         }
         x
     }
 }
 
 /// Sums of the decision points' covariates and of their products, two by two.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Design {
-    pub sum: [f64; COVARIATES],
-    pub sum_outer: [[f64; COVARIATES]; COVARIATES],
+    pub sum: Vec<f64>,
+    /// Row-major, [`COVARIATES`] × [`COVARIATES`].
+    pub sum_outer: Vec<f64>,
+}
+
+impl Default for Design {
+    fn default() -> Self {
+        Design {
+            sum: vec![0.0; COVARIATES],
+            sum_outer: vec![0.0; COVARIATES * COVARIATES],
+        }
+    }
+}
+
+/// What the regression estimates at one count share: the points' covariate means, how far
+/// they fall from the exact means, the factor of their sums of squares, and the leverage
+/// of the exact means.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    xbar: Vec<f64>,
+    d: Vec<f64>,
+    factor: Cholesky,
+    leverage: f64,
 }
 
 impl Design {
     pub fn add(&mut self, x: &[f64; COVARIATES]) {
-        for i in 0..COVARIATES {
-            self.sum[i] += x[i];
-            for j in 0..COVARIATES {
-                self.sum_outer[i][j] += x[i] * x[j];
+        for (i, &xi) in x.iter().enumerate() {
+            self.sum[i] += xi;
+            for (o, &xj) in self.sum_outer[i * COVARIATES..(i + 1) * COVARIATES]
+                .iter_mut()
+                .zip(x)
+            {
+                *o += xi * xj;
             }
         }
     }
 
     fn merge(&mut self, o: &Design) {
-        for i in 0..COVARIATES {
-            self.sum[i] += o.sum[i];
-            for j in 0..COVARIATES {
-                self.sum_outer[i][j] += o.sum_outer[i][j];
-            }
+        for (a, b) in self.sum.iter_mut().zip(&o.sum) {
+            *a += b;
         }
+        for (a, b) in self.sum_outer.iter_mut().zip(&o.sum_outer) {
+            *a += b;
+        }
+    }
+
+    /// The fit of `n` points to the covariates' exact mean `mean` at their count: `None`
+    /// with fewer than [`MIN_POINTS_TO_FIT`] points, a mean not known, or covariates that
+    /// do not vary independently.
+    pub fn fit(&self, n: u64, mean: &[f64; COVARIATES]) -> Option<Fit> {
+        if n < MIN_POINTS_TO_FIT || mean.iter().any(|m| !m.is_finite()) {
+            return None;
+        }
+        let nf = n as f64;
+        let xbar: Vec<f64> = self.sum.iter().map(|s| s / nf).collect();
+        let sxx: Vec<f64> = (0..COVARIATES * COVARIATES)
+            .map(|at| {
+                let (i, j) = (at / COVARIATES, at % COVARIATES);
+                self.sum_outer[at] - nf * xbar[i] * xbar[j]
+            })
+            .collect();
+        let factor = Cholesky::of(&sxx)?;
+        let d: Vec<f64> = mean.iter().zip(&xbar).map(|(m, x)| m - x).collect();
+        let leverage = dot(&d, &factor.solve(&d));
+        Some(Fit {
+            xbar,
+            d,
+            factor,
+            leverage,
+        })
     }
 }
 
@@ -349,10 +410,22 @@ impl CountSample {
         }
     }
 
-    /// Checks the length `finish` relies on.
+    /// Checks the lengths `finish` relies on.
     pub fn check(&self) -> Result<(), String> {
         if self.cells.len() != CELLS {
             return Err(format!("{} cells, expected {CELLS}", self.cells.len()));
+        }
+        let design = &self.design;
+        let moments = [&self.round, &self.insurance]
+            .into_iter()
+            .chain(self.cells.iter().flat_map(|c| c.gain.iter()));
+        if design.sum.len() != COVARIATES
+            || design.sum_outer.len() != COVARIATES * COVARIATES
+            || !moments.into_iter().all(Moments::well_formed)
+        {
+            return Err(format!(
+                "covariate sums of the wrong length (expected {COVARIATES})"
+            ));
         }
         Ok(())
     }
@@ -616,7 +689,8 @@ pub fn summarize(
         .enumerate()
         .map(|(i, s)| {
             let n = s.points;
-            let estimate = |m: &Moments| m.estimate(n, &s.design, &law.mean[i]);
+            let fit = s.design.fit(n, &law.mean[i]);
+            let estimate = |m: &Moments| m.estimate(n, fit.as_ref());
             let (ins, ins_se) = estimate(&s.insurance);
             let ace = s.ace_weight / n.max(1) as f64;
             let cells = (0..CELLS)
@@ -704,7 +778,10 @@ pub fn summarize(
     let insurance: Vec<(f64, f64)> = samples
         .iter()
         .zip(&law.mean)
-        .map(|(s, mean)| s.insurance.estimate(s.points, &s.design, mean))
+        .map(|(s, mean)| {
+            let fit = s.design.fit(s.points, mean);
+            s.insurance.estimate(s.points, fit.as_ref())
+        })
         .collect();
     for found in changes(&insurance, &freq) {
         indices.push(Index {

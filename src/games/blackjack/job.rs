@@ -297,10 +297,10 @@ impl Job for StrategyJob {
     }
 }
 
-/// Decision points per unit of `blackjack.indices` (about 15 seconds on one core; a
-/// unit's sums are some 200 kB, so units of a few points would make checkpoints and
+/// Decision points per unit of `blackjack.indices` (about 35 seconds on one core; a
+/// unit's sums are some 650 kB, so units of a few points would make checkpoints and
 /// parts large).
-pub const POINTS_PER_UNIT: u32 = 250;
+pub const POINTS_PER_UNIT: u32 = 700;
 
 /// One unit of `blackjack.indices`: decision points of one rule set at one count.
 #[derive(Clone, Copy, Debug)]

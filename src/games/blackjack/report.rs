@@ -753,8 +753,8 @@ pub fn build_indices(
          shoe is sampled, so the spread of the EVs is the spread of the shoes at that count, \
          and every figure carries its standard error. Each figure at a count is the points' \
          mean corrected by regression on the shoe's composition (each rank's share of the \
-         cards left, and the share of the shoe left), whose exact mean at that count is \
-         known: a control variate, with the same expectation and a smaller error. Each \
+         cards left, the share of the shoe left, and their products two by two), whose \
+         exact mean at that count is known: a control variate, with the same expectation and a smaller error. Each \
          count's frequency is exact. An index is where the gain of a \
          deviation over the chart, per round, changes sign along the counts; its *crossing* \
          interpolates between the two counts around the change.\n",

@@ -1774,7 +1774,7 @@ fn count_law_by_compositions(
     counter: &super::count::Counter,
     full: &[u32; 10],
     cut: u32,
-) -> (Vec<f64>, Vec<[f64; 10]>) {
+) -> (Vec<f64>, Vec<[f64; super::count_law::COVARIATES]>) {
     fn choose(n: u32, k: u32) -> f64 {
         (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1))
     }
@@ -1798,7 +1798,7 @@ fn count_law_by_compositions(
     let cards: u32 = full.iter().sum();
     let decks = cards / 52;
     let mut freq = vec![0.0; counter.counts()];
-    let mut mean = vec![[0.0; 10]; counter.counts()];
+    let mut mean = vec![[0.0; super::count_law::COVARIATES]; counter.counts()];
     walk(
         0,
         &mut [0; 10],
@@ -1954,7 +1954,7 @@ fn the_regression_estimate_removes_what_the_covariates_explain() {
     use super::count_law::COVARIATES;
     use super::indices::{Design, Moments, MIN_POINTS_TO_FIT};
     use rand::RngExt;
-    let slope: [f64; COVARIATES] = std::array::from_fn(|i| 0.5 - 0.1 * i as f64);
+    let slope: [f64; COVARIATES] = std::array::from_fn(|i| 0.5 - 0.015 * i as f64);
     let mean = [0.002; COVARIATES];
     let truth = 0.3 + slope.iter().map(|b| b * 0.002).sum::<f64>();
     let fit = |n: u64, noise: f64, seed: u64| {
@@ -1968,21 +1968,23 @@ fn the_regression_estimate_removes_what_the_covariates_explain() {
             design.add(&x);
             y.add(v, &x);
         }
-        (y.mean_se(n), y.estimate(n, &design, &mean))
+        let fit = design.fit(n, &mean);
+        assert_eq!(fit.is_some(), n >= MIN_POINTS_TO_FIT);
+        (y.mean_se(n), y.estimate(n, fit.as_ref()))
     };
     // A statistic the covariates explain entirely: its mean at `mean`, exactly.
-    let ((_, plain_se), (est, se)) = fit(200, 0.0, 1);
+    let ((_, plain_se), (est, se)) = fit(400, 0.0, 1);
     assert!(
         (est - truth).abs() < 1e-11 && se < 1e-5 * plain_se,
         "{est} ± {se} vs {truth}"
     );
     // With noise: within its error of the truth, and far tighter than the plain mean.
     for seed in 2..12 {
-        let ((_, plain_se), (est, se)) = fit(1_000, 0.002, seed);
+        let ((_, plain_se), (est, se)) = fit(1_500, 0.002, seed);
         assert!((est - truth).abs() < 4.0 * se, "{est} ± {se} vs {truth}");
         assert!(se < 0.5 * plain_se, "{se} vs {plain_se}");
     }
-    // Too few points to fit ten slopes: the plain mean.
+    // Too few points to fit the slopes: the plain mean.
     let (plain, est) = fit(MIN_POINTS_TO_FIT - 1, 0.002, 13);
     assert_eq!(plain, est);
 }
