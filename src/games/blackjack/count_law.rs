@@ -59,6 +59,10 @@ pub struct CountLaw {
     /// Per count: the mean of the [`covariates`] over the decision points at that count
     /// (NaN where the count has no chance).
     pub mean: Vec<[f64; COVARIATES]>,
+    /// Per count: each rank's mean share of the cards left (A, 2, …, 9, T), so the chance
+    /// that a given card dealt from the shoe is of that rank (NaN where the count has no
+    /// chance).
+    pub share: Vec<[f64; RANKS]>,
 }
 
 /// Ways to have seen each number of cards at each running count (twice the running
@@ -237,12 +241,24 @@ pub fn count_law(counter: &Counter, full: &[u32; RANKS], cut: u32) -> CountLaw {
             }
         }
     }
-    let mean = (0..counts)
+    let mean: Vec<[f64; COVARIATES]> = (0..counts)
         .map(|t| means_at(&sums, t, full, &groups, &group_of))
+        .collect();
+    let share = mean
+        .iter()
+        .map(|x| {
+            let mut share = [0.0; RANKS];
+            for r in 0..RANKS - 1 {
+                share[r] = x[r] + f64::from(full[r]) / cards_f;
+            }
+            share[RANKS - 1] = 1.0 - share[..RANKS - 1].iter().sum::<f64>();
+            share
+        })
         .collect();
     CountLaw {
         frequency: sums.p,
         mean,
+        share,
     }
 }
 

@@ -373,9 +373,7 @@ pub struct CountSample {
     pub design: Design,
     /// The round's EV under the chart.
     pub round: Moments,
-    /// Insurance: Σ P(ace up), and per round the gain of insuring (half a bet) when an ace
-    /// shows.
-    pub ace_weight: f64,
+    /// Insurance: per round, the gain of insuring (half a bet) when an ace shows.
     pub insurance: Moments,
     /// Per chart cell.
     pub cells: Vec<CellSums>,
@@ -396,7 +394,6 @@ impl CountSample {
         self.attempts += o.attempts;
         self.design.merge(&o.design);
         self.round.merge(&o.round);
-        self.ace_weight += o.ace_weight;
         self.insurance.merge(&o.insurance);
         for (a, b) in self.cells.iter_mut().zip(&o.cells) {
             a.weight += b.weight;
@@ -561,7 +558,6 @@ pub fn value_point(
     if shoe[ACE] > 0 && cards > 1 {
         let p_ace = f64::from(shoe[ACE]) / f64::from(cards);
         let p_ten = f64::from(shoe[TEN]) / f64::from(cards - 1);
-        out.ace_weight += p_ace;
         out.insurance.add(p_ace * 0.5 * (3.0 * p_ten - 1.0), &x);
     }
 }
@@ -692,7 +688,8 @@ pub fn summarize(
             let fit = s.design.fit(n, &law.mean[i]);
             let estimate = |m: &Moments| m.estimate(n, fit.as_ref());
             let (ins, ins_se) = estimate(&s.insurance);
-            let ace = s.ace_weight / n.max(1) as f64;
+            // The chance of an ace up at this count, exactly.
+            let ace = law.share[i][ACE];
             let cells = (0..CELLS)
                 .map(|c| {
                     let sums = &s.cells[c];
@@ -729,7 +726,7 @@ pub fn summarize(
                 chart_ev: estimate(&s.round),
                 indices_ev: f64::NAN,
                 // Per round the gain is P(ace) × ½ × EV per unit insured.
-                insurance_ev: if ace > 0.0 {
+                insurance_ev: if n > 0 && ace > 0.0 {
                     (2.0 * ins / ace, 2.0 * ins_se / ace)
                 } else {
                     (f64::NAN, f64::NAN)

@@ -1894,6 +1894,14 @@ fn the_count_law_is_the_sum_over_every_composition_of_the_cards_gone() {
                 for (a, b) in law.mean[t].iter().zip(&mean[t]) {
                     assert!((a - b).abs() < 1e-12, "{system:?} count {t}: {a} vs {b}");
                 }
+                // The ranks' shares of the cards left: the linear covariates plus the full
+                // shoe's shares, summing to one.
+                let cards = f64::from(full.iter().sum::<u32>());
+                for r in 0..9 {
+                    let want = mean[t][r] + f64::from(full[r]) / cards;
+                    assert!((law.share[t][r] - want).abs() < 1e-12);
+                }
+                assert!((law.share[t].iter().sum::<f64>() - 1.0).abs() < 1e-12);
             } else {
                 assert!(law.mean[t].iter().all(|x| x.is_nan()));
             }
