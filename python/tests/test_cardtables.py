@@ -218,9 +218,15 @@ def test_blackjack_indices_answer_the_insurance_index(tables):
     assert insurance["direction"] == "at_or_above"
     assert table.insure(insurance["rule_set"], insurance["index"])
     assert not table.insure(insurance["rule_set"], insurance["index"] - 1)
-    advice = table.best_action_at_count("6d-s17-das", "T 6", "T", 3)
-    assert (advice.action, advice.chart, advice.index, advice.below) == ("stand", "hit", 3, False)
-    plain = table.best_action_at_count("6d-s17-das", "T 6", "T", -5)
+    # Hard 16 against a ten: the job's index for standing, read back at and below it.
+    (stand,) = [
+        r for r in rows
+        if (r["hand_label"], r["upcard_label"], r["play"]) == ("hard 16", "T", "stand")
+    ]
+    assert stand["direction"] == "at_or_above"
+    advice = table.best_action_at_count("6d-s17-das", "T 6", "T", stand["index"])
+    assert (advice.action, advice.chart, advice.index, advice.below) == ("stand", "hit", stand["index"], False)
+    plain = table.best_action_at_count("6d-s17-das", "T 6", "T", stand["index"] - 1)
     assert plain.action == plain.chart == "hit" and plain.index is None
     with pytest.raises(cardtables.QueryError, match="out of range"):
         table.best_action_at_count("6d-s17-das", "T 6", "T", 5000)
