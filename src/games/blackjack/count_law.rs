@@ -93,7 +93,11 @@ impl Ways {
     /// The ways after adding a group of `size` cards of tag `tag` (twice the tag), any
     /// number `k` of which may have been seen, each way weighted by `k^power`.
     fn add(&self, size: u32, tag: i64, power: i32) -> Ways {
-        let choose = binomials(size);
+        let weight: Vec<f64> = binomials(size)
+            .iter()
+            .enumerate()
+            .map(|(k, c)| c * (k as f64).powi(power))
+            .collect();
         let mut next = vec![0.0; self.ways.len()];
         for n in 0..self.rows {
             for (i, &w) in self.ways[n * self.width..(n + 1) * self.width]
@@ -103,10 +107,10 @@ impl Ways {
                 if w == 0.0 {
                     continue;
                 }
-                for (k, &c) in choose.iter().enumerate().take(self.rows - n) {
+                for (k, &c) in weight.iter().enumerate().take(self.rows - n) {
                     // Within the span: |twice| ≤ max |tag| × cards seen.
                     let at = (n + k) * self.width + (i as i64 + k as i64 * tag) as usize;
-                    next[at] += w * c * (k as f64).powi(power);
+                    next[at] += w * c;
                 }
             }
         }
