@@ -41,6 +41,9 @@ fn benches(c: &mut Criterion) {
     group.bench_function("dealer_outcomes_upcard_2", |b| {
         b.iter(|| black_box(table.outcomes(black_box(&Shoe::Finite(shoe)), 1)))
     });
+    group.bench_function("dealer_outcomes_upcard_2_regrouped", |b| {
+        b.iter(|| black_box(table.outcomes_regrouped(black_box(&Shoe::Finite(shoe)), 1)))
+    });
     let chart = analyze(&six).chart;
     group.throughput(Throughput::Elements(1_000_000));
     group.bench_function("simulate_1M_rounds_6_decks", |b| {

@@ -485,7 +485,9 @@ pub(super) fn chart_starts(
     }
     .without(u, 1);
     let p_up = f64::from(full[u]) / f64::from(total);
-    let mut main = Context::new(rules, u, base).with_memo(&DealerMemo::shared(1 << 16));
+    let mut main = Context::new(rules, u, base)
+        .with_memo(&DealerMemo::shared(1 << 16))
+        .regrouped();
     let starts = Starts::new(base, u);
     let chart_hits = chart_hits_of(column);
     let mut memo = vec![f64::NAN; g.len()];

@@ -188,6 +188,9 @@ pub(super) struct Context {
     fixed: Option<Outcomes>,
     /// Dealer outcomes shared with other contexts of the same upcard, if any.
     memo: Option<Rc<RefCell<DealerMemo>>>,
+    /// Whether the dealer's outcomes are summed in the faster order
+    /// ([`DealerTable::outcomes_regrouped`]) rather than the tables' order.
+    regrouped: bool,
 }
 
 impl Context {
@@ -200,7 +203,15 @@ impl Context {
             stand: vec![f64::NAN; Hands::get().len()],
             fixed: None,
             memo: None,
+            regrouped: false,
         }
+    }
+
+    /// The same context, summing the dealer's outcomes in the faster order, which agrees
+    /// with the tables' to rounding, not to the bit (for the sampled count indices).
+    pub(super) fn regrouped(mut self) -> Context {
+        self.regrouped = true;
+        self
     }
 
     /// The same context, reading and filling `memo` for its dealer outcomes (a finite
@@ -221,6 +232,16 @@ impl Context {
             stand: vec![f64::NAN; Hands::get().len()],
             fixed: None,
             memo: self.memo.clone(),
+            regrouped: self.regrouped,
+        }
+    }
+
+    /// The dealer's outcomes from `shoe`, in this context's order of summation.
+    fn evaluate(&self, shoe: &Shoe) -> Outcomes {
+        if self.regrouped {
+            self.dealer.outcomes_regrouped(shoe, self.upcard)
+        } else {
+            self.dealer.outcomes(shoe, self.upcard)
         }
     }
 
@@ -230,17 +251,17 @@ impl Context {
         // Ten counts of a byte each pack into one u128 key (8 decks hold 128 ten-valued
         // cards); a shoe with more is valued without the memo.
         let (Some(memo), Shoe::Finite(counts)) = (&self.memo, &shoe) else {
-            return self.dealer.outcomes(&shoe, self.upcard);
+            return self.evaluate(&shoe);
         };
         let Some(key) = counts.iter().try_fold(0u128, |k, &c| {
             u8::try_from(c).ok().map(|c| (k << 8) | u128::from(c))
         }) else {
-            return self.dealer.outcomes(&shoe, self.upcard);
+            return self.evaluate(&shoe);
         };
         if let Some(d) = memo.borrow().map.get(&key) {
             return *d;
         }
-        let d = self.dealer.outcomes(&shoe, self.upcard);
+        let d = self.evaluate(&shoe);
         let mut memo = memo.borrow_mut();
         if memo.map.len() >= memo.limit {
             memo.map.clear();
