@@ -104,6 +104,10 @@ pub struct Published {
     /// Decimals the published value has (in the unit printed); the figures agree when they
     /// differ by at most half a unit of its last place.
     pub decimals: usize,
+    /// The largest gap accepted instead, where the publisher computes the figure by
+    /// another convention (which `what` or `source` names): printed beside the published
+    /// value, so the box says how close it claims.
+    pub tolerance: Option<f64>,
     /// Where it is published.
     pub source: &'static str,
 }
@@ -116,14 +120,20 @@ pub fn published_box(figures: &[Published]) -> anyhow::Result<String> {
     let mut rows = Vec::new();
     for f in figures {
         let half_unit = 0.5 * 10f64.powi(-(f.decimals as i32));
+        let allowed = f.tolerance.unwrap_or(half_unit);
         let gap = (f.ours - f.published).abs();
-        if gap.is_nan() || gap > half_unit * (1.0 + 1e-9) {
+        if gap.is_nan() || gap > allowed * (1.0 + 1e-9) {
             anyhow::bail!(
-                "{}: this run gives {}, {gap:.3e} from the published {} ({}): more than the {half_unit:e} the published rounding allows",
+                "{}: this run gives {}, {gap:.3e} from the published {} ({}): more than the {allowed:e} {}",
                 f.what,
                 f.ours,
                 f.published,
-                f.source
+                f.source,
+                if f.tolerance.is_some() {
+                    "its tolerance allows"
+                } else {
+                    "the published rounding allows"
+                }
             );
         }
         let ours = if f.decimals == 0 {
@@ -134,13 +144,23 @@ pub fn published_box(figures: &[Published]) -> anyhow::Result<String> {
         rows.push(vec![
             f.what.clone(),
             ours,
-            format!("{:.*}", f.decimals, f.published),
+            match f.tolerance {
+                None => format!("{:.*}", f.decimals, f.published),
+                Some(t) => format!("{:.*} (± {t})", f.decimals, f.published),
+            },
             f.source.to_string(),
         ]);
     }
-    let intro = "\n## Matches published figures\n\nComputed from this run's tables and checked on \
-                 every run: the run fails if a figure is further from its published value than \
-                 the published rounding allows (half a unit of its last place).\n\n";
+    let intro = if figures.iter().any(|f| f.tolerance.is_some()) {
+        "\n## Matches published figures\n\nComputed from this run's tables and checked on \
+         every run: the run fails if a figure is further from its published value than the \
+         published rounding allows (half a unit of its last place), or, where the publisher \
+         computes it by another convention, than the tolerance in brackets.\n\n"
+    } else {
+        "\n## Matches published figures\n\nComputed from this run's tables and checked on \
+         every run: the run fails if a figure is further from its published value than the \
+         published rounding allows (half a unit of its last place).\n\n"
+    };
     // One source for every row: said once, under the table.
     match figures.first().map(|f| f.source) {
         Some(source) if figures.iter().all(|f| f.source == source) => {
@@ -152,10 +172,32 @@ pub fn published_box(figures: &[Published]) -> anyhow::Result<String> {
                 markdown_table(&["figure", "this run", "published"], &rows)
             ))
         }
-        _ => Ok(format!(
-            "{intro}{}",
-            markdown_table(&["figure", "this run", "published", "source"], &rows)
-        )),
+        _ => {
+            // Several sources: each numbered once, in order of first use, listed under
+            // the table, so a long source is not repeated on every row it backs.
+            let mut sources: Vec<&str> = Vec::new();
+            for (row, f) in rows.iter_mut().zip(figures) {
+                let n = match sources.iter().position(|&s| s == f.source) {
+                    Some(i) => i + 1,
+                    None => {
+                        sources.push(f.source);
+                        sources.len()
+                    }
+                };
+                if let Some(cell) = row.last_mut() {
+                    *cell = format!("[{n}]");
+                }
+            }
+            let list: String = sources
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}. {s}.\n", i + 1))
+                .collect();
+            Ok(format!(
+                "{intro}{}\nSources:\n\n{list}",
+                markdown_table(&["figure", "this run", "published", "source"], &rows)
+            ))
+        }
     }
 }
 
@@ -714,6 +756,7 @@ mod tests {
             ours,
             published: 0.852,
             decimals: 3,
+            tolerance: None,
             source: "calculators",
         };
         let md = published_box(&[figure(0.85204)]).unwrap();
@@ -734,8 +777,43 @@ mod tests {
             ours,
             published: 5108.0,
             decimals: 0,
+            tolerance: None,
             source: "textbook",
         };
+        // A figure computed by another convention is held to its stated tolerance.
+        let other = |ours: f64| Published {
+            what: "house edge".into(),
+            ours,
+            published: 0.1839,
+            decimals: 4,
+            tolerance: Some(0.001),
+            source: "appendix",
+        };
+        let md = published_box(&[other(0.1831)]).unwrap();
+        assert!(
+            md.contains("| house edge | 0.183100 | 0.1839 (± 0.001) |"),
+            "{md}"
+        );
+        assert!(md.contains("than the tolerance in brackets"), "{md}");
+        assert!(published_box(&[other(0.1828)]).is_err());
+        // Several sources are numbered once each, in order of first use.
+        let md = published_box(&[other(0.1831), figure(0.852), other(0.1835)]).unwrap();
+        assert!(
+            md.contains("| house edge | 0.183100 | 0.1839 (± 0.001) | [1] |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| AA against one random hand | 0.85200 | 0.852 | [2] |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| house edge | 0.183500 | 0.1839 (± 0.001) | [1] |"),
+            "{md}"
+        );
+        assert!(
+            md.ends_with("Sources:\n\n1. appendix.\n2. calculators.\n"),
+            "{md}"
+        );
         assert!(published_box(&[count(5108.0)]).is_ok());
         assert!(published_box(&[count(5109.0)]).is_err());
         assert!(published_box(&[count(f64::NAN)]).is_err());

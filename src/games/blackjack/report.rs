@@ -6,12 +6,15 @@
 
 use cardtables::blackjack::{cell_code, Action, Cell, Row, RANKS};
 
+use super::analysis::mode_index;
 use super::count::Counter;
 use super::counting::{CounterResult, ILLUSTRIOUS_18, ILLUSTRIOUS_INSURANCE};
+use super::dealer::OUTCOME_BUST;
 use super::hands::{rank_name, starting_index, ACE, TEN};
 use super::indices::{Direction, IndicesSettings, Summary};
 use super::rules::{
-    rules_in_words, Decks, InfiniteWord, RuleSetSpec, SimulationSettings, RULE_FIELDS,
+    rules_in_words, BlackjackRules, Decks, InfiniteWord, PostSplit, RuleSetSpec,
+    SimulationSettings, RULE_FIELDS,
 };
 use super::tables::{
     decision_words, row_label, CounterResults, IndexResults, Results, UPCARD_ORDER,
@@ -85,26 +88,123 @@ const DEALER_BLACKJACK: [(Decks, f64, f64); 6] = [
     (Decks::Infinite(InfiniteWord::Infinite), 30.77, 7.69),
 ];
 
-/// Figures of the first rule set beside their published values: the dealer's chance of a
-/// blackjack under an ace and under a ten, which the run's dealer tables give.
+/// The dealer's chance to bust by upcard (2 to 8, and the ace before the peek), one deck,
+/// dealer standing on soft 17, as published to six decimals (the ace's to five).
+const DEALER_BUST_1D_S17: [(usize, f64, usize); 8] = [
+    (1, 0.352973, 6),
+    (2, 0.375588, 6),
+    (3, 0.402803, 6),
+    (4, 0.428905, 6),
+    (5, 0.420823, 6),
+    (6, 0.259854, 6),
+    (7, 0.238627, 6),
+    (ACE, 0.11654, 5),
+];
+
+/// Where a published expected return of the game is: the Wizard of Odds' Appendix 9 page
+/// for a number of decks and soft-17 rule.
+macro_rules! appendix_9 {
+    ($page:literal) => {
+        concat!(
+            "Wizard of Odds, Blackjack Appendix 9, expected return of the game; its split \
+             hands are valued by the number of hands split, not the other hands' cards \
+             (wizardofodds.com/games/blackjack/appendix/9/",
+            $page,
+            "/)"
+        )
+    };
+}
+
+/// Published expected returns of the whole game with composition-dependent play, by
+/// (decks, dealer hits soft 17, double after split), for otherwise default rules: split
+/// to four hands, no resplit or hitting of split aces, double on any two cards, peek, no
+/// surrender, blackjack 3:2.
+const GAME_RETURN: [(u8, bool, bool, f64, &str); 6] = [
+    (1, false, true, 0.001839, appendix_9!("1ds17r4")),
+    (1, false, false, 0.000423, appendix_9!("1ds17r4")),
+    (1, true, true, -0.000072, appendix_9!("1dh17r4")),
+    (1, true, false, -0.001513, appendix_9!("1dh17r4")),
+    (2, true, true, -0.003797, appendix_9!("2dh17r4")),
+    (2, true, false, -0.005252, appendix_9!("2dh17r4")),
+];
+
+/// How far (in % of the initial bet) the published game returns may lie from ours: their
+/// split values count the hands split so far but not the other split hands' cards, which
+/// our exact splits remove (all six lie above our CDP figures, by 0.0002–0.0008 %).
+const GAME_RETURN_TOLERANCE: f64 = 0.001;
+
+/// Figures beside their published values: the dealer's chance of a blackjack under an ace
+/// and under a ten (the first rule set's shoe), the one-deck S17 dealer's chance to bust by
+/// upcard, and the game's expected return for the rule sets a published table covers.
 fn published(r: &Results) -> Vec<Published> {
-    let (Some(s), Some(a)) = (r.sets.first(), r.analyses.first()) else {
-        return Vec::new();
-    };
-    let Some(&(_, ace, ten)) = DEALER_BLACKJACK.iter().find(|d| d.0 == s.rules.decks) else {
-        return Vec::new();
-    };
-    [("an ace", ACE, ace), ("a ten", TEN, ten)]
-        .into_iter()
-        .map(|(name, up, published)| Published {
-            what: format!("dealer blackjack under {name}, % (`{}`)", s.id),
-            ours: 100.0 * a.upcards[up].dealer[6],
-            published,
-            decimals: 2,
-            source: "dealer probability tables (16n tens and 4n aces among the 52n − 1 cards \
-                     unseen)",
-        })
-        .collect()
+    let mut out = Vec::new();
+    if let (Some(s), Some(a)) = (r.sets.first(), r.analyses.first()) {
+        if let Some(&(_, ace, ten)) = DEALER_BLACKJACK.iter().find(|d| d.0 == s.rules.decks) {
+            out.extend(
+                [("an ace", ACE, ace), ("a ten", TEN, ten)].map(|(name, up, published)| {
+                    Published {
+                        what: format!("dealer blackjack under {name}, % (`{}`)", s.id),
+                        ours: 100.0 * a.upcards[up].dealer[6],
+                        published,
+                        decimals: 2,
+                        tolerance: None,
+                        source: "dealer probability tables (16n tens and 4n aces among the 52n \
+                                 − 1 cards unseen)",
+                    }
+                }),
+            );
+        }
+    }
+    let one_deck_s17 = r
+        .sets
+        .iter()
+        .zip(r.analyses)
+        .find(|(s, _)| s.rules.decks == Decks::Finite(1) && !s.rules.dealer_hits_soft_17);
+    if let Some((s, a)) = one_deck_s17 {
+        out.extend(
+            DEALER_BUST_1D_S17
+                .iter()
+                .map(|&(up, published, decimals)| Published {
+                    what: format!("dealer busts, upcard {}, % (`{}`)", rank_name(up), s.id),
+                    ours: 100.0 * a.upcards[up].dealer[OUTCOME_BUST],
+                    published: 100.0 * published,
+                    decimals: decimals - 2,
+                    tolerance: None,
+                    source:
+                        "Wizard of Odds, Blackjack Appendix 2B, dealer probabilities before the \
+                     peek, 1 deck, dealer stands on soft 17 \
+                     (wizardofodds.com/games/blackjack/appendix/2b/)",
+                }),
+        );
+    }
+    for &(decks, h17, das, published, source) in &GAME_RETURN {
+        let target = BlackjackRules {
+            decks: Decks::Finite(decks),
+            dealer_hits_soft_17: h17,
+            double_after_split: das,
+            ..BlackjackRules::default()
+        };
+        let found = r.sets.iter().zip(r.analyses).find(|(s, _)| {
+            BlackjackRules {
+                post_split_strategy: target.post_split_strategy,
+                ..s.rules
+            } == target
+        });
+        let Some((s, a)) = found else { continue };
+        let ours = a.optimal_ev_by_mode[mode_index(PostSplit::Cdp)];
+        if ours.is_nan() {
+            continue;
+        }
+        out.push(Published {
+            what: format!("EV, optimal play, split hands CDP, % (`{}`)", s.id),
+            ours: 100.0 * ours,
+            published: 100.0 * published,
+            decimals: 4,
+            tolerance: Some(GAME_RETURN_TOLERANCE),
+            source,
+        });
+    }
+    out
 }
 
 /// Builds the Markdown and the charts.

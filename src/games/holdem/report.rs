@@ -55,6 +55,7 @@ fn pushfold_published(
             ours: matrix.equity(aa, kk),
             published: 0.8195,
             decimals: 4,
+            tolerance: None,
             source: "the standard equity calculators (e.g. PokerStove), 81.95 %",
         });
     }
@@ -85,6 +86,7 @@ fn pushfold_published(
         ours,
         published,
         decimals: 1,
+        tolerance: None,
         source,
     };
     figures.extend([
@@ -114,6 +116,7 @@ fn against_one_random_published(equity: impl Fn(usize) -> f64) -> Vec<Published>
                 ours: equity(parse_class(name)?),
                 published: value,
                 decimals: 3,
+                tolerance: None,
                 source: "preflop all-in equity tables of the standard equity calculators (e.g. PokerStove), to 0.1 %",
             })
         })
@@ -247,6 +250,7 @@ impl HeadsUpJob {
                 ours: aa_kk,
                 published: 0.8195,
                 decimals: 4,
+                tolerance: None,
                 source: "the standard equity calculators (e.g. PokerStove), 81.95 %",
             }])?);
         }

@@ -110,6 +110,7 @@ fn published(ranking: &Ranking, stats: &[CategoryStats; CODES]) -> Vec<Published
         ours: stats.iter().map(|s| s.hands as f64).sum(),
         published: 2_598_960.0,
         decimals: 0,
+        tolerance: None,
         source: SOURCE,
     }];
     let specials = &ranking.rules.special_hands;
@@ -136,6 +137,7 @@ fn published(ranking: &Ranking, stats: &[CategoryStats; CODES]) -> Vec<Published
                 ours: stats[usize::from(code)].hands as f64,
                 published: count,
                 decimals: 0,
+                tolerance: None,
                 source: SOURCE,
             });
         }

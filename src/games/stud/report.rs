@@ -283,6 +283,7 @@ impl TablesJob {
                     ours: counts[c] as f64,
                     published: textbook[c] as f64,
                     decimals: 0,
+                    tolerance: None,
                     source: "the five-card poker hand counts of every probability textbook (e.g. Wikipedia, Poker probability)",
                 })
                 .collect();

@@ -122,6 +122,7 @@ impl HandsJob {
                 ours: f64::from(counts[c]),
                 published: f64::from(textbook[c]),
                 decimals: 0,
+                tolerance: None,
                 source: "the three-card poker hand counts of the probability texts (e.g. Wikipedia, Three card poker), A-2-3 a straight",
             })
             .collect();
