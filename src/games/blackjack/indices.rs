@@ -21,12 +21,12 @@
 //! its value with the chart's, per round played. It, the round's EV and insurance's are
 //! estimated from the points drawn at `t` by regression on the shoe's [covariates], whose
 //! exact mean at `t` is known ([`Moments::estimate`]: a control variate). An index is
-//! where that gain changes sign: the lowest count from which
-//! the action beats the chart at every higher count tabulated ("at or above"), or the
-//! highest up to which it beats it at every lower count ("at or below"). Its *crossing*,
-//! interpolated linearly between the two counts around the change, carries a standard
-//! error by the delta method; its value per 100 rounds is the gain summed over the counts
-//! where the index applies, each weighted by that count's frequency.
+//! where that gain changes sign: the lowest count from which the action beats the chart
+//! at every higher count tabulated ("at or above"), or the highest up to which it beats
+//! it at every lower count ("at or below"). Its *crossing*, interpolated linearly between
+//! the two counts around the change, carries a standard error by the delta method; its
+//! value per 100 rounds is the gain summed over the counts where the index applies, each
+//! weighted by that count's frequency.
 //!
 //! The frequency of each count, and the covariates' mean at each, are exact
 //! ([`super::count_law`]).
