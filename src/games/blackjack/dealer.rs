@@ -460,10 +460,10 @@ impl DealerTable {
     }
 
     /// The same outcomes summed in another order, which rounds differently in the last
-    /// bits and takes about two thirds of the time: each distinct low and high part of the groups'
-    /// products is made once, and every bucket is summed on two chains. For callers that
-    /// need no bit-for-bit agreement with the published tables (the count indices, which
-    /// value tens of thousands of sampled shoes).
+    /// bits and takes about two thirds of the time: each distinct low and high part of the
+    /// groups' products is made once, and every bucket is summed on two chains. For callers
+    /// that need no bit-for-bit agreement with the published tables (the count indices,
+    /// which value tens of thousands of sampled shoes).
     pub fn outcomes_regrouped(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
         let g = &self.upcards[upcard];
         let (mut factor, mut inverse) = ([0.0f64; SLOTS], [0.0f64; STRIDE]);
