@@ -41,8 +41,25 @@ fn benches(c: &mut Criterion) {
     group.bench_function("dealer_outcomes_upcard_2", |b| {
         b.iter(|| black_box(table.outcomes(black_box(&Shoe::Finite(shoe)), 1)))
     });
-    group.bench_function("dealer_outcomes_upcard_2_regrouped", |b| {
-        b.iter(|| black_box(table.outcomes_regrouped(black_box(&Shoe::Finite(shoe)), 1)))
+    group.bench_function("dealer_outcomes_upcard_2_two_lanes", |b| {
+        let mut other = shoe;
+        other[3] -= 1;
+        b.iter(|| black_box(table.outcomes_lanes(black_box(&[shoe, other]), 1)))
+    });
+    group.bench_function("dealer_outcomes_upcard_2_four_lanes", |b| {
+        let mut other = shoe;
+        other[3] -= 1;
+        b.iter(|| black_box(table.outcomes_lanes(black_box(&[shoe, other, shoe, other]), 1)))
+    });
+    group.bench_function("dealer_outcomes_upcard_2_eight_lanes", |b| {
+        let mut other = shoe;
+        other[3] -= 1;
+        b.iter(|| {
+            black_box(table.outcomes_lanes(
+                black_box(&[shoe, other, shoe, other, shoe, other, shoe, other]),
+                1,
+            ))
+        })
     });
     let chart = analyze(&six).chart;
     group.throughput(Throughput::Elements(1_000_000));

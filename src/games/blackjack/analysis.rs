@@ -485,11 +485,23 @@ pub(super) fn chart_starts(
     }
     .without(u, 1);
     let p_up = f64::from(full[u]) / f64::from(total);
-    let mut main = Context::new(rules, u, base)
-        .with_memo(&DealerMemo::shared(1 << 16))
-        .regrouped();
+    let mut main = Context::new(rules, u, base).with_memo(&DealerMemo::shared(1 << 16));
     let starts = Starts::new(base, u);
     let chart_hits = chart_hits_of(column);
+    // Every stand value the loop below reads: standing, hitting then playing the chart,
+    // and doubling where allowed, for every two-card hand that can be dealt.
+    let first_plays: Vec<(u32, Action)> = starts
+        .pairs
+        .iter()
+        .map(|&(a, b)| g.pair(a, b))
+        .filter(|&h| base.feasible(g.hand(h)))
+        .flat_map(|h| {
+            let double = may_double(rules, g.hand(h)).then_some((h, Action::Double));
+            [Some((h, Action::Stand)), Some((h, Action::Hit)), double]
+        })
+        .flatten()
+        .collect();
+    main.prefill_play(&first_plays, &chart_hits);
     let mut memo = vec![f64::NAN; g.len()];
     let mut split_memo = vec![f64::NAN; g.len()];
     let mut splitters: Vec<Splitter> = (0..RANKS).map(|p| Splitter::new(p, &main)).collect();

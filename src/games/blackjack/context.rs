@@ -177,6 +177,9 @@ impl std::hash::Hasher for ShoeHasher {
     }
 }
 
+/// Shoes whose dealer outcomes [`Context::prefill_stands`] computes side by side.
+const LANES: usize = 4;
+
 /// Stand EVs against one upcard from one base shoe, computed on demand and kept.
 pub(super) struct Context {
     pub(super) upcard: usize,
@@ -188,9 +191,6 @@ pub(super) struct Context {
     fixed: Option<Outcomes>,
     /// Dealer outcomes shared with other contexts of the same upcard, if any.
     memo: Option<Rc<RefCell<DealerMemo>>>,
-    /// Whether the dealer's outcomes are summed in the faster order
-    /// ([`DealerTable::outcomes_regrouped`]) rather than the tables' order.
-    regrouped: bool,
 }
 
 impl Context {
@@ -203,15 +203,7 @@ impl Context {
             stand: vec![f64::NAN; Hands::get().len()],
             fixed: None,
             memo: None,
-            regrouped: false,
         }
-    }
-
-    /// The same context, summing the dealer's outcomes in the faster order, which agrees
-    /// with the tables' to rounding, not to the bit (for the sampled count indices).
-    pub(super) fn regrouped(mut self) -> Context {
-        self.regrouped = true;
-        self
     }
 
     /// The same context, reading and filling `memo` for its dealer outcomes (a finite
@@ -232,41 +224,49 @@ impl Context {
             stand: vec![f64::NAN; Hands::get().len()],
             fixed: None,
             memo: self.memo.clone(),
-            regrouped: self.regrouped,
         }
     }
 
-    /// The dealer's outcomes from `shoe`, in this context's order of summation.
-    fn evaluate(&self, shoe: &Shoe) -> Outcomes {
-        if self.regrouped {
-            self.dealer.outcomes_regrouped(shoe, self.upcard)
-        } else {
-            self.dealer.outcomes(shoe, self.upcard)
-        }
-    }
-
-    /// The dealer's outcomes once `hand` has left this context's shoe.
-    fn dealer_outcomes(&self, hand: &Hand) -> Outcomes {
-        let shoe = self.base.shoe(hand);
-        // Ten counts of a byte each pack into one u128 key (8 decks hold 128 ten-valued
-        // cards); a shoe with more is valued without the memo.
-        let (Some(memo), Shoe::Finite(counts)) = (&self.memo, &shoe) else {
-            return self.evaluate(&shoe);
+    /// The memo's key for a finite shoe: ten counts of a byte each in one u128 (8 decks
+    /// hold 128 ten-valued cards); none for a shoe with more, or without a memo.
+    fn memo_key(&self, shoe: &Shoe) -> Option<u128> {
+        let (Some(_), Shoe::Finite(counts)) = (&self.memo, shoe) else {
+            return None;
         };
-        let Some(key) = counts.iter().try_fold(0u128, |k, &c| {
+        counts.iter().try_fold(0u128, |k, &c| {
             u8::try_from(c).ok().map(|c| (k << 8) | u128::from(c))
-        }) else {
-            return self.evaluate(&shoe);
+        })
+    }
+
+    /// The memo's outcomes for `key`, if it holds them.
+    fn memo_get(&self, key: Option<u128>) -> Option<Outcomes> {
+        let (Some(memo), Some(key)) = (&self.memo, key) else {
+            return None;
         };
-        if let Some(d) = memo.borrow().map.get(&key) {
-            return *d;
-        }
-        let d = self.evaluate(&shoe);
+        memo.borrow().map.get(&key).copied()
+    }
+
+    /// Keeps `d` under `key` (emptying a full memo first: a value depends only on its key).
+    fn memo_put(&self, key: Option<u128>, d: Outcomes) {
+        let (Some(memo), Some(key)) = (&self.memo, key) else {
+            return;
+        };
         let mut memo = memo.borrow_mut();
         if memo.map.len() >= memo.limit {
             memo.map.clear();
         }
         memo.map.insert(key, d);
+    }
+
+    /// The dealer's outcomes once `hand` has left this context's shoe.
+    fn dealer_outcomes(&self, hand: &Hand) -> Outcomes {
+        let shoe = self.base.shoe(hand);
+        let key = self.memo_key(&shoe);
+        if let Some(d) = self.memo_get(key) {
+            return d;
+        }
+        let d = self.dealer.outcomes(&shoe, self.upcard);
+        self.memo_put(key, d);
         d
     }
 
@@ -293,6 +293,13 @@ impl Context {
                 d
             }
         };
+        let ev = self.stand_value(hand, &d);
+        self.stand[h as usize] = ev;
+        ev
+    }
+
+    /// Standing on `hand` against the dealer's outcomes `d`.
+    fn stand_value(&self, hand: &Hand, d: &Outcomes) -> f64 {
         let mut ev = d[OUTCOME_BUST];
         if !self.peek {
             ev -= d[OUTCOME_BLACKJACK];
@@ -304,8 +311,97 @@ impl Context {
                 std::cmp::Ordering::Equal => 0.0,
             };
         }
-        self.stand[h as usize] = ev;
         ev
+    }
+
+    /// Computes the stand values of `hands` not yet known, the dealer's outcomes of
+    /// [`LANES`] shoes at a time ([`DealerTable::outcomes_lanes`]: each bit for bit what
+    /// one at a time gives), so that later [`Context::stand`] calls find them. An infinite
+    /// shoe's dealer outcomes are one for every hand: nothing is done ahead.
+    pub(super) fn prefill_stands(&mut self, hands: impl IntoIterator<Item = u32>) {
+        if matches!(self.base, Base::Infinite) {
+            return;
+        }
+        let g = Hands::get();
+        let mut batch = [(0u32, None::<u128>, [0u32; RANKS]); LANES];
+        let mut filled = 0;
+        for h in hands {
+            let hand = g.hand(h);
+            if !self.stand[h as usize].is_nan() || !self.base.feasible(hand) {
+                continue;
+            }
+            let shoe = self.base.shoe(hand);
+            let key = self.memo_key(&shoe);
+            if let Some(d) = self.memo_get(key) {
+                self.stand[h as usize] = self.stand_value(hand, &d);
+                continue;
+            }
+            let Shoe::Finite(counts) = shoe else {
+                continue;
+            };
+            batch[filled] = (h, key, counts);
+            filled += 1;
+            if filled == LANES {
+                self.settle(&batch);
+                filled = 0;
+            }
+        }
+        for &(h, ..) in &batch[..filled] {
+            self.stand(h);
+        }
+    }
+
+    /// Computes ahead the stand values that playing each hand of `starts` will ask for:
+    /// its first action (stand, hit or double), then hitting while `hits` says so (what
+    /// [`Context::stand`], [`Context::hit`] and [`Context::double`] then read).
+    pub(super) fn prefill_play(&mut self, starts: &[(u32, Action)], hits: &[bool]) {
+        if matches!(self.base, Base::Infinite) {
+            return;
+        }
+        let g = Hands::get();
+        let base = self.base;
+        let children = |h: u32| {
+            (0..RANKS)
+                .filter(move |&r| base.draw(g.hand(h), r) > 0.0)
+                .map(move |r| g.child(h, r))
+                .filter(|&c| c != hands::BUSTED)
+        };
+        let mut seen = vec![false; g.len()];
+        let mut need = Vec::new();
+        let mut stack = Vec::new();
+        for &(h, first) in starts {
+            match first {
+                Action::Stand => need.push(h),
+                Action::Double => need.extend(children(h)),
+                Action::Hit => stack.extend(children(h)),
+                Action::Split | Action::Surrender => {}
+            }
+        }
+        while let Some(c) = stack.pop() {
+            if std::mem::replace(&mut seen[c as usize], true) {
+                continue;
+            }
+            if hits[c as usize] {
+                stack.extend(children(c));
+            } else {
+                need.push(c);
+            }
+        }
+        // A hand may be reached more than one way; valued once.
+        need.sort_unstable();
+        need.dedup();
+        self.prefill_stands(need);
+    }
+
+    /// Values a full batch of hands' stand EVs (see [`Context::prefill_stands`]).
+    fn settle(&mut self, batch: &[(u32, Option<u128>, [u32; RANKS]); LANES]) {
+        let shoes = batch.map(|(_, _, counts)| counts);
+        let outcomes = self.dealer.outcomes_lanes(&shoes, self.upcard);
+        let g = Hands::get();
+        for (&(h, key, _), d) in batch.iter().zip(outcomes) {
+            self.memo_put(key, d);
+            self.stand[h as usize] = self.stand_value(g.hand(h), &d);
+        }
     }
 
     /// Value of busting after drawing `rank` to hand `h`: −1, or with a peek
@@ -383,6 +479,11 @@ pub(super) struct StandOrHit {
     pub(super) hits: Vec<bool>,
 }
 
+/// Whether hitting `hand` dominates standing (see [`stand_or_hit`]).
+fn is_safe(hand: &Hand) -> bool {
+    hand.cards >= 3 && (hand.soft || hand.hard <= 11) && hand.total <= 16
+}
+
 /// Solves stand-or-hit for every hand dealt from `ctx`'s shoe (only those holding rank
 /// `only`, when given: the hands of a split), children first: a hand's hit value needs
 /// the best play of every hand one card larger.
@@ -393,6 +494,14 @@ pub(super) fn stand_or_hit(ctx: &mut Context, only: Option<usize>) -> StandOrHit
     let mut best_play = vec![0.0f64; n];
     let mut hit_ev = vec![f64::NAN; n];
     let mut hits = vec![false; n];
+    // The stand values the loop below asks for, computed ahead in batches.
+    ctx.prefill_stands((0..n as u32).rev().filter(|&h| {
+        let hand = g.hand(h);
+        base.feasible(hand)
+            && only.is_none_or(|r| hand.counts[r] != 0)
+            && hand.cards >= 2
+            && !is_safe(hand)
+    }));
     for h in (0..n as u32).rev() {
         let hand = g.hand(h);
         if !base.feasible(hand) || only.is_some_and(|r| hand.counts[r] == 0) {
@@ -416,8 +525,7 @@ pub(super) fn stand_or_hit(ctx: &mut Context, only: Option<usize>) -> StandOrHit
         // standing after keeps that chance (the dealer's odds are a martingale in the
         // player's draws) while winning more. Skipping these stand values saves a third
         // of the dealer evaluations; two-card hands keep theirs for the tables.
-        let safe = hand.cards >= 3 && (hand.soft || hand.hard <= 11) && hand.total <= 16;
-        if hand.cards < 2 || safe {
+        if hand.cards < 2 || is_safe(hand) {
             best_play[h as usize] = hit;
             hits[h as usize] = true;
             continue;

@@ -162,30 +162,7 @@ struct Groups {
     /// Most cards of one rank any group draws (per rank), and most cards in a group.
     most_of_rank: [usize; 10],
     most_drawn: usize,
-    /// The same groups regrouped for [`DealerTable::outcomes_regrouped`].
-    regrouped: Regrouped,
 }
-
-/// Every group's product split into a low part (ranks below [`LOW_RANKS`]) and a high
-/// part: a draw's ranks take few distinct values on either side (an upcard's 2,037 groups
-/// have at most 164 low and 124 high parts), so each distinct part's product is made once
-/// per shoe and a group costs two lookups and two multiplies. Each side's parts and their
-/// prefixes form a tree, each node its parent's product times one factor.
-#[derive(Default)]
-struct Regrouped {
-    /// The low and the high tree: each node after its parent, as (parent, factor slot).
-    /// Node 0 is the empty product.
-    trees: [Vec<(u8, u8)>; 2],
-    /// Every group as (ways, low node, high node), ordered by bucket.
-    terms: Vec<(f64, u8, u8)>,
-    /// The bucket of each run of `terms` and where the run ends.
-    runs: Vec<(usize, usize)>,
-}
-
-/// Ranks of a group's low part (ace, two, three).
-const LOW_RANKS: usize = 3;
-/// Nodes of a tree of parts: a byte indexes them, so their products need no bounds check.
-const NODES: usize = 256;
 
 struct Group {
     first: u32,
@@ -213,16 +190,28 @@ impl Groups {
     /// start at zero. In place: returning them copied two kilobytes a call.
     #[inline(always)]
     fn factors(&self, shoe: &Shoe, factor: &mut [f64; SLOTS], inverse: &mut [f64; STRIDE]) {
-        factor[usize::from(ONE)] = 1.0;
+        self.factors_with(shoe, |slot, f| factor[slot] = f, inverse);
+    }
+
+    /// [`Groups::factors`], each factor handed to `put` with its slot (so that several
+    /// shoes' factors can be laid side by side).
+    #[inline(always)]
+    fn factors_with(
+        &self,
+        shoe: &Shoe,
+        mut put: impl FnMut(usize, f64),
+        inverse: &mut [f64; STRIDE],
+    ) {
+        put(usize::from(ONE), 1.0);
         match shoe {
             Shoe::Finite(c) => {
-                for r in 0..10 {
-                    let n = f64::from(c[r]);
+                for (r, &count) in c.iter().enumerate() {
+                    let n = f64::from(count);
                     let mut f = 1.0;
-                    factor[r * STRIDE] = 1.0;
+                    put(r * STRIDE, 1.0);
                     for k in 1..=self.most_of_rank[r] {
                         f *= (n - (k - 1) as f64).max(0.0);
-                        factor[r * STRIDE + k] = f;
+                        put(r * STRIDE + k, f);
                     }
                 }
                 let n = f64::from(c.iter().sum::<u32>());
@@ -243,10 +232,10 @@ impl Groups {
                 for r in 0..10 {
                     let p = shoe.probability(r);
                     let mut f = 1.0;
-                    factor[r * STRIDE] = 1.0;
+                    put(r * STRIDE, 1.0);
                     for k in 1..=self.most_of_rank[r] {
                         f *= p;
-                        factor[r * STRIDE + k] = f;
+                        put(r * STRIDE + k, f);
                     }
                 }
                 inverse.fill(1.0);
@@ -265,47 +254,6 @@ impl Groups {
                 .take(self.most_drawn + 1)
                 .map(|(s, i)| s * i)
                 .sum();
-        }
-        out
-    }
-}
-
-impl Regrouped {
-    fn of(g: &Groups) -> Regrouped {
-        let mut out = Regrouped {
-            trees: [vec![(0, ONE)], vec![(0, ONE)]],
-            ..Regrouped::default()
-        };
-        let mut index: std::collections::HashMap<(usize, u8, u8), u8> =
-            std::collections::HashMap::new();
-        let mut node_of = |side: usize, slots: &mut dyn Iterator<Item = u8>| -> u8 {
-            slots.fold(0, |parent, slot| {
-                *index.entry((side, parent, slot)).or_insert_with(|| {
-                    let tree = &mut out.trees[side];
-                    tree.push((parent, slot));
-                    u8::try_from(tree.len() - 1).expect("a tree of parts has at most 256 nodes")
-                })
-            })
-        };
-        let mut terms = Vec::with_capacity(g.groups.len());
-        for group in &g.groups {
-            let start = group.first as usize;
-            let factors = &g.factors[start..start + usize::from(group.len)];
-            let slot = |f: &u16| u8::try_from(*f).expect("factor slots fit a byte");
-            let is_low = |f: &&u16| usize::from(**f) / STRIDE < LOW_RANKS;
-            let low = node_of(0, &mut factors.iter().filter(is_low).map(slot));
-            let high = node_of(1, &mut factors.iter().filter(|f| !is_low(f)).map(slot));
-            let bucket = usize::from(group.outcome) * STRIDE + usize::from(group.drawn);
-            terms.push((bucket, group.ways, low, high));
-        }
-        // A stable sort keeps each bucket's groups in build order.
-        terms.sort_by_key(|&(bucket, ..)| bucket);
-        for (i, &(bucket, ways, low, high)) in terms.iter().enumerate() {
-            match out.runs.last_mut() {
-                Some((b, end)) if *b == bucket => *end = i + 1,
-                _ => out.runs.push((bucket, i + 1)),
-            }
-            out.terms.push((ways, low, high));
         }
         out
     }
@@ -411,7 +359,6 @@ impl DealerTable {
                     }
                     g.short.push((f, ways));
                 }
-                g.regrouped = Regrouped::of(&g);
                 g
             })
             .collect();
@@ -459,44 +406,71 @@ impl DealerTable {
         g.combine(&sums, &inverse)
     }
 
-    /// The same outcomes summed in another order, which rounds differently in the last
-    /// bits and takes about two thirds of the time: each distinct low and high part of the
-    /// groups' products is made once, and every bucket is summed on two chains. For callers
-    /// that need no bit-for-bit agreement with the published tables (the count indices,
-    /// which value tens of thousands of sampled shoes).
-    pub fn outcomes_regrouped(&self, shoe: &Shoe, upcard: usize) -> Outcomes {
+    /// The outcomes of `L` finite shoes at once, each bit for bit what [`outcomes`] gives
+    /// it: every shoe goes through the same operations in the same order, one lane each,
+    /// so the processor can do the lanes side by side.
+    ///
+    /// [`outcomes`]: DealerTable::outcomes
+    pub fn outcomes_lanes<const L: usize>(
+        &self,
+        shoes: &[[u32; 10]; L],
+        upcard: usize,
+    ) -> [Outcomes; L] {
         let g = &self.upcards[upcard];
-        let (mut factor, mut inverse) = ([0.0f64; SLOTS], [0.0f64; STRIDE]);
-        g.factors(shoe, &mut factor, &mut inverse);
-        let r = &g.regrouped;
-        let mut product = [[0.0f64; NODES]; 2];
-        for (product, tree) in product.iter_mut().zip(&r.trees) {
-            product[0] = 1.0;
-            for (i, &(parent, slot)) in tree.iter().enumerate().skip(1) {
-                product[i] = product[usize::from(parent)] * factor[usize::from(slot)];
+        let mut factor = [[0.0f64; L]; SLOTS];
+        let mut inverse = [[0.0f64; STRIDE]; L];
+        for (l, c) in shoes.iter().enumerate() {
+            g.factors_with(
+                &Shoe::Finite(*c),
+                |slot, f| factor[slot][l] = f,
+                &mut inverse[l],
+            );
+        }
+        let mut sums = [[[0.0f64; L]; STRIDE]; 7];
+        {
+            let flat = sums.as_flattened_mut();
+            let mut start = 0;
+            for &(bucket, end) in &g.short_runs {
+                let mut sum = [0.0f64; L];
+                for (f, ways) in &g.short[start..end] {
+                    let a = &factor[usize::from(f[0])];
+                    let b = &factor[usize::from(f[1])];
+                    let c = &factor[usize::from(f[2])];
+                    let d = &factor[usize::from(f[3])];
+                    for l in 0..L {
+                        sum[l] += ways * a[l] * b[l] * c[l] * d[l];
+                    }
+                }
+                flat[bucket] = sum;
+                start = end;
             }
         }
-        let [low, high] = &product;
-        let mut sums = [[0.0f64; STRIDE]; 7];
-        let flat = sums.as_flattened_mut();
-        let mut start = 0;
-        for &(bucket, end) in &r.runs {
-            let (mut even, mut odd) = (0.0, 0.0);
-            let run = &r.terms[start..end];
-            let mut pairs = run.chunks_exact(2);
-            for pair in &mut pairs {
-                let (w0, l0, h0) = pair[0];
-                let (w1, l1, h1) = pair[1];
-                even += w0 * low[usize::from(l0)] * high[usize::from(h0)];
-                odd += w1 * low[usize::from(l1)] * high[usize::from(h1)];
+        for &i in &g.long {
+            let group = &g.groups[i as usize];
+            let start = group.first as usize;
+            let mut p = [group.ways; L];
+            for &f in &g.factors[start..start + usize::from(group.len)] {
+                let f = &factor[usize::from(f)];
+                for l in 0..L {
+                    p[l] *= f[l];
+                }
             }
-            for &(w, l, h) in pairs.remainder() {
-                even += w * low[usize::from(l)] * high[usize::from(h)];
+            let slot = &mut sums[usize::from(group.outcome)][usize::from(group.drawn)];
+            for l in 0..L {
+                slot[l] += p[l];
             }
-            flat[bucket] = even + odd;
-            start = end;
         }
-        g.combine(&sums, &inverse)
+        let mut out = [[0.0; 7]; L];
+        let mut lane = [[0.0f64; STRIDE]; 7];
+        for (l, o) in out.iter_mut().enumerate() {
+            for (row, sums) in lane.iter_mut().zip(&sums) {
+                for (x, s) in row.iter_mut().zip(sums) {
+                    *x = s[l];
+                }
+            }
+            *o = g.combine(&lane, &inverse[l]);
+        }
+        out
     }
 
     /// The same given no dealer blackjack, like [`outcomes_without_blackjack`].
@@ -567,10 +541,7 @@ mod tests {
                     Shoe::Infinite,
                 ] {
                     let slow = outcomes(shoe, up, h17);
-                    for fast in [
-                        table.outcomes(&shoe, up),
-                        table.outcomes_regrouped(&shoe, up),
-                    ] {
+                    for fast in [table.outcomes(&shoe, up)] {
                         for k in 0..7 {
                             assert!(
                                 (fast[k] - slow[k]).abs() < 1e-13,
@@ -590,32 +561,28 @@ mod tests {
         }
     }
 
-    /// The faster order of summation gives the tables' outcomes to rounding, for shoes of
-    /// every size and composition (the count indices draw shoes down to a few cards).
+    /// Shoes valued side by side get, each, exactly the bits of one valued alone, for
+    /// shoes of every size and composition.
     #[test]
-    fn the_regrouped_sum_agrees_with_the_tables_order() {
+    fn shoes_valued_in_lanes_get_the_bits_of_one_valued_alone() {
         let mut rng = Pcg64::seed_from_u64(17);
         for h17 in [false, true] {
             let table = DealerTable::get(h17);
-            for _ in 0..400 {
-                let decks_of = rng.random_range(1..=8u32);
-                let mut shoe = decks(decks_of);
-                let gone = rng.random_range(0..shoe.iter().sum::<u32>());
-                for _ in 0..gone {
-                    let r = rng.random_range(0..10);
-                    shoe[r] = shoe[r].saturating_sub(1);
-                }
+            for _ in 0..100 {
+                let shoes: [[u32; 10]; 4] = std::array::from_fn(|_| {
+                    let mut shoe = decks(rng.random_range(1..=8u32));
+                    let gone = rng.random_range(0..shoe.iter().sum::<u32>());
+                    for _ in 0..gone {
+                        let r = rng.random_range(0..10);
+                        shoe[r] = shoe[r].saturating_sub(1);
+                    }
+                    shoe
+                });
                 for up in 0..10 {
-                    let shoe = Shoe::Finite(shoe);
-                    let (a, b) = (
-                        table.outcomes(&shoe, up),
-                        table.outcomes_regrouped(&shoe, up),
-                    );
-                    for k in 0..7 {
-                        assert!(
-                            (a[k] - b[k]).abs() <= 1e-14 * a[k].abs().max(1e-3),
-                            "{a:?} {b:?}"
-                        );
+                    let lanes = table.outcomes_lanes(&shoes, up);
+                    for (shoe, got) in shoes.iter().zip(lanes) {
+                        let alone = table.outcomes(&Shoe::Finite(*shoe), up);
+                        assert_eq!(got.map(f64::to_bits), alone.map(f64::to_bits), "{shoe:?}");
                     }
                 }
             }

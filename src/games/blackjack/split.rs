@@ -347,6 +347,11 @@ impl Splitter {
         let play = owned.as_ref().unwrap_or(given);
         let g = Hands::get();
         let ctx = self.level(main, h);
+        let starts: Vec<(u32, Action)> = (0..RANKS)
+            .map(|x| (g.pair(pair, x), play.first[x]))
+            .filter(|&(hand, _)| ctx.base.feasible(g.hand(hand)))
+            .collect();
+        ctx.prefill_play(&starts, &play.hits);
         memo.fill(f64::NAN);
         let mut v = [0.0; RANKS];
         for (x, slot_v) in v.iter_mut().enumerate() {
