@@ -127,7 +127,8 @@ pub enum QueryGame {
 /// A `pipeline query blackjack` question.
 #[derive(clap::Args, Debug)]
 pub struct BlackjackQuestion {
-    /// The hand, e.g. "8 8", "A 7" or "T 4 2" (A, 2-9, T/10/J/Q/K).
+    /// The hand, e.g. "8 8", "A 7" or "T 4 2" (A, 2-9, T/10/J/Q/K); or a chart row, "16"
+    /// or "hard 16", "soft 18", "pair 8" (answered for two cards of that row).
     pub hand: String,
     /// The dealer's upcard.
     pub upcard: String,

@@ -1168,6 +1168,22 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
     assert_eq!(query(&["8,8", "10", "--rules", "6d-s17-das"]), plain);
     let jack = query(&["8 8", "J", "--rules", "6d-s17-das"]);
     assert_eq!(jack.replace(" J ", " T "), plain);
+    // A chart row may be named instead of dealt: two cards of the row stand for it.
+    for (row, cards) in [
+        ("16", "T 6"),
+        ("hard 16", "T 6"),
+        ("Hard 5", "2 3"),
+        ("11", "2 9"),
+        ("soft 18", "A 7"),
+        ("pair 8", "8 8"),
+        ("pair A", "A A"),
+    ] {
+        assert_eq!(
+            query(&[row, "T", "--rules", "6d-s17-das"]),
+            query(&[cards, "T", "--rules", "6d-s17-das"]),
+            "{row}"
+        );
+    }
     // Bad questions are usage errors (exit 2) that say what is allowed.
     for (args, says) in [
         (vec!["8 X", "T"], "'X' at position 3 is not a rank"),
@@ -1179,6 +1195,16 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
             "no rule set \"7d-s17-das\"",
         ),
         (vec!["T T 5", "9"], "already bust"),
+        (
+            vec!["20", "9"],
+            "hard 20: a hard row of two cards that are not a pair is 5 to 19",
+        ),
+        (vec!["soft 12", "9"], "soft 13 to soft 20"),
+        (
+            vec!["pair Z", "9"],
+            "pair Z: 'Z' at position 1 is not a rank",
+        ),
+        (vec!["hard x", "9"], "or a chart row: \"16\""),
     ] {
         let mut all = vec!["query", "blackjack"];
         all.extend_from_slice(&args);

@@ -36,7 +36,7 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
         Some(id) => table.rule_set(id).map_err(usage)?,
         None => 0,
     };
-    let cards = parse_hand(&q.hand).map_err(usage)?;
+    let cards = hand_cards(&q.hand)?;
     let up = parse_rank(&q.upcard).map_err(usage)?;
     let (t, soft) = total(&cards).map_err(usage)?;
     let id = &table.rule_sets()[set].id;
@@ -85,6 +85,65 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The hand asked about: its cards, or a chart row by name (see [`row_cards`]).
+fn hand_cards(text: &str) -> anyhow::Result<Vec<u8>> {
+    match parse_hand(text) {
+        Ok(cards) => Ok(cards),
+        Err(e) => match row_cards(text) {
+            Some(Ok(cards)) => Ok(cards),
+            Some(Err(why)) => Err(UsageError::error(why)),
+            None => Err(UsageError::error(format!(
+                "{e} (a hand is its cards, e.g. \"T 6\", or a chart row: \"16\", \"hard 16\", \
+                 \"soft 18\", \"pair 8\")"
+            ))),
+        },
+    }
+}
+
+/// Two cards that stand for a chart row named instead of dealt: `16` or `hard 16` (hard
+/// 5 to 19, two cards that are not a pair), `soft 13` to `soft 20` (an ace and one card),
+/// `pair 8` (any rank). Every two-card hand of a row has the row's chart play and
+/// indices, and the exact EVs printed are those of the cards shown. `None` when the text
+/// names no row; an error for a row no two cards of that kind make.
+fn row_cards(text: &str) -> Option<Result<Vec<u8>, String>> {
+    // Card ranks: 0..=7 are 2..9, 8 is ten, 12 is ace.
+    const TEN: u8 = 8;
+    const ACE: u8 = 12;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+    let number = |w: &str| w.parse::<u8>().ok();
+    match (lower.as_slice(), words.as_slice()) {
+        (["pair", _], [_, rank]) => Some(
+            parse_rank(rank)
+                .map(|r| vec![r, r])
+                .map_err(|e| format!("pair {rank}: {e}")),
+        ),
+        (["soft", t], _) => {
+            let t = number(t)?;
+            Some(match t {
+                13..=20 => Ok(vec![ACE, t - 13]),
+                _ => Err(format!(
+                    "soft {t}: a soft row of two cards is soft 13 to soft 20 (soft 12 is A A, \
+                     \"pair A\"; soft 21 is a natural)"
+                )),
+            })
+        }
+        (["hard", t] | [t], _) => {
+            let t = number(t)?;
+            Some(match t {
+                5..=11 => Ok(vec![0, t - 4]),
+                12..=19 => Ok(vec![TEN, t - 12]),
+                _ => Err(format!(
+                    "hard {t}: a hard row of two cards that are not a pair is 5 to 19; give \
+                     the cards for others (e.g. \"2 2\", \"T T\" or \"T 5 5\")"
+                )),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The play at a count, from a `blackjack.indices` table, with the index that decided it.
 fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
     let usage = |e: BlackjackQueryError| UsageError::error(e.to_string());
@@ -110,7 +169,7 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
         Some(id) => table.rule_set(id).map_err(usage)?,
         None => 0,
     };
-    let cards = parse_hand(&q.hand).map_err(usage)?;
+    let cards = hand_cards(&q.hand)?;
     let up = parse_rank(&q.upcard).map_err(usage)?;
     let (t, soft) = total(&cards).map_err(usage)?;
     let advice = table
