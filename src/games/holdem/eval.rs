@@ -52,22 +52,29 @@ pub fn category(strength: u16) -> usize {
 
 /// The evaluator's tables.
 pub struct Tables {
-    /// Strength by rank-multiset index (non-flush hands).
-    /// Padded to [`INDEX_SPAN`] so any sum of two field terms is in bounds.
-    by_ranks: Box<[u16; INDEX_SPAN]>,
-    /// Strength by the flush suit's 13-bit rank mask (masks with ≥ 5 ranks).
-    by_flush: Box<[u16; 1 << 13]>,
+    /// The 16-bit tables end to end in one allocation, so that every read of a hand is
+    /// at a fixed offset from one base address (see [`BY_RANKS_AT`] and the offsets after
+    /// it): one fewer pointer to hold or reload per table in the evaluation loop.
+    words: Box<[u16; WORDS]>,
     /// `term[i][r]`: the colex term of rank r at sorted position i.
     term: [[u32; 13]; 7],
     /// Per card id: its rank's base-5 digit in the low-rank or high-rank field and its
     /// suit's count increment (see [`card_key`]).
     /// Padded to 256 entries so a card's byte indexes it with no bounds check or mask.
     card_key: [u64; 256],
-    /// Colex terms of the low ranks (2–8) by their base-5 field, at the first positions.
-    low_terms: Box<[u16; 1 << LOW_BITS]>,
-    /// Colex terms of the high ranks (9–A) by their base-5 field, at the last positions.
-    high_terms: Box<[u16; 1 << HIGH_BITS]>,
 }
+
+/// Where each 16-bit table starts in [`Tables::words`]. Strength by rank-multiset index
+/// (non-flush hands), padded to [`INDEX_SPAN`] so any sum of two field terms is in bounds.
+const BY_RANKS_AT: usize = 0;
+/// Colex terms of the low ranks (2–8) by their base-5 field, at the first positions.
+const LOW_TERMS_AT: usize = BY_RANKS_AT + INDEX_SPAN;
+/// Colex terms of the high ranks (9–A) by their base-5 field, at the last positions.
+const HIGH_TERMS_AT: usize = LOW_TERMS_AT + (1 << LOW_BITS);
+/// Strength by the flush suit's 13-bit rank mask (masks with ≥ 5 ranks).
+const BY_FLUSH_AT: usize = HIGH_TERMS_AT + (1 << HIGH_BITS);
+/// Length of [`Tables::words`].
+const WORDS: usize = BY_FLUSH_AT + (1 << 13);
 
 /// Ranks below this (2–8) go to the low field of a card key, the rest (9–A) to the high.
 const LOW_RANKS: usize = 7;
@@ -172,13 +179,14 @@ impl Tables {
             }
         }
         let (low_terms, high_terms) = field_terms(&term);
+        let words: Vec<u16> = [by_ranks, low_terms, high_terms, by_flush].concat();
         Tables {
-            by_ranks: boxed(by_ranks),
-            by_flush: boxed(by_flush),
+            words: words
+                .into_boxed_slice()
+                .try_into()
+                .expect("tables laid out at their offsets"),
             term,
             card_key: std::array::from_fn(|id| Card::from_id(id as u8).map_or(0, card_key)),
-            low_terms: boxed(low_terms),
-            high_terms: boxed(high_terms),
         }
     }
 
@@ -212,7 +220,14 @@ impl Tables {
     /// Strength of seven cards without a flush from the sum of their keys.
     #[inline]
     pub fn non_flush_key(&self, key: u64) -> u16 {
-        self.by_ranks[self.rank_index(key)]
+        self.by_ranks(self.rank_index(key))
+    }
+
+    /// Strength by rank-multiset index; indexes past the last multiset give a
+    /// meaningless value, never a panic.
+    #[inline]
+    fn by_ranks(&self, index: usize) -> u16 {
+        self.words[BY_RANKS_AT + (index & (INDEX_SPAN - 1))]
     }
 
     /// Colex index of the rank multiset in a sum of seven card keys.
@@ -220,13 +235,25 @@ impl Tables {
     fn rank_index(&self, key: u64) -> usize {
         let low = (key & ((1 << LOW_BITS) - 1)) as usize;
         let high = (key >> LOW_BITS & ((1 << HIGH_BITS) - 1)) as usize;
-        usize::from(self.low_terms[low]) + usize::from(self.high_terms[high])
+        usize::from(self.words[LOW_TERMS_AT + low]) + usize::from(self.words[HIGH_TERMS_AT + high])
     }
 
     /// Strength of a flush or straight flush from the flush suit's rank mask (≥ 5 ranks).
     #[inline]
     pub fn flush(&self, mask: u16) -> u16 {
-        self.by_flush[usize::from(mask) & 0x1fff]
+        self.words[BY_FLUSH_AT + (usize::from(mask) & 0x1fff)]
+    }
+
+    /// The rank mask of the cards of `suit`. Built with no branch per card: which cards
+    /// hold the suit is as unpredictable as the deal, and a mispredicted branch costs more
+    /// than the whole mask.
+    #[inline]
+    pub fn suit_mask<'a>(cards: impl IntoIterator<Item = &'a Card>, suit: u8) -> u16 {
+        let mut mask = 0u16;
+        for c in cards {
+            mask |= u16::from(c.suit() == suit) << c.rank();
+        }
+        mask
     }
 
     /// Strength of seven distinct cards in any order.
@@ -240,21 +267,10 @@ impl Tables {
         let strength = self.non_flush_key(key);
         let flush = ((key >> SUIT_SHIFT) as u32 + FLUSH_PROBE) & FLUSH_BITS;
         if flush != 0 {
-            return self.flush_of(cards, flush.trailing_zeros() / 4);
+            let suit = (flush.trailing_zeros() / 4) as u8;
+            return self.flush(Self::suit_mask(cards, suit));
         }
         strength
-    }
-
-    /// The flush strength of seven cards whose suit `suit` holds five or more of them.
-    #[cold]
-    fn flush_of(&self, cards: &[Card; 7], suit: u32) -> u16 {
-        let mut mask = 0u16;
-        for c in cards {
-            if u32::from(c.suit()) == suit {
-                mask |= 1 << c.rank();
-            }
-        }
-        self.by_flush[usize::from(mask)]
     }
 }
 
@@ -297,14 +313,6 @@ fn field_terms(term: &[[u32; 13]; 7]) -> (Vec<u16>, Vec<u16>) {
         terms(LOW_RANKS, 0, false, LOW_BITS),
         terms(13 - LOW_RANKS, LOW_RANKS, true, HIGH_BITS),
     )
-}
-
-/// A table of known length, so that masked indexes need no bounds checks.
-fn boxed<const N: usize>(table: Vec<u16>) -> Box<[u16; N]> {
-    table
-        .into_boxed_slice()
-        .try_into()
-        .expect("table built with its fixed length")
 }
 
 fn for_each_multiset(ranks: &mut [u8; 7], depth: usize, from: u8, f: &mut impl FnMut(&[u8; 7])) {
@@ -361,9 +369,9 @@ impl Partial {
         let flush = (self.counts + FLUSH_PROBE) & FLUSH_BITS;
         if flush != 0 {
             let suit = flush.trailing_zeros() as usize / 4;
-            return t.by_flush[usize::from(self.suits[suit])];
+            return t.flush(self.suits[suit]);
         }
-        t.by_ranks[self.index as usize]
+        t.by_ranks(self.index as usize)
     }
 }
 
@@ -397,13 +405,13 @@ pub fn for_each_hand(mut f: impl FnMut(u16)) {
                                 // alone, read once per rank for all its remaining suits.
                                 let next = usize::from(g) + 1;
                                 let rank_g = usize::from(g) / 4;
-                                let strength = t.by_ranks[(pg.index + t.term[6][rank_g]) as usize];
+                                let strength = t.by_ranks((pg.index + t.term[6][rank_g]) as usize);
                                 for _ in next..4 * (rank_g + 1) {
                                     f(strength);
                                 }
                                 for rank in rank_g + 1..13 {
                                     let strength =
-                                        t.by_ranks[(pg.index + t.term[6][rank]) as usize];
+                                        t.by_ranks((pg.index + t.term[6][rank]) as usize);
                                     f(strength);
                                     f(strength);
                                     f(strength);
@@ -415,14 +423,14 @@ pub fn for_each_hand(mut f: impl FnMut(u16)) {
                                 let counts = pg.counts + count7[h];
                                 let flush = (counts + FLUSH_PROBE) & FLUSH_BITS;
                                 let strength = if flush == 0 {
-                                    t.by_ranks[(pg.index + term7[h]) as usize]
+                                    t.by_ranks((pg.index + term7[h]) as usize)
                                 } else {
                                     let suit = flush.trailing_zeros() as usize / 4;
                                     let mut mask = pg.suits[suit];
                                     if h % 4 == suit {
                                         mask |= 1 << (h / 4);
                                     }
-                                    t.by_flush[usize::from(mask)]
+                                    t.flush(mask)
                                 };
                                 f(strength);
                             }
