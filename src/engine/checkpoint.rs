@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::sink::atomic_write_bytes;
 
+/// Revision of what a unit computes for a given job file, written in the header's rules-hash
+/// field of every checkpoint and part. It goes up whenever a release changes a unit's
+/// results for the same job file (a Monte Carlo stream consumed differently: see
+/// `CHANGELOG.md`), so that an older build's checkpoint or parts are refused, never mixed
+/// with this build's units into tables that no single build would write.
+pub const UNITS_REVISION: u64 = 1;
+
 /// File name prefix of shard parts: `part-00001-of-00004.bin`.
 pub const PART_PREFIX: &str = "part-";
 
@@ -38,15 +45,25 @@ pub struct PartFile {
 }
 
 fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
-    let bytes = format::write_table(Game::Pipeline, 0, value)?;
+    let bytes = format::write_table(Game::Pipeline, UNITS_REVISION, value)?;
     atomic_write_bytes(path, &bytes)
 }
 
 fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
     let bytes = format::read_file(path)
         .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
-    let (_, payload) = format::open_payload(&bytes, Game::Pipeline)
+    let (header, payload) = format::open_payload(&bytes, Game::Pipeline)
         .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
+    if header.rules_hash != UNITS_REVISION {
+        anyhow::bail!(
+            "{} holds unit results of revision {}, and this pipeline computes revision {} \
+             (CHANGELOG.md says what changed): run the job again without --resume, or \
+             run every shard again with this build",
+            path.display(),
+            header.rules_hash,
+            UNITS_REVISION
+        );
+    }
     format::decode(payload).with_context(|| format!("{} does not decode", path.display()))
 }
 
@@ -84,5 +101,47 @@ impl PartFile {
 
     pub fn load(path: &Path) -> anyhow::Result<PartFile> {
         read_internal(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint() -> Checkpoint {
+        Checkpoint {
+            job_hash: "ab".repeat(32),
+            shard: None,
+            unit_count: 3,
+            units: vec![(1, vec![7, 8, 9])],
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_reads_back_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoint::path(dir.path(), None);
+        checkpoint().save(&path).unwrap();
+        let back = Checkpoint::load(&path).unwrap();
+        assert_eq!(back.units, checkpoint().units);
+        assert_eq!(back.unit_count, 3);
+    }
+
+    #[test]
+    fn files_of_another_units_revision_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoint::path(dir.path(), None);
+        for revision in [0, UNITS_REVISION + 1] {
+            let bytes = format::write_table(Game::Pipeline, revision, &checkpoint()).unwrap();
+            atomic_write_bytes(&path, &bytes).unwrap();
+            let err = format!("{:#}", Checkpoint::load(&path).unwrap_err());
+            assert!(
+                err.contains(&format!(
+                    "revision {revision}, and this pipeline computes revision {UNITS_REVISION}"
+                )),
+                "{err}"
+            );
+            assert!(err.contains("without --resume"), "{err}");
+        }
     }
 }
