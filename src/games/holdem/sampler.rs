@@ -4,8 +4,13 @@
 //! every count's standard error meets the target.
 //!
 //! A trial deals the board and the opponents' hands from the 50 unseen cards (partial
-//! Fisher–Yates) and scores each hand from additive card keys ([`Tables::key`]): the
-//! board's keys are summed once per trial and each hand adds its own two.
+//! Fisher–Yates, two cards from each 64-bit draw) and scores each hand from additive card
+//! keys ([`Tables::key`]): the board's keys are summed once per trial and each hand adds
+//! its own two. The first three opponents are dealt with the board and scored with no
+//! branch on who wins; any further opponent is dealt only while the hero is unbeaten.
+//!
+//! Which 64-bit draw deals which card changed once, in this order of dealing (see
+//! `CHANGELOG.md`): the same seed now gives other, equally valid estimates than before.
 
 use cardtables::Card;
 use rand::RngExt;
@@ -47,17 +52,24 @@ impl Sample {
         ((second - mean * mean).max(0.0) / n).sqrt()
     }
 
-    /// Counts one trial in which the hero's pot share was `share`.
-    #[inline]
-    fn add(&mut self, share: u64) {
-        self.trials += 1;
+    /// Counts `n` trials in which the hero's pot share was `share`.
+    fn add(&mut self, share: u64, n: u64) {
+        self.trials += n;
         if share == SHARE {
-            self.wins += 1;
+            self.wins += n;
         } else if share > 0 {
-            self.ties += 1;
+            self.ties += n;
         }
-        self.share += share;
-        self.share_squared += u128::from(share * share);
+        self.share += share * n;
+        self.share_squared += u128::from(share * share) * u128::from(n);
+    }
+
+    /// Counts the trials of a tally (see [`Tally`]).
+    fn add_tally(&mut self, tally: &Tally) {
+        for (outcome, &n) in tally.iter().enumerate() {
+            let (beaten, tied) = (outcome / (MAX_OPPONENTS + 1), outcome % (MAX_OPPONENTS + 1));
+            self.add(SHARES[beaten][tied], n);
+        }
     }
 }
 
@@ -88,86 +100,111 @@ pub fn sample_counts(
     rng: &mut Pcg64,
 ) -> Vec<Sample> {
     let t = tables();
-    let mut deck: Vec<Card> = (0..52u8)
-        .map(|id| Card::from_id(id).expect("id < 52"))
-        .filter(|c| !hero.contains(c))
-        .collect();
+    let mut deck = [hero[0]; DECK_SLOTS];
+    let mut unseen = 0;
+    for id in 0..52u8 {
+        let card = Card::from_id(id).expect("id < 52");
+        if !hero.contains(&card) {
+            deck[unseen] = card;
+            unseen += 1;
+        }
+    }
     let hero_key = t.key(hero[0]) + t.key(hero[1]);
     let (first, last) = (*counts.start(), *counts.end());
+    assert!(
+        1 <= first && first <= last && last <= MAX_OPPONENTS,
+        "opponent counts {first}..={last} outside 1..={MAX_OPPONENTS}"
+    );
     let mut cells = vec![Sample::default(); last + 1 - first];
+    let mut tallies = vec![[0u64; OUTCOMES]; cells.len()];
+    // The generator is worked on in a local copy and handed back at the end, advanced
+    // exactly as far as the draws took it.
     let mut dealer = Dealer {
-        deck: &mut deck,
-        draws: Draws::default(),
-        rng,
+        deck,
+        unseen,
+        rng: rng.clone(),
     };
     loop {
         for _ in 0..BATCH {
-            play(t, hero, hero_key, &mut dealer, first, &mut cells);
+            play(t, hero, hero_key, &mut dealer, first, &mut tallies);
+        }
+        for (cell, tally) in cells.iter_mut().zip(&mut tallies) {
+            cell.add_tally(tally);
+            *tally = [0; OUTCOMES];
         }
         let trials = cells[0].trials;
         let worst = cells.iter().map(Sample::std_error).fold(0.0, f64::max);
         if trials >= max || (trials >= min && worst <= target) {
+            *rng = dealer.rng;
             return cells;
         }
     }
 }
 
-/// Uniform integers below a bound, two from each 64-bit draw (Lemire's multiply-shift
-/// with rejection, so exactly uniform): card dealing is most of a trial's cost.
-#[derive(Default)]
-struct Draws {
-    /// The high half of the last 64-bit draw, while `spare` says it is unused.
-    high: u32,
-    spare: bool,
+/// Slots of the dealer's deck: the unseen cards, padded to a power of two so that a
+/// position masked to its bits needs no bounds check.
+const DECK_SLOTS: usize = 64;
+
+/// Deals a trial's cards without replacement from the unseen cards (partial Fisher–Yates:
+/// after [`Dealer::deal`], the first `n` slots of `deck` are the trial's cards, and the
+/// deck stays a permutation of the unseen cards, in an order as uniform as it started).
+struct Dealer {
+    /// The unseen cards in their first `unseen` slots.
+    deck: [Card; DECK_SLOTS],
+    unseen: usize,
+    rng: Pcg64,
 }
 
-impl Draws {
+impl Dealer {
+    /// Deals `n` cards into slots `from..from + n`, two cards from each 64-bit draw (its
+    /// low half, then its high half; when `n` is odd, the high half of the last draw goes
+    /// unused).
     #[inline]
-    fn word(&mut self, rng: &mut Pcg64) -> u32 {
-        if self.spare {
-            self.spare = false;
-            self.high
-        } else {
-            let x: u64 = rng.random();
-            self.high = (x >> 32) as u32;
-            self.spare = true;
-            x as u32
-        }
-    }
-
-    #[inline]
-    fn below(&mut self, bound: u32, rng: &mut Pcg64) -> u32 {
-        let mut m = u64::from(self.word(rng)) * u64::from(bound);
-        if (m as u32) < bound {
-            let threshold = bound.wrapping_neg() % bound;
-            while (m as u32) < threshold {
-                m = u64::from(self.word(rng)) * u64::from(bound);
+    fn deal(&mut self, from: usize, n: usize) {
+        for next in (from..from + n).step_by(2) {
+            let x: u64 = self.rng.random();
+            self.place(next, x as u32);
+            if next + 1 < from + n {
+                self.place(next + 1, (x >> 32) as u32);
             }
         }
-        (m >> 32) as u32
     }
-}
 
-/// Deals cards without replacement from the unseen cards (partial Fisher–Yates: the
-/// first `next` cards of `deck` are this trial's, and any order of the rest is uniform).
-struct Dealer<'a> {
-    deck: &'a mut [Card],
-    draws: Draws,
-    rng: &'a mut Pcg64,
-}
-
-impl Dealer<'_> {
+    /// Swaps a uniformly chosen card of slots `next..unseen` into slot `next`: Lemire's
+    /// multiply-shift of a 32-bit word, rejecting the few low products that would make
+    /// some positions likelier (then drawing fresh 32-bit words), so exactly uniform.
     #[inline]
-    fn deal(&mut self, next: usize) -> Card {
-        let r = next + self.draws.below((self.deck.len() - next) as u32, self.rng) as usize;
-        self.deck.swap(next, r);
-        self.deck[next]
+    fn place(&mut self, next: usize, word: u32) {
+        let bound = (self.unseen - next) as u32;
+        let mut m = u64::from(word) * u64::from(bound);
+        while (m as u32) < REJECT_BELOW[bound as usize % DECK_SLOTS] {
+            m = u64::from(self.rng.random::<u32>()) * u64::from(bound);
+        }
+        let r = next + (m >> 32) as usize;
+        self.deck.swap(next % DECK_SLOTS, r % DECK_SLOTS);
     }
 }
 
-/// One deal: the board, then the opponents' hands one at a time. The hero's pot share
-/// (units of 1/2520) against the first `first + k` opponents goes to `cells[k]`; dealing
-/// stops as soon as an opponent beats the hero, which loses every larger table too.
+/// For each bound b, 2³² mod b: the multiply-shift draw below b is uniform once products
+/// whose low 32 bits fall below this are rejected (at most 50 in 2³², so the rejection
+/// branch is as good as never taken).
+const REJECT_BELOW: [u32; DECK_SLOTS] = {
+    let mut below = [0u32; DECK_SLOTS];
+    let mut b = 1;
+    while b < DECK_SLOTS {
+        below[b] = ((1u64 << 32) % b as u64) as u32;
+        b += 1;
+    }
+    below
+};
+
+/// One trial. The board and the first [`EAGER`] opponents' hands are dealt first and
+/// scored with no branch on their outcome (who wins is as unpredictable as the deal, and
+/// a mispredicted branch costs more than scoring a few hands). Each further opponent is
+/// dealt and scored only while the hero is unbeaten: once beaten, it loses every larger
+/// table too, and skipping the rest of a big table saves more than the branch costs. The
+/// hero's pot share (units of 1/2520) against the first `first + k` opponents goes to
+/// `cells[k]`.
 ///
 /// Hands are scored from additive card keys (see [`Tables::key`]): the board's five keys
 /// are summed once, and each hand adds its two.
@@ -178,51 +215,76 @@ fn play(
     hero_key: u64,
     dealer: &mut Dealer,
     first: usize,
-    cells: &mut [Sample],
+    tallies: &mut [Tally],
 ) {
-    let mut board_key = 0u64;
-    for j in 0..5 {
-        board_key += t.key(dealer.deal(j));
-    }
-    let strength = |a: Card, b: Card, key: u64, dealer: &Dealer| -> u16 {
+    let last = first + tallies.len() - 1;
+    let eager = first.min(EAGER);
+    dealer.deal(0, 5 + 2 * eager);
+    let deck = &dealer.deck;
+    let board = [deck[0], deck[1], deck[2], deck[3], deck[4]];
+    let board_key: u64 = board.iter().map(|&c| t.key(c)).sum();
+    // Strength of the hand holding `a` and `b`, whose two keys sum to `hand_key`.
+    let strength = |a: Card, b: Card, hand_key: u64| -> u16 {
+        let key = board_key + hand_key;
         match Tables::flush_suit(key) {
             None => t.non_flush_key(key),
-            Some(suit) => {
-                let mut mask = 0u16;
-                for c in dealer.deck[..5].iter().chain([&a, &b]) {
-                    if c.suit() == suit {
-                        mask |= 1 << c.rank();
-                    }
-                }
-                t.flush(mask)
-            }
+            Some(suit) => t.flush(Tables::suit_mask(board.iter().chain([&a, &b]), suit)),
         }
     };
-    let mine = strength(hero[0], hero[1], board_key + hero_key, dealer);
-    let last = first + cells.len() - 1;
+    let mine = strength(hero[0], hero[1], hero_key);
+    // Whether any opponent so far beats the hero (0 or 1), and how many tie.
+    let mut beaten = 0usize;
     let mut tied = 0usize;
-    for k in 0..last {
-        let (a, b) = (dealer.deal(5 + 2 * k), dealer.deal(6 + 2 * k));
-        let theirs = strength(a, b, board_key + t.key(a) + t.key(b), dealer);
-        if theirs > mine {
-            for cell in &mut cells[(k + 1).saturating_sub(first)..] {
-                cell.add(0);
+    for k in 0..eager {
+        let (a, b) = (deck[5 + 2 * k], deck[6 + 2 * k]);
+        let theirs = strength(a, b, t.key(a) + t.key(b));
+        beaten |= usize::from(theirs > mine);
+        tied += usize::from(theirs == mine);
+    }
+    if eager == first {
+        tallies[0][outcome(beaten, tied)] += 1;
+    }
+    for k in eager..last {
+        if beaten == 1 {
+            // Beaten at this table, so beaten at every larger one.
+            for tally in &mut tallies[(k + 1).saturating_sub(first)..] {
+                tally[outcome(1, 0)] += 1;
             }
             return;
         }
+        dealer.deal(5 + 2 * k, 2);
+        let (a, b) = (dealer.deck[5 + 2 * k], dealer.deck[6 + 2 * k]);
+        let theirs = strength(a, b, t.key(a) + t.key(b));
+        beaten |= usize::from(theirs > mine);
         tied += usize::from(theirs == mine);
         if k + 1 >= first {
-            cells[k + 1 - first].add(SPLIT_SHARES[tied]);
+            tallies[k + 1 - first][outcome(beaten, tied)] += 1;
         }
     }
 }
 
-/// The share of a pot split `k + 1` ways, by k.
-const SPLIT_SHARES: [u64; MAX_OPPONENTS + 1] = {
-    let mut shares = [0; MAX_OPPONENTS + 1];
+/// Opponents dealt with the board and scored without branches (measured: 2 was slower
+/// against three opponents, and dealing every opponent up front was 40 % slower against
+/// nine; see `reports/BENCHMARKS.md`).
+const EAGER: usize = 3;
+
+/// Trials of one table size by outcome ([`outcome`]), counted in a batch and then added
+/// to its [`Sample`]: one increment per trial instead of five sums.
+type Tally = [u64; OUTCOMES];
+const OUTCOMES: usize = 2 * (MAX_OPPONENTS + 1);
+
+/// A trial's outcome: whether an opponent beats the hero (0 or 1) and how many tie it.
+#[inline]
+fn outcome(beaten: usize, tied: usize) -> usize {
+    beaten * (MAX_OPPONENTS + 1) + tied
+}
+
+/// The hero's share of the pot by whether an opponent beats it and how many tie with it.
+const SHARES: [[u64; MAX_OPPONENTS + 1]; 2] = {
+    let mut shares = [[0; MAX_OPPONENTS + 1]; 2];
     let mut k = 0;
     while k <= MAX_OPPONENTS {
-        shares[k] = SHARE / (k as u64 + 1);
+        shares[0][k] = SHARE / (k as u64 + 1);
         k += 1;
     }
     shares
@@ -243,6 +305,88 @@ mod tests {
     use crate::engine::stream;
     use crate::games::holdem::classes::{combos, parse_class, CLASSES};
     use crate::games::holdem::sweep::{self, DEALS_PER_COMBO};
+
+    #[test]
+    fn the_rejection_bounds_are_two_to_the_32_mod_each_bound() {
+        for b in 1..DECK_SLOTS as u64 {
+            assert_eq!(u64::from(REJECT_BELOW[b as usize]), (1 << 32) % b, "{b}");
+            // Each value below b is then the image of exactly floor(2^32 / b) words.
+            assert_eq!(((1u64 << 32) - u64::from(REJECT_BELOW[b as usize])) % b, 0);
+        }
+    }
+
+    /// Every ordered pair of the 50 unseen cards is equally likely in the first two slots
+    /// (the two halves of one draw), and the deck stays a permutation of the unseen cards.
+    #[test]
+    fn the_dealer_deals_every_ordered_pair_equally_often() {
+        let hero = [Card::new(12, 3).unwrap(), Card::new(12, 2).unwrap()];
+        let mut deck = [hero[0]; DECK_SLOTS];
+        let unseen: Vec<Card> = (0..52u8)
+            .filter_map(Card::from_id)
+            .filter(|c| !hero.contains(c))
+            .collect();
+        deck[..50].copy_from_slice(&unseen);
+        let mut dealer = Dealer {
+            deck,
+            unseen: 50,
+            rng: stream(9, 1),
+        };
+        let per_cell = 400u64;
+        let trials = 50 * 49 * per_cell;
+        let mut counts = vec![0u64; 52 * 52];
+        for _ in 0..trials {
+            dealer.deal(0, 2);
+            let (a, b) = (dealer.deck[0], dealer.deck[1]);
+            counts[usize::from(a.id()) * 52 + usize::from(b.id())] += 1;
+        }
+        let mut chi2 = 0.0;
+        for a in &unseen {
+            for b in &unseen {
+                let n = counts[usize::from(a.id()) * 52 + usize::from(b.id())];
+                if a == b {
+                    assert_eq!(n, 0, "{a} twice");
+                } else {
+                    let d = n as f64 - per_cell as f64;
+                    chi2 += d * d / per_cell as f64;
+                }
+            }
+        }
+        // 2,449 degrees of freedom: mean 2,449, standard deviation 70.
+        assert!(
+            (2449.0 - 350.0..2449.0 + 350.0).contains(&chi2),
+            "chi² {chi2}"
+        );
+        let mut now: Vec<Card> = dealer.deck[..50].to_vec();
+        now.sort();
+        assert_eq!(now, unseen);
+    }
+
+    /// The tables past the first three opponents come from the deals that go on only while
+    /// the hero is unbeaten: each must agree with sampling that table size on its own.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
+    fn shared_deals_agree_with_each_table_size_sampled_alone() {
+        for name in ["AA", "72o"] {
+            let hero = representative(parse_class(name).unwrap());
+            let shared = sample_counts(hero, 3..=6, 0.0, 0, 400_000, &mut stream(12, 0));
+            for (k, cell) in shared.iter().enumerate() {
+                let n = 3 + k;
+                let alone = sample(hero, n, 0.0, 0, 400_000, &mut stream(13, n as u64));
+                assert_eq!(cell.trials, 400_000 + BATCH - 400_000 % BATCH);
+                let se = cell.std_error().hypot(alone.std_error());
+                let z = (cell.equity() - alone.equity()) / se;
+                assert!(
+                    z.abs() < 4.0,
+                    "{name} against {n}: shared {} ± {}, alone {} ± {}",
+                    cell.equity(),
+                    cell.std_error(),
+                    alone.equity(),
+                    alone.std_error()
+                );
+                assert!(cell.wins + cell.ties <= cell.trials);
+            }
+        }
+    }
 
     #[test]
     #[cfg_attr(debug_assertions, ignore = "Monte Carlo: run with --release")]
