@@ -28,6 +28,21 @@ pub fn push_text(buf: &mut String, cards: &[Card]) {
     }
 }
 
+/// Writes the cards of the deck that are not in `held`, in id order, to the front of `out`
+/// and returns how many there are (52 − the distinct held cards). `out` must have room
+/// for them; samplers deal from this prefix.
+pub fn fill_unseen(held: &[Card], out: &mut [Card]) -> usize {
+    let mut n = 0;
+    for id in 0..52u8 {
+        let card = Card::from_id(id).expect("id < 52");
+        if !held.contains(&card) {
+            out[n] = card;
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Cards as canonical table text (see [`push_text`]).
 pub fn text(cards: &[Card]) -> String {
     let mut buf = String::with_capacity(3 * cards.len());
@@ -38,6 +53,17 @@ pub fn text(cards: &[Card]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_unseen_cards_are_the_rest_of_the_deck_in_id_order() {
+        let held = parse_cards("As Kd 2c").unwrap();
+        let mut out = [held[0]; 52];
+        let n = fill_unseen(&held, &mut out);
+        assert_eq!(n, 49);
+        assert!(out[..n].windows(2).all(|w| w[0] < w[1]));
+        assert!(out[..n].iter().all(|c| !held.contains(c)));
+        assert_eq!(fill_unseen(&[], &mut out), 52);
+    }
 
     #[test]
     fn table_text_is_high_to_low_whatever_the_input_order() {

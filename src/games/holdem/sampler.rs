@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::classes::class_ranks;
 use super::eval::{tables, Tables};
+use crate::cards::fill_unseen;
 
 /// Most opponents covered.
 pub const MAX_OPPONENTS: usize = 9;
@@ -101,14 +102,7 @@ pub fn sample_counts(
 ) -> Vec<Sample> {
     let t = tables();
     let mut deck = [hero[0]; DECK_SLOTS];
-    let mut unseen = 0;
-    for id in 0..52u8 {
-        let card = Card::from_id(id).expect("id < 52");
-        if !hero.contains(&card) {
-            deck[unseen] = card;
-            unseen += 1;
-        }
-    }
+    let unseen = fill_unseen(&hero, &mut deck);
     let hero_key = t.key(hero[0]) + t.key(hero[1]);
     let (first, last) = (*counts.start(), *counts.end());
     assert!(

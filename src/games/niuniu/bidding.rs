@@ -34,6 +34,7 @@ use rand_pcg::Pcg64;
 use super::eval::{rank_multiset, tie_card};
 use super::opponents::Outcome;
 use super::rules::{Ranking, CODES};
+use crate::cards::fill_unseen;
 
 /// A payoff in units of 1/60 stake: every share of a tie among at most six seats is a
 /// whole number of them, so the simulated sums are exact integers.
@@ -342,14 +343,7 @@ pub fn simulate_class(table: &Table, class: usize, deals: u64, rng: &mut Pcg64) 
     let mut rest = [Card::from_id(0).expect("card 0"); 48];
     for _ in 0..deals {
         let four = deal_class(class, rng);
-        let mut k = 0;
-        for id in 0..52u8 {
-            let c = Card::from_id(id).expect("52 cards");
-            if !four.contains(&c) {
-                rest[k] = c;
-                k += 1;
-            }
-        }
+        fill_unseen(&four, &mut rest);
         // Rivals' four cards, then every seat's fifth card: 5n + 1 draws.
         let draws = 5 * n + 1;
         for i in 0..draws {

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bidding::{settle, Hand, Scorer};
 use super::eval::{multiset_index, tie_card, MULTISETS};
+use crate::cards::fill_unseen;
 
 /// Most other players at the table.
 pub const MAX_OTHERS: usize = 5;
@@ -110,14 +111,7 @@ pub fn sample_slot(scorer: &Scorer, slot: &Slot, deals: u64, rng: &mut Pcg64) ->
     let me = scorer.play(&mine);
     let banker_wins_ties = scorer.ranking.rules.banker_wins_ties;
     let mut rest = [Card::from_id(0).expect("card 0"); 47];
-    let mut k = 0;
-    for id in 0..52u8 {
-        let c = Card::from_id(id).expect("52 cards");
-        if !mine.contains(&c) {
-            rest[k] = c;
-            k += 1;
-        }
-    }
+    fill_unseen(&mine, &mut rest);
     let mut sample = SlotSample {
         deals,
         ..SlotSample::default()
