@@ -179,6 +179,14 @@ impl Tables {
             }
         }
         let (low_terms, high_terms) = field_terms(&term);
+        // Each table must fill exactly the span its offset constant gives it.
+        let spans = [
+            (by_ranks.len(), LOW_TERMS_AT - BY_RANKS_AT),
+            (low_terms.len(), HIGH_TERMS_AT - LOW_TERMS_AT),
+            (high_terms.len(), BY_FLUSH_AT - HIGH_TERMS_AT),
+            (by_flush.len(), WORDS - BY_FLUSH_AT),
+        ];
+        assert!(spans.iter().all(|(len, span)| len == span), "{spans:?}");
         let words: Vec<u16> = [by_ranks, low_terms, high_terms, by_flush].concat();
         Tables {
             words: words
