@@ -256,7 +256,7 @@ impl Tables {
     /// hold the suit is as unpredictable as the deal, and a mispredicted branch costs more
     /// than the whole mask.
     #[inline]
-    pub fn suit_mask<'a>(cards: impl IntoIterator<Item = &'a Card>, suit: u8) -> u16 {
+    pub fn suit_mask(cards: impl IntoIterator<Item = Card>, suit: u8) -> u16 {
         let mut mask = 0u16;
         for c in cards {
             mask |= u16::from(c.suit() == suit) << c.rank();
@@ -276,7 +276,7 @@ impl Tables {
         let flush = ((key >> SUIT_SHIFT) as u32 + FLUSH_PROBE) & FLUSH_BITS;
         if flush != 0 {
             let suit = (flush.trailing_zeros() / 4) as u8;
-            return self.flush(Self::suit_mask(cards, suit));
+            return self.flush(Self::suit_mask(cards.iter().copied(), suit));
         }
         strength
     }
