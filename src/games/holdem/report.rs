@@ -347,15 +347,14 @@ impl MultiwayJob {
     ) -> anyhow::Result<Report> {
         let mut md = header("Texas Hold'em multiway", meta);
         md.push_str(&format!(
-            ". Against one opponent \
-             and two opponents the results are exact (every opponent hand, or every pair of \
-             them, on every board); against 3 to 9 random opponents each class is sampled with its own seeded PCG-64 \
-             stream. A deal seats up to nine opponents and its first n of them are one trial \
-             against n, so every deal counts in each column (past the third opponent, dealing \
-             stops once an opponent beats the hero, who then loses every larger table too); \
-             sampling goes on until \
-             every column's standard error is at most {:.0e} (largest: {worst:.2e}; {deals} \
-             deals in all). Equity counts a split pot as the hero's share of it.\n",
+            ". Against one opponent and two opponents the results are exact (every opponent \
+             hand, or every pair of them, on every board); against 3 to 9 random opponents \
+             each class is sampled with its own seeded PCG-64 stream. A deal seats up to nine \
+             opponents and its first n of them are one trial against n, so every deal counts \
+             in each column (past the third opponent, dealing stops once an opponent beats \
+             the hero, who then loses every larger table too); sampling goes on until every \
+             column's standard error is at most {:.0e} (largest: {worst:.2e}; {deals} deals \
+             in all). Equity counts a split pot as the hero's share of it.\n",
             self.target
         ));
         md.push_str(&holdem_conventions(&[

@@ -101,13 +101,7 @@ pub fn sample_counts(
     rng: &mut Pcg64,
 ) -> Vec<Sample> {
     let t = tables();
-    let mut deck = [hero[0]; DECK_SLOTS];
-    assert_eq!(
-        fill_unseen(&hero, &mut deck),
-        UNSEEN,
-        "the hero holds {} twice",
-        hero[0]
-    );
+    let mut deck = unseen_deck(hero);
     let hero_key = t.key(hero[0]) + t.key(hero[1]);
     let (first, last) = (*counts.start(), *counts.end());
     assert!(
@@ -141,6 +135,18 @@ pub fn sample_counts(
 const DECK_SLOTS: usize = 64;
 /// Cards left when the hero holds two.
 const UNSEEN: usize = 50;
+
+/// The dealer's deck when the hero holds `hero`: the other 50 cards in id order.
+fn unseen_deck(hero: [Card; 2]) -> [Card; DECK_SLOTS] {
+    let mut deck = [hero[0]; DECK_SLOTS];
+    assert_eq!(
+        fill_unseen(&hero, &mut deck),
+        UNSEEN,
+        "the hero holds {} twice",
+        hero[0]
+    );
+    deck
+}
 
 /// Most cards dealt before any further opponent: the board and [`EAGER`] hands, 11,
 /// rounded up to whole 64-bit draws.
@@ -246,7 +252,8 @@ const REJECT_BELOW: [u32; DECK_SLOTS] = {
 /// outcome (who wins is as unpredictable as the deal, and a mispredicted branch costs
 /// more than scoring a few hands). Each further opponent is dealt and scored only while
 /// the hero is unbeaten: once beaten, it loses every larger table too, and skipping the
-/// rest of a big table saves more than the branch costs. The trial's outcome against the first `first + k` opponents is counted in `tallies[k]`.
+/// rest of a big table saves more than the branch costs. The trial's outcome against the
+/// first `first + k` opponents is counted in `tallies[k]`.
 ///
 /// Hands are scored from additive card keys (see [`Tables::key`]): the board's five keys
 /// are summed once, and each hand adds its two.
@@ -401,9 +408,7 @@ mod tests {
     /// rejection path is otherwise as good as never run (50 words in 2³²).
     #[test]
     fn a_rejected_word_is_replaced_by_fresh_draws() {
-        let hero = [Card::new(12, 3).unwrap(), Card::new(12, 2).unwrap()];
-        let mut start = [hero[0]; DECK_SLOTS];
-        assert_eq!(fill_unseen(&hero, &mut start), UNSEEN);
+        let start = unseen_deck([Card::new(12, 3).unwrap(), Card::new(12, 2).unwrap()]);
         // 50 * 0 leaves a low half of 0, below 2^32 mod 50 = 46: rejected.
         assert_eq!(REJECT_BELOW[UNSEEN], 46);
         let mut expected = stream(9, 3);
@@ -438,9 +443,7 @@ mod tests {
     #[test]
     fn the_first_deal_is_pair_by_pair_dealing_written_out() {
         fn check<const N: usize>() {
-            let hero = [Card::new(0, 0).unwrap(), Card::new(5, 1).unwrap()];
-            let mut start = [hero[0]; DECK_SLOTS];
-            assert_eq!(fill_unseen(&hero, &mut start), UNSEEN);
+            let start = unseen_deck([Card::new(0, 0).unwrap(), Card::new(5, 1).unwrap()]);
             for unit in 0..200 {
                 let (mut deck, mut rng) = (start, stream(21, unit));
                 let dealt = Dealer {
@@ -479,9 +482,7 @@ mod tests {
     /// (the two halves of one draw), and the deck stays a permutation of the unseen cards.
     #[test]
     fn the_dealer_deals_every_ordered_pair_equally_often() {
-        let hero = [Card::new(12, 3).unwrap(), Card::new(12, 2).unwrap()];
-        let mut deck = [hero[0]; DECK_SLOTS];
-        assert_eq!(fill_unseen(&hero, &mut deck), 50);
+        let mut deck = unseen_deck([Card::new(12, 3).unwrap(), Card::new(12, 2).unwrap()]);
         let unseen = deck[..50].to_vec();
         let mut rng = stream(9, 1);
         let mut dealer = Dealer {
