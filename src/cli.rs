@@ -66,9 +66,13 @@ pub struct RunArgs {
     /// Number of shards when the scheduler gives only an index (Kubernetes, AWS Batch).
     #[arg(long, value_name = "N", conflicts_with = "shard")]
     pub shards: Option<u32>,
-    /// Continue an interrupted run from its checkpoint.
+    /// Continue an interrupted run from its checkpoint. This is what a run does anyway
+    /// when the output holds a checkpoint of the same job; the flag is kept for scripts.
     #[arg(long)]
     pub resume: bool,
+    /// Discard the checkpoint of an interrupted run and compute every unit again.
+    #[arg(long, conflicts_with = "resume")]
+    pub restart: bool,
 }
 
 /// The arguments of `pipeline check`.

@@ -1,5 +1,6 @@
 //! The `pipeline` binary: parse the command line, run the command, map errors to exit
-//! codes (2 for a bad job file, bad card text or bad arguments; 1 for anything else).
+//! codes: 0 done, 1 a failure while running, 2 bad input (a bad job file, card text or
+//! argument), 130 / 143 a run stopped by SIGINT / SIGTERM with its work saved.
 
 use clap::Parser;
 
@@ -12,6 +13,10 @@ fn main() {
     }
     let cli = pipeline::cli::Cli::parse();
     if let Err(error) = pipeline::commands::execute(cli) {
+        if let Some(stop) = error.downcast_ref::<pipeline::engine::Interrupted>() {
+            eprintln!("{stop}");
+            std::process::exit(stop.exit_code());
+        }
         eprintln!("error: {error:#}");
         let usage = error.chain().any(|cause| {
             cause.downcast_ref::<pipeline::job::JobError>().is_some()

@@ -249,15 +249,16 @@ fn resume_after_a_crash_finishes_with_identical_outputs() {
     crash_after(&job, &out_dir, 20);
     assert!(!out_dir.join("tables/niuniu/hands.parquet").exists());
 
+    // The plain command resumes: a rerun never discards saved work.
     let resumed = run_ok(&[
         "run",
         job.to_str().unwrap(),
         "--out",
         out_dir.to_str().unwrap(),
-        "--resume",
     ]);
     assert!(
-        stderr(&resumed).contains("20 taken from earlier work"),
+        stderr(&resumed).contains("resuming: 20 of ")
+            && stderr(&resumed).contains("20 taken from earlier work"),
         "{}",
         stderr(&resumed)
     );
@@ -273,22 +274,82 @@ fn resume_with_a_changed_job_file_is_refused() {
     crash_after(&job, &out_dir, 5);
     let text = std::fs::read_to_string(&job).unwrap() + "\n# edited\n";
     std::fs::write(&job, text).unwrap();
-    let out = bin()
-        .args([
-            "run",
-            job.to_str().unwrap(),
-            "--out",
-            out_dir.to_str().unwrap(),
-        ])
-        .args(["--resume", "--quiet"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let checkpoint = out_dir.join("tables/niuniu/.checkpoint.bin");
+    for flags in [&["--quiet"][..], &["--resume", "--quiet"]] {
+        let out = bin()
+            .args([
+                "run",
+                job.to_str().unwrap(),
+                "--out",
+                out_dir.to_str().unwrap(),
+            ])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains("different version") && stderr(&out).contains("--restart"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(checkpoint.exists(), "a refused resume keeps the checkpoint");
+    }
+    // Starting over is explicit.
+    let out = run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--restart",
+    ]);
     assert!(
-        stderr(&out).contains("different version"),
+        stderr(&out).contains("--restart: discarding"),
         "{}",
         stderr(&out)
     );
+    assert!(!checkpoint.exists());
+}
+
+#[test]
+fn a_damaged_checkpoint_is_refused_with_how_to_start_over() {
+    let work = tempfile::tempdir().unwrap();
+    let job = copy_job(work.path());
+    let out_dir = work.path().join("out");
+    crash_after(&job, &out_dir, 5);
+    let checkpoint = out_dir.join("tables/niuniu/.checkpoint.bin");
+    let bytes = std::fs::read(&checkpoint).unwrap();
+    // Truncated inside the header, inside the payload, and one byte flipped.
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x40;
+    for damaged in [
+        bytes[..10].to_vec(),
+        bytes[..bytes.len() / 2].to_vec(),
+        flipped,
+    ] {
+        std::fs::write(&checkpoint, &damaged).unwrap();
+        let out = bin()
+            .args(["run", job.to_str().unwrap(), "--quiet", "--out"])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("cannot resume from") && stderr(&out).contains("--restart"),
+            "{}",
+            stderr(&out)
+        );
+        let check = bin()
+            .args(["check", job.to_str().unwrap(), "--out"])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&check.stdout).contains("checkpoint: unreadable"),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+    }
 }
 
 #[test]
@@ -712,29 +773,45 @@ fn a_second_writer_is_refused_and_stale_locks_are_taken_over() {
     let job = repo("jobs/zhajinhua_235.toml");
     let dir = work.path().join("tables/zhajinhua_235");
     std::fs::create_dir_all(&dir).unwrap();
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
-    let host = host.trim();
-    // A live owner (this test process) holds the lock: refused, outputs untouched.
-    std::fs::write(dir.join(".lock"), format!("{host}:{}", std::process::id())).unwrap();
+    // A live owner (this test process, holding the OS lock): refused, outputs untouched.
+    std::fs::write(dir.join(".lock"), "somehost:4242").unwrap();
+    let held = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open(dir.join(".lock"))
+        .unwrap();
+    held.lock().unwrap();
     let out = bin()
         .args(["run", job.to_str().unwrap(), "--quiet", "--out"])
         .arg(work.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("is locked"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("(somehost:4242) is writing") && stderr(&out).contains("is locked"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!dir.join("hands.parquet").exists());
-    // A dead owner on this host: the lock is stale and the run proceeds.
-    std::fs::write(dir.join(".lock"), format!("{host}:2147483600")).unwrap();
-    let out = run_ok(&[
-        "run",
-        job.to_str().unwrap(),
-        "--out",
-        work.path().to_str().unwrap(),
-    ]);
-    assert!(stderr(&out).contains("stale lock"), "{}", stderr(&out));
-    assert!(dir.join("hands.parquet").exists());
-    assert!(!dir.join(".lock").exists());
+    // The owner is gone (its OS lock with it), here or on another host of a shared
+    // filesystem, as after a preempted cluster task: the run takes the lock over.
+    drop(held);
+    for owner in ["another-node:2147483600", "somehost:4242"] {
+        std::fs::write(dir.join(".lock"), owner).unwrap();
+        let out = run_ok(&[
+            "run",
+            job.to_str().unwrap(),
+            "--out",
+            work.path().to_str().unwrap(),
+        ]);
+        assert!(
+            stderr(&out).contains("taking over the lock") && stderr(&out).contains(owner),
+            "{}",
+            stderr(&out)
+        );
+        assert!(dir.join("hands.parquet").exists());
+        assert!(!dir.join(".lock").exists());
+    }
 }
 
 #[test]
@@ -763,6 +840,141 @@ fn slurm_array_variables_pick_the_shard() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--shards N"), "{}", stderr(&out));
+}
+
+/// A Monte Carlo job of a few seconds on one thread, for the interruption tests.
+fn interruptible_job(dir: &Path) -> PathBuf {
+    let job = dir.join("mw.toml");
+    std::fs::write(
+        &job,
+        "[job]\nkind = \"zhajinhua.multiway\"\nname = \"mw\"\n[run]\nseed = 11\ntarget_std_error = 0.004\n",
+    )
+    .unwrap();
+    job
+}
+
+/// Starts `pipeline ARGS` on one thread, waits until it has written its checkpoint, sends
+/// `signal` (`INT` or `TERM`) and returns its exit code and stderr.
+fn signal_mid_run(args: &[&str], checkpoint: &Path, signal: &str) -> (Option<i32>, String) {
+    let child = bin()
+        .args(args)
+        .args(["--threads", "1"])
+        .env("PIPELINE_CHECKPOINT_MS", "50")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let written = || {
+        std::fs::metadata(checkpoint)
+            .and_then(|m| m.modified())
+            .ok()
+    };
+    let before = written();
+    while written() == before && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let killed = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), stderr(&out))
+}
+
+#[test]
+fn sigint_then_sigterm_then_the_plain_command_gives_identical_bytes() {
+    let work = tempfile::tempdir().unwrap();
+    let job = interruptible_job(work.path());
+    let job = job.to_str().unwrap();
+    let reference = work.path().join("reference");
+    run_ok(&["run", job, "--out", reference.to_str().unwrap(), "--quiet"]);
+
+    let out = work.path().join("stopped");
+    let args = ["run", job, "--out", out.to_str().unwrap(), "--quiet"];
+    let checkpoint = out.join("tables/mw/.checkpoint.bin");
+    let (code, text) = signal_mid_run(&args, &checkpoint, "INT");
+    assert_eq!(code, Some(130), "{text}");
+    let saved = text
+        .lines()
+        .find_map(|l| l.strip_prefix("interrupted: "))
+        .unwrap_or_else(|| panic!("no interrupted line: {text}"));
+    assert!(
+        saved.ends_with("units saved; run the same command again to resume"),
+        "{text}"
+    );
+    assert!(checkpoint.exists());
+    assert!(
+        !out.join("tables/mw/.lock").exists(),
+        "the lock is released"
+    );
+    assert!(!out.join("tables/mw/hands.parquet").exists());
+
+    let (code, text) = signal_mid_run(&args, &checkpoint, "TERM");
+    assert_eq!(code, Some(143), "{text}");
+    assert!(text.contains("interrupted: "), "{text}");
+
+    let resumed = run_ok(&["run", job, "--out", out.to_str().unwrap()]);
+    assert!(
+        stderr(&resumed).contains("resuming: "),
+        "{}",
+        stderr(&resumed)
+    );
+    assert!(!checkpoint.exists());
+    assert_same_outputs(&reference, &out);
+}
+
+#[test]
+fn a_shard_stopped_by_sigterm_resumes_into_the_same_part() {
+    let work = tempfile::tempdir().unwrap();
+    let job = interruptible_job(work.path());
+    let job = job.to_str().unwrap();
+    let part = "tables/mw/parts/part-00001-of-00002.bin";
+    let reference = work.path().join("reference");
+    run_ok(&[
+        "run",
+        job,
+        "--out",
+        reference.to_str().unwrap(),
+        "--quiet",
+        "--shard",
+        "1/2",
+    ]);
+    let out = work.path().join("stopped");
+    let args = [
+        "run",
+        job,
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--shard",
+        "1/2",
+    ];
+    let checkpoint = out.join("tables/mw/.checkpoint-part-00001-of-00002.bin");
+    let (code, text) = signal_mid_run(&args, &checkpoint, "TERM");
+    assert_eq!(code, Some(143), "{text}");
+    assert!(text.contains("interrupted: "), "{text}");
+    assert!(!out.join(part).exists());
+    let check = run_ok(&[
+        "check",
+        job,
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "1/2",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains("units done (a run resumes from it"),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    run_ok(&args);
+    assert_eq!(
+        std::fs::read(out.join(part)).unwrap(),
+        std::fs::read(reference.join(part)).unwrap()
+    );
+    assert!(!checkpoint.exists());
 }
 
 #[test]
@@ -807,6 +1019,7 @@ fn kill_dash_nine_mid_run_then_resume_gives_identical_bytes() {
     assert!(checkpoint.exists());
     assert!(!out.join("tables/mw/hands.parquet").exists());
 
+    // `--resume` is still accepted (what a plain rerun does anyway).
     let resumed = run_ok(&["run", job, "--out", out.to_str().unwrap(), "--resume"]);
     assert!(
         stderr(&resumed).contains("taken from earlier work"),
@@ -1242,7 +1455,8 @@ fn shard_options_that_cannot_work_are_refused() {
         .arg(work.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // Bad input, as `check` says (exit 2), not a failure while running.
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("at most 64 shards"),
         "{}",
@@ -1464,6 +1678,72 @@ fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
 
+#[test]
+fn forged_part_headers_and_job_texts_are_refused_by_name() {
+    use pipeline::engine::PartFile;
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/zhajinhua_235.toml");
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--shard",
+        "0/1",
+        "--quiet",
+    ]);
+    let path = work
+        .path()
+        .join("tables/zhajinhua_235/parts/part-00000-of-00001.bin");
+    let good = PartFile::load(&path).unwrap();
+    let forgeries: Vec<(PartFile, &str)> = vec![
+        (
+            // Other rules under the same units: tables labelled with rules never run.
+            PartFile {
+                job_text: good.job_text.replace("[rules]", "[rules]\n# forged"),
+                ..good.clone()
+            },
+            "does not match the job hash",
+        ),
+        (
+            PartFile {
+                job_hash: "ab".into(),
+                ..good.clone()
+            },
+            "does not match the job hash",
+        ),
+        (
+            PartFile {
+                shards: 0,
+                ..good.clone()
+            },
+            "is not a valid part: it says shard 0 of 0",
+        ),
+        (
+            PartFile {
+                shard: 7,
+                shards: 3,
+                ..good.clone()
+            },
+            "is not a valid part: it says shard 7 of 3",
+        ),
+    ];
+    for (forged, expect) in forgeries {
+        forged.save(&path).unwrap();
+        let out = bin()
+            .arg("merge")
+            .arg(path.parent().unwrap())
+            .args(["--out"])
+            .arg(work.path().join("merged"))
+            .args(["--quiet"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(stderr(&out).contains(expect), "{expect}: {}", stderr(&out));
+        assert!(!work.path().join("merged/tables").exists());
+    }
+}
+
 /// The regression corpus: every job file in `tests/bad_jobs/` names, on its first line
 /// (`# expect: ...`), a fragment of the one message `pipeline check` must give for it.
 #[test]
@@ -1577,8 +1857,11 @@ fn a_switch_killed_after_any_rename_is_finished_by_the_next_run() {
         assert!(said.contains("switching its outputs into place"), "{said}");
 
         // The next run finishes the switch first; it is then killed at its first
-        // checkpoint, so what is on disk is the finished switch alone.
+        // checkpoint, so what is on disk is the finished switch alone. (`--restart`: the
+        // killed run saved its units before writing, and a plain run would resume them
+        // all and compute nothing to be killed in.)
         let next = run(&new_job, &out)
+            .arg("--restart")
             .env("PIPELINE_ABORT_AFTER_UNITS", "1")
             .output()
             .unwrap();

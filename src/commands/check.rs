@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::UsageError;
 use crate::cli::CheckArgs;
 use crate::engine::plan::{check_shard, units_of};
-use crate::engine::switch;
+use crate::engine::{saved_progress, switch, SavedProgress};
 use crate::job::JobSpec;
 
 pub fn check(args: CheckArgs) -> anyhow::Result<()> {
@@ -51,6 +51,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     }
     println!("  tables:   {}", tables.display());
     println!("  report:   {}", report.display());
+    match saved_progress(&args.out, &spec, args.shard, units) {
+        SavedProgress::None => {}
+        SavedProgress::Resumable { done, total } => println!(
+            "  checkpoint: {done} of {total} units done (a run resumes from it; --restart starts over)"
+        ),
+        SavedProgress::Refused(why) => println!("  checkpoint: unreadable or not this run's: {why}"),
+    }
     if switch::pending(&tables) {
         println!(
             "  note:     a run died while switching its outputs into place ({} is left); the run finishes that switch first",

@@ -1,7 +1,11 @@
-//! `pipeline run`: one job file (or one shard of it) computed and written.
+//! `pipeline run`: one job file (or one shard of it) computed and written. Ctrl-C and
+//! SIGTERM stop it with its work saved; the same command resumes it.
 
 use super::{print_summary, UsageError};
 use crate::cli::RunArgs;
+use anyhow::Context;
+
+use crate::engine::plan::check_shard;
 use crate::engine::{self, RunConfig, Shard};
 use crate::job::JobSpec;
 
@@ -28,13 +32,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     };
     let spec = JobSpec::load(&args.job)?;
     let job = crate::games::build(&spec)?;
+    check_shard(shard, job.unit_count()).map_err(UsageError::error)?;
     let config = RunConfig {
         out: args.out,
         threads: args.threads,
         quiet: args.quiet,
         shard,
-        resume: args.resume,
+        restart: args.restart,
     };
+    engine::interrupt::install().context("cannot install the handler for Ctrl-C and SIGTERM")?;
     let summary = engine::run(&config, &spec, &*job)?;
     print_summary(&summary, args.quiet);
     Ok(())

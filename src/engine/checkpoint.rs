@@ -1,4 +1,4 @@
-//! Persisted unit results: checkpoints (for `--resume`) and shard parts (for `merge`).
+//! Persisted unit results: checkpoints (a rerun resumes from them) and shard parts (for `merge`).
 //!
 //! Both are `cardtables`-format files (header + checksum + bincode), written atomically,
 //! so a crash while writing leaves the previous version intact and a damaged file is
@@ -57,7 +57,7 @@ fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<
     if header.rules_hash != UNITS_REVISION {
         anyhow::bail!(
             "{} holds unit results of revision {}, and this pipeline computes revision {} \
-             (CHANGELOG.md says what changed): run the job again without --resume, or \
+             (CHANGELOG.md says what changed): run the job again with --restart, or \
              run every shard again with this build",
             path.display(),
             header.rules_hash,
@@ -141,7 +141,7 @@ mod tests {
                 )),
                 "{err}"
             );
-            assert!(err.contains("without --resume"), "{err}");
+            assert!(err.contains("with --restart"), "{err}");
         }
     }
 }

@@ -10,11 +10,15 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use super::checkpoint::Checkpoint;
+use super::interrupt::{self, Interrupted};
 use super::progress::Progress;
 use super::ErasedJob;
 
 /// How often finished units are persisted during a run.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
+
+/// A run whose units took at least this long saves them all before finishing.
+const SAVE_AT_END_AFTER: Duration = Duration::from_secs(1);
 
 /// The checkpoint interval: [`CHECKPOINT_EVERY`], or `PIPELINE_CHECKPOINT_MS` milliseconds
 /// (tests use a short one to kill runs between checkpoints).
@@ -62,25 +66,37 @@ pub fn thread_pool(
 }
 
 /// Computes the `todo` units on `pool`, adding each result to `finished` and saving
-/// `checkpoint` (everything in `finished`) every few seconds and on failure.
+/// `checkpoint` (everything in `finished`) every few seconds, on failure, on a stop signal
+/// ([`interrupt`]) and at the end of any run that lasted long enough to be worth saving.
+/// `total` is the number of units this run owns (those in `finished` included).
+///
+/// A stop signal lets the units in flight finish, starts no other, saves, and returns
+/// [`Interrupted`]. Returns how many units the checkpoint on disk holds.
 pub fn compute_units(
     job: &dyn ErasedJob,
     todo: &[usize],
+    total: usize,
     pool: &rayon::ThreadPool,
     finished: &mut BTreeMap<u32, Vec<u8>>,
     checkpoint: (&Path, &Checkpoint),
     progress: &Progress,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<usize> {
     let (checkpoint_path, template) = checkpoint;
-    let save = |finished: &BTreeMap<u32, Vec<u8>>| -> anyhow::Result<()> {
+    let mut saved = finished.len();
+    interrupt::saved(saved, total);
+    let save = |finished: &BTreeMap<u32, Vec<u8>>, saved: &mut usize| -> anyhow::Result<()> {
         Checkpoint {
             units: finished.iter().map(|(k, v)| (*k, v.clone())).collect(),
             ..template.clone()
         }
-        .save(checkpoint_path)
+        .save(checkpoint_path)?;
+        *saved = finished.len();
+        interrupt::saved(*saved, total);
+        Ok(())
     };
     let abort_after = abort_after_units();
     let every = checkpoint_every();
+    let started = Instant::now();
     let (tx, rx) = mpsc::channel::<anyhow::Result<(u32, Vec<u8>)>>();
     std::thread::scope(|scope| {
         scope.spawn(move || {
@@ -90,6 +106,9 @@ pub fn compute_units(
                 // strong and weak hands), and rayon's default halving of the list left
                 // whole runs of them on one thread.
                 todo.par_iter().with_max_len(1).for_each_with(tx, |tx, &u| {
+                    if interrupt::requested().is_some() {
+                        return;
+                    }
                     let result = job.run_unit_bytes(u).map(|bytes| (u as u32, bytes));
                     let _ = tx.send(result);
                 })
@@ -108,19 +127,33 @@ pub fn compute_units(
                 }
             }
             if last_save.elapsed() >= every || abort_after.is_some() {
-                save(finished)?;
+                save(finished, &mut saved)?;
                 last_save = Instant::now();
                 if abort_after.is_some_and(|k| finished.len() >= k) {
                     std::process::abort();
                 }
             }
         }
-        match failure {
-            Some(e) => {
-                save(finished)?;
-                Err(e)
-            }
-            None => Ok(()),
+        if let Some(e) = failure {
+            save(finished, &mut saved)?;
+            return Err(e);
         }
+        if let Some(signal) = interrupt::requested() {
+            if saved < finished.len() || !checkpoint_path.exists() {
+                save(finished, &mut saved)?;
+            }
+            return Err(Interrupted {
+                signal,
+                saved,
+                total,
+            }
+            .into());
+        }
+        // A run that took a while keeps its results through the finish, so a signal or
+        // crash while writing loses nothing but the writing.
+        if saved < finished.len() && started.elapsed() >= SAVE_AT_END_AFTER {
+            save(finished, &mut saved)?;
+        }
+        Ok(saved)
     })
 }

@@ -11,11 +11,13 @@
 //! - [`plan`]: which units a process computes (shards, scheduler variables), locks, and
 //!   the validated set of shard parts a merge joins;
 //! - `execute`: the worker pool and checkpointed unit execution;
+//! - [`interrupt`]: stopping cleanly on SIGINT / SIGTERM, with the work saved;
 //! - `write`: the one finish-and-write path shared by run and merge, and the manifest;
 //! - [`run()`](fn@run) / [`merge()`](fn@merge): the two entry points.
 
 mod checkpoint;
 mod execute;
+pub mod interrupt;
 mod lock;
 mod manifest;
 pub mod plan;
@@ -28,11 +30,12 @@ use serde::{de::DeserializeOwned, Serialize};
 
 pub use crate::job::JobMeta;
 pub use checkpoint::{PartFile, PART_PREFIX};
+pub use interrupt::Interrupted;
 pub use lock::OutputLock;
 pub use manifest::{FileRecord, Manifest, Phases};
 pub use plan::{Parts, Shard};
 pub use progress::Progress;
-pub use run::{merge, run, MergeConfig, RunConfig, RunSummary};
+pub use run::{merge, run, saved_progress, MergeConfig, RunConfig, RunSummary, SavedProgress};
 
 use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;

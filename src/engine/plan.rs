@@ -166,10 +166,30 @@ impl Parts {
             None => bail!("no part files given"),
         };
         for (path, part) in &parts {
+            if part.shards == 0 || part.shard >= part.shards || part.shards > part.unit_count {
+                bail!(
+                    "{} is not a valid part: it says shard {} of {} for a job of {} units",
+                    path.display(),
+                    part.shard,
+                    part.shards,
+                    part.unit_count
+                );
+            }
+            // The checksum guards against accidents only: the job text a merge would
+            // label its tables with must be the one the units were computed from.
+            let hash = JobSpec::parse(&part.job_path, part.job_text.clone())
+                .map(|spec| spec.hash)
+                .unwrap_or_default();
+            if hash != part.job_hash {
+                bail!(
+                    "{} is damaged or forged: the job file it carries does not match the job hash of its units (run that shard again)",
+                    path.display()
+                );
+            }
             if part.job_hash != first.job_hash {
                 bail!(
                     "{} and {} come from different job files (hash {} vs {}): merge parts of one job only",
-                    first_path.display(), path.display(), &first.job_hash[..12], &part.job_hash[..12]
+                    first_path.display(), path.display(), short(&first.job_hash), short(&part.job_hash)
                 );
             }
             if part.shards != first.shards || part.unit_count != first.unit_count {
@@ -250,6 +270,11 @@ impl Parts {
             units,
         })
     }
+}
+
+/// The first 12 characters of a hash, for messages (all of it if shorter).
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
 }
 
 /// Part files named directly or found (non-recursively) in the given folders.

@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 
 use super::checkpoint::{part_stem, Checkpoint, PartFile};
 use super::execute::{compute_units, cpu_seconds, thread_pool};
+use super::interrupt::{self, Interrupted};
 use super::lock::OutputLock;
 use super::plan::{check_shard, lock_path, units_of, Parts, Shard};
 use super::progress::Progress;
@@ -26,7 +27,8 @@ pub struct RunConfig {
     pub threads: Option<usize>,
     pub quiet: bool,
     pub shard: Option<Shard>,
-    pub resume: bool,
+    /// Discard a checkpoint of an earlier run instead of resuming from it (`--restart`).
+    pub restart: bool,
 }
 
 /// Everything `pipeline merge` needs besides the parts.
@@ -77,31 +79,27 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     }
 
     let mut finished: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-    if config.resume {
-        if checkpoint_path.exists() {
-            let cp = Checkpoint::load(&checkpoint_path)?;
-            if cp.job_hash != spec.hash {
-                bail!(
-                    "cannot resume: the checkpoint {} was made from a different version of {} (job hash {} ≠ {}); run without --resume to start over",
-                    checkpoint_path.display(), spec.path, &cp.job_hash[..12], &spec.hash[..12]
-                );
-            }
-            if cp.shard != shard_pair || cp.unit_count as usize != unit_count {
-                bail!(
-                    "cannot resume: the checkpoint {} belongs to another shard layout; run without --resume to start over",
+    let mine = units_of(unit_count, config.shard);
+    if checkpoint_path.exists() {
+        if config.restart {
+            eprintln!(
+                "note: --restart: discarding the progress saved in {}",
+                checkpoint_path.display()
+            );
+        } else {
+            let units = resumable_units(&checkpoint_path, spec, shard_pair, unit_count)?;
+            if !config.quiet {
+                eprintln!(
+                    "resuming: {} of {} units done (saved in {}; --restart starts over)",
+                    units.len(),
+                    mine.len(),
                     checkpoint_path.display()
                 );
             }
-            finished.extend(cp.units);
+            finished.extend(units);
         }
-    } else if checkpoint_path.exists() {
-        eprintln!(
-            "note: {} holds progress of an interrupted run; starting over (use --resume to continue it)",
-            checkpoint_path.display()
-        );
     }
 
-    let mine = units_of(unit_count, config.shard);
     let mut todo: Vec<usize> = mine
         .iter()
         .copied()
@@ -116,14 +114,25 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
         unit_count: unit_count as u32,
         units: Vec::new(),
     };
-    compute_units(
+    let saved = compute_units(
         job,
         &todo,
+        mine.len(),
         &pool,
         &mut finished,
         (&checkpoint_path, &template),
         &progress,
-    )?;
+    )
+    .inspect_err(|_| progress.finish())?;
+    if let Some(signal) = interrupt::finishing(saved, mine.len()) {
+        progress.finish();
+        return Err(Interrupted {
+            signal,
+            saved,
+            total: mine.len(),
+        }
+        .into());
+    }
 
     let (files, headline) = if let Some(shard) = config.shard {
         progress.phase("writing shard part");
@@ -163,6 +172,82 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
         threads: pool.current_num_threads(),
         headline,
     })
+}
+
+/// What an output folder holds of an interrupted run, for `pipeline check`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SavedProgress {
+    /// No checkpoint: a run starts from the first unit.
+    None,
+    /// A checkpoint a run resumes from: `done` of the `total` units this run computes.
+    Resumable { done: usize, total: usize },
+    /// A checkpoint a run refuses, and why (the message says what to do).
+    Refused(String),
+}
+
+/// The checkpoint a run of `spec` (or of one shard) into `out` would find.
+pub fn saved_progress(
+    out: &Path,
+    spec: &JobSpec,
+    shard: Option<Shard>,
+    unit_count: usize,
+) -> SavedProgress {
+    let dir = out.join("tables").join(&spec.name);
+    let shard_pair = shard.map(Shard::pair);
+    let path = Checkpoint::path(&dir, shard_pair);
+    if !path.exists() {
+        return SavedProgress::None;
+    }
+    match resumable_units(&path, spec, shard_pair, unit_count) {
+        Ok(units) => SavedProgress::Resumable {
+            done: units.len(),
+            total: units_of(unit_count, shard).len(),
+        },
+        Err(e) => SavedProgress::Refused(format!("{e:#}")),
+    }
+}
+
+/// The unit results saved in the checkpoint at `path`, after checking that they belong to
+/// this job, build and shard; every refusal says how to start over.
+fn resumable_units(
+    path: &Path,
+    spec: &JobSpec,
+    shard: Option<(u32, u32)>,
+    unit_count: usize,
+) -> anyhow::Result<Vec<(u32, Vec<u8>)>> {
+    let restart = "run with --restart to discard it and start over";
+    let cp = Checkpoint::load(path)
+        .with_context(|| format!("cannot resume from {}; {restart}", path.display()))?;
+    if cp.job_hash != spec.hash {
+        bail!(
+            "cannot resume: the checkpoint {} was made from a different version of {} (job hash {} ≠ {}); put that version back to finish it, or {restart}",
+            path.display(),
+            spec.path,
+            cp.job_hash.get(..12).unwrap_or(&cp.job_hash),
+            &spec.hash[..12]
+        );
+    }
+    if cp.shard != shard || cp.unit_count as usize != unit_count {
+        bail!(
+            "cannot resume: the checkpoint {} belongs to another shard layout or build; {restart}",
+            path.display()
+        );
+    }
+    let mine = |u: u32| match shard {
+        Some((i, n)) => u as usize % n as usize == i as usize,
+        None => true,
+    };
+    if let Some((u, _)) = cp
+        .units
+        .iter()
+        .find(|(u, _)| *u as usize >= unit_count || !mine(*u))
+    {
+        bail!(
+            "cannot resume: the checkpoint {} holds unit {u}, which this run does not compute; {restart}",
+            path.display()
+        );
+    }
+    Ok(cp.units)
 }
 
 /// Removes the temporary files (`.NAME.tmp-PID`, see `sink::stage`) in `dir` whose target
