@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs a real job as a 4-task Slurm array plus the merge step on a one-node Slurm cluster
 # started here (Debian's slurmctld, slurmd and munge; config and state in a temp folder),
-# then checks that the merged outputs are byte-identical to a single-process run.
+# then checks that the merged outputs are byte-identical to a single-process run. Then
+# preemption: a task of a longer array gets SIGTERM mid-run (scancel --signal=TERM, as
+# Slurm preempts), is requeued (scontrol requeue), resumes from its checkpoint, and the
+# merged outputs are again byte-identical to a single-process run.
 # scripts/test.sh runs this when CI=true or PIPELINE_TEST_SLURM=1. Needs root for apt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -116,5 +119,55 @@ for f in hands.parquet categories.parquet niuniu.bin; do
 done
 cmp -s "$work/out/reports/niuniu.md" "$work/single/reports/niuniu.md" || {
   say "reports differ"; status=1; }
-[ "$status" = 0 ] && say "ok: 4-task Slurm array + merge is byte-identical to a single run"
-exit "$status"
+[ "$status" = 0 ] || exit 1
+say "ok: 4-task Slurm array + merge is byte-identical to a single run"
+
+# Preemption and requeue. A Monte Carlo job of about 10 s a shard on one thread.
+pjob=$work/preempt.toml
+cat > "$pjob" <<'TOML'
+[job]
+kind = "zhajinhua.multiway"
+name = "preempt"
+[run]
+seed = 5
+target_std_error = 0.001
+threads = 1
+TOML
+mkdir -p "$work/pout"
+array=$(sbatch --parsable --array=0-1 --chdir="$work/pout" \
+  scripts/slurm/pipeline-array.sbatch "$pjob" "$work/pout")
+array=${array%%;*}
+checkpoint=$work/pout/tables/preempt/.checkpoint-part-00001-of-00002.bin
+for _ in $(seq 1 600); do
+  [ -f "$checkpoint" ] && break
+  sleep 0.1
+done
+[ -f "$checkpoint" ] || { say "task 1 never wrote a checkpoint"; squeue; exit 1; }
+scancel --batch --signal=TERM "${array}_1"
+for _ in $(seq 1 300); do
+  [ -z "$(squeue -h -j "${array}_1" 2>/dev/null)" ] && break
+  sleep 0.2
+done
+log=$work/pout/pipeline-${array}_1.out
+grep -q "^interrupted: [0-9]* of [0-9]* units saved" "$log" || {
+  say "the signalled task did not save and say so:"; cat "$log"; exit 1; }
+[ -f "$checkpoint" ] || { say "the signalled task left no checkpoint"; exit 1; }
+say "task 1 stopped by SIGTERM: $(grep '^interrupted' "$log")"
+scontrol requeue "${array}_1"
+for _ in $(seq 1 600); do
+  [ -z "$(squeue -h 2>/dev/null)" ] && break
+  sleep 0.5
+done
+[ -z "$(squeue -h)" ] || { say "the requeued task did not finish"; squeue; exit 1; }
+grep -q "^resuming: " "$log" || { say "the requeued task did not resume:"; cat "$log"; exit 1; }
+say "task 1 requeued: $(grep '^resuming' "$log" | tail -1)"
+for i in 0 1; do
+  [ -f "$work/pout/tables/preempt/parts/part-0000$i-of-00002.bin" ] || {
+    say "shard $i wrote no part"; cat "$work"/pout/pipeline-*.out; exit 1; }
+done
+"$PIPELINE" merge "$work/pout/tables/preempt/parts" --out "$work/pout" --quiet > /dev/null
+"$PIPELINE" run "$pjob" --out "$work/psingle" --quiet > /dev/null
+for f in tables/preempt/hands.parquet tables/preempt/zhajinhua.bin reports/preempt.md; do
+  cmp -s "$work/pout/$f" "$work/psingle/$f" || { say "$f: preempted+merged and single run differ"; exit 1; }
+done
+say "ok: a task preempted by SIGTERM and requeued resumes; the merge is byte-identical to a single run"

@@ -88,14 +88,13 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
             );
         } else {
             let units = resumable_units(&checkpoint_path, spec, shard_pair, unit_count)?;
-            if !config.quiet {
-                eprintln!(
-                    "resuming: {} of {} units done (saved in {}; --restart starts over)",
-                    units.len(),
-                    mine.len(),
-                    checkpoint_path.display()
-                );
-            }
+            // Said even with --quiet: a batch log must show that work was taken over.
+            eprintln!(
+                "resuming: {} of {} units done (saved in {}; --restart starts over)",
+                units.len(),
+                mine.len(),
+                checkpoint_path.display()
+            );
             finished.extend(units);
         }
     }
