@@ -153,6 +153,13 @@ impl JobSpec {
                 _ => format!("cannot read the job file: {e}"),
             })
         };
+        // Checked before opening: opening a named pipe for reading waits for a writer.
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(error(
+                "not a regular file (a folder, pipe or device): a job file is a TOML file"
+                    .to_string(),
+            ));
+        }
         let mut bytes = Vec::new();
         std::fs::File::open(path)
             .map_err(io)?

@@ -1744,6 +1744,56 @@ fn forged_part_headers_and_job_texts_are_refused_by_name() {
     }
 }
 
+/// Runs `pipeline ARGS`, failing the test instead of hanging if it takes over 20 s.
+fn output_within_20s(args: &[&str]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() > 20 {
+            child.kill().unwrap();
+            panic!("pipeline {args:?} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn pipes_and_folders_are_refused_as_job_table_and_inspected_files() {
+    let work = tempfile::tempdir().unwrap();
+    let fifo = work.path().join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let (fifo, folder) = (fifo.to_str().unwrap(), work.path().to_str().unwrap());
+    for target in [fifo, folder] {
+        for (args, code) in [
+            (vec!["run", target, "--out", folder], 2),
+            (vec!["check", target], 2),
+            (vec!["inspect", target], 1),
+            (
+                vec!["query", "niuniu", "Ks Qh Jd Tc 9s", "--table", target],
+                1,
+            ),
+        ] {
+            let out = output_within_20s(&args);
+            assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("not a regular file"),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
 /// The regression corpus: every job file in `tests/bad_jobs/` names, on its first line
 /// (`# expect: ...`), a fragment of the one message `pipeline check` must give for it.
 #[test]

@@ -118,6 +118,8 @@ pub enum TableError {
     /// twice in an error chain).
     #[error("cannot read table file {path}: {cause}")]
     Io { path: String, cause: std::io::Error },
+    #[error("{path} is not a regular file (a folder, pipe or device): not a table")]
+    NotAFile { path: String },
     #[error("file is {len} bytes, shorter than the {HEADER_LEN}-byte table header: truncated or not a table")]
     TooShort { len: usize },
     #[error("bad magic bytes: not a cardtables table file")]
@@ -237,6 +239,12 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, TableError> {
         path: path.display().to_string(),
         cause,
     };
+    // Checked before opening: opening a named pipe for reading waits for a writer.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(TableError::NotAFile {
+            path: path.display().to_string(),
+        });
+    }
     let mut file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::with_capacity(HEADER_LEN);
     (&mut file)

@@ -7,6 +7,14 @@ use anyhow::{bail, Context};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
 pub fn inspect(path: &Path) -> anyhow::Result<()> {
+    let kind =
+        std::fs::metadata(path).with_context(|| format!("cannot open {}", path.display()))?;
+    if !kind.is_file() {
+        bail!(
+            "{} is not a regular file (a folder, pipe or device): inspect reads Parquet and table files",
+            path.display()
+        );
+    }
     let mut magic = [0u8; 8];
     let mut file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -36,8 +44,7 @@ fn inspect_parquet(path: &Path) -> anyhow::Result<()> {
         println!("created by:  {by}");
     }
     println!("columns:");
-    let arrow_schema =
-        parquet::arrow::parquet_to_arrow_schema(meta.schema_descr(), meta.key_value_metadata())?;
+    let arrow_schema = arrow_schema(meta)?;
     for field in arrow_schema.fields() {
         println!(
             "  {:<22} {}{}",
@@ -65,6 +72,34 @@ fn inspect_parquet(path: &Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The file's Arrow schema: from its embedded `ARROW:schema` (which keeps dictionary
+/// types) where that decodes, else from the Parquet schema alone. The embedded schema is
+/// an IPC message that arrow-ipc decodes with panics on some damaged inputs, so a damaged
+/// one is caught here and reported instead of crashing `inspect`.
+fn arrow_schema(
+    meta: &parquet::file::metadata::FileMetaData,
+) -> anyhow::Result<arrow_schema::Schema> {
+    let embedded = {
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            parquet::arrow::parquet_to_arrow_schema(meta.schema_descr(), meta.key_value_metadata())
+        }));
+        std::panic::set_hook(hook);
+        decoded
+    };
+    match embedded {
+        Ok(Ok(schema)) => Ok(schema),
+        Ok(Err(_)) | Err(_) => {
+            println!("note:        the embedded Arrow schema is damaged; column types below are the Parquet schema's");
+            Ok(parquet::arrow::parquet_to_arrow_schema(
+                meta.schema_descr(),
+                None,
+            )?)
+        }
+    }
 }
 
 fn inspect_table(path: &Path) -> anyhow::Result<()> {
@@ -276,4 +311,65 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
         ),
     };
     Ok(Contents { facts, rules })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{ArrayRef, Int32Array, RecordBatch, StringArray};
+    use parquet::arrow::ArrowWriter;
+    use std::sync::Arc;
+
+    /// A Parquet file as the pipeline writes them: with its Arrow schema embedded.
+    fn parquet_bytes() -> Vec<u8> {
+        let batch = RecordBatch::try_from_iter([
+            ("n", Arc::new(Int32Array::from(vec![1, 2, 3])) as ArrayRef),
+            (
+                "s",
+                Arc::new(StringArray::from(vec!["a", "b", "c"])) as ArrayRef,
+            ),
+        ])
+        .unwrap();
+        let mut bytes = Vec::new();
+        let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        bytes
+    }
+
+    #[test]
+    fn every_damaged_character_of_the_embedded_arrow_schema_is_survived() {
+        let good = parquet_bytes();
+        let key = b"ARROW:schema";
+        let at = good
+            .windows(key.len())
+            .position(|w| w == key)
+            .expect("the Arrow schema is embedded");
+        // The base64 value follows its key in the footer, up to the file's end marker.
+        let start = at + key.len();
+        let end = good.len() - 8;
+        let base64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("damaged.parquet");
+        let mut tried = 0;
+        for i in start..end {
+            if !base64.contains(&good[i]) {
+                continue;
+            }
+            for replacement in [b'A', b'/', b'z'] {
+                let mut bad = good.clone();
+                bad[i] = replacement;
+                std::fs::write(&path, &bad).unwrap();
+                let file = std::fs::File::open(&path).unwrap();
+                let Ok(reader) = SerializedFileReader::new(file) else {
+                    continue;
+                };
+                // Never a panic: the schema comes back, from one source or the other.
+                let schema = arrow_schema(reader.metadata().file_metadata()).unwrap();
+                assert_eq!(schema.fields().len(), 2);
+                tried += 1;
+            }
+        }
+        assert!(tried > 100, "only {tried} damaged files were read");
+    }
 }
