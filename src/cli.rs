@@ -156,12 +156,12 @@ pub struct PushFoldQuestion {
     /// A class (AKo, 77, T9s) or two cards (As Kd).
     pub hand: String,
     /// Effective stack in big blinds (answered at the table's grid stack at or below it).
-    #[arg(long, value_parser = positive_amount)]
+    #[arg(long, value_parser = positive_amount, allow_negative_numbers = true)]
     pub stack: f64,
     /// Ante per player in big blinds: the table must have been computed with it
     /// (default: 0 with tables/holdem_pushfold/pushfold.bin, else
     /// tables/holdem_pushfold_ante/pushfold.bin).
-    #[arg(long, value_parser = amount)]
+    #[arg(long, value_parser = amount, allow_negative_numbers = true)]
     pub ante: Option<f64>,
     /// The table to read.
     #[arg(long)]
@@ -185,16 +185,16 @@ pub struct NiuniuQuestion {
 #[derive(clap::Args, Debug, Clone)]
 pub struct Bet {
     /// Pot before our decision, including the opponent's bet.
-    #[arg(long, default_value_t = 100.0, value_parser = positive_amount)]
+    #[arg(long, default_value_t = 100.0, value_parser = positive_amount, allow_negative_numbers = true)]
     pub pot: f64,
     /// Amount to call.
-    #[arg(long, default_value_t = 20.0, value_parser = amount)]
+    #[arg(long, default_value_t = 20.0, value_parser = amount, allow_negative_numbers = true)]
     pub call: f64,
     /// Raise-to amount to price (repeatable; default: 2× and 3× the call, and call + pot).
-    #[arg(long = "raise", value_name = "RAISE", value_parser = amount)]
+    #[arg(long = "raise", value_name = "RAISE", value_parser = amount, allow_negative_numbers = true)]
     pub raises: Vec<f64>,
     /// Probability that the opponent folds to a raise.
-    #[arg(long, default_value_t = 0.2, value_parser = probability)]
+    #[arg(long, default_value_t = 0.2, value_parser = probability, allow_negative_numbers = true)]
     pub fold: f64,
 }
 
@@ -214,7 +214,7 @@ pub struct StudQuestion {
     #[command(flatten)]
     pub bet: Bet,
     /// Extra chips won after hitting (implied odds).
-    #[arg(long, default_value_t = 0.0, value_parser = amount)]
+    #[arg(long, default_value_t = 0.0, value_parser = amount, allow_negative_numbers = true)]
     pub implied: f64,
     /// Deck: 52, 32 (7-A) or 28 (8-A).
     #[arg(long, default_value_t = 52, value_parser = deck)]
@@ -262,7 +262,7 @@ pub struct ZhajinhuaQuestion {
     #[command(flatten)]
     pub bet: Bet,
     /// Cost of asking for a comparison (比牌); default: the call.
-    #[arg(long, value_parser = amount)]
+    #[arg(long, value_parser = amount, allow_negative_numbers = true)]
     pub compare: Option<f64>,
     /// The opponent asked for a comparison pays its cost too (at its rate), not only us.
     #[arg(long)]
@@ -272,13 +272,13 @@ pub struct ZhajinhuaQuestion {
     #[arg(long)]
     pub blind: bool,
     /// What a seen player pays per chip a blind player pays for the same stake.
-    #[arg(long, default_value_t = 2.0, value_parser = seen_multiplier)]
+    #[arg(long, default_value_t = 2.0, value_parser = seen_multiplier, allow_negative_numbers = true)]
     pub seen_multiplier: f64,
     /// For the best raise: the limit of the fold curve f(R) = M·(R − C)/(R − C + P).
-    #[arg(long, default_value_t = 1.0, value_parser = probability)]
+    #[arg(long, default_value_t = 1.0, value_parser = probability, allow_negative_numbers = true)]
     pub max_fold: f64,
     /// For the best raise: the largest raise-to allowed (default: 5 × the pot).
-    #[arg(long, value_parser = amount)]
+    #[arg(long, value_parser = amount, allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// The table to read.
     #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]

@@ -116,6 +116,9 @@ pub const MAX_THREADS: usize = 1024;
 /// Fewest trials a Monte Carlo cell draws, whatever its early standard error says.
 pub const MIN_TRIALS: u64 = 1 << 14;
 
+/// The longest job description, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 300;
+
 /// A parsed job file. The `[rules]` table stays as source text until the game that owns
 /// it reads it with [`JobSpec::rules`], so its errors keep their file positions.
 #[derive(Debug, Clone)]
@@ -207,6 +210,7 @@ impl JobSpec {
             text,
         };
         spec.check_name()?;
+        spec.check_description()?;
         spec.check_run()?;
         Ok(spec)
     }
@@ -238,6 +242,28 @@ impl JobSpec {
             ));
         }
         Ok(())
+    }
+
+    /// A description is one line that a terminal shows as written: no line breaks, no
+    /// control characters (escape sequences would reach `pipeline list`'s terminal).
+    fn check_description(&self) -> Result<(), JobError> {
+        let chars = self.description.chars().count();
+        let bad = self.description.chars().find(|c| c.is_control());
+        if chars <= MAX_DESCRIPTION_CHARS && bad.is_none() {
+            return Ok(());
+        }
+        Err(self.field_error(
+            "job.description",
+            match bad {
+                Some(c) => format!(
+                    "holds the control character {:?}: a description is one line of text (put more in comments)",
+                    c
+                ),
+                None => format!(
+                    "{chars} characters: a description is one line of at most {MAX_DESCRIPTION_CHARS}"
+                ),
+            },
+        ))
     }
 
     fn check_name(&self) -> Result<(), JobError> {

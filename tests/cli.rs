@@ -666,6 +666,18 @@ fn zhajinhua_query_refuses_bad_questions() {
             2,
             "not a seen multiplier",
         ),
+        // Negative numbers get the range message, not clap's "unexpected argument".
+        (
+            vec!["Ks Kh Qd", "--pot", "-5"],
+            2,
+            "is not a positive amount",
+        ),
+        (vec!["Ks Kh Qd", "--call", "-1"], 2, "is not an amount"),
+        (
+            vec!["Ks Kh Qd", "--fold", "-0.5"],
+            2,
+            "is not a probability",
+        ),
     ] {
         let out = bin()
             .args(["query", "zhajinhua"])
@@ -681,6 +693,20 @@ fn zhajinhua_query_refuses_bad_questions() {
             stderr(&out)
         );
     }
+    // A call above the default cap (5 × the pot) is no complaint about a --cap not given.
+    let out = bin()
+        .args([
+            "query",
+            "zhajinhua",
+            "Ks Kh Qd",
+            "--call",
+            "1e12",
+            "--table",
+        ])
+        .arg(table)
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("--cap"), "{}", stderr(&out));
     // A table of another game is named as such.
     let out = bin()
         .args(["query", "zhajinhua", "Ks Kh Qd", "--table"])

@@ -23,13 +23,33 @@ pub struct Report {
 pub fn header(title: &str, meta: &JobMeta) -> String {
     let mut md = format!("# {title}: `{}`\n\n", meta.name);
     if !meta.description.is_empty() {
-        md.push_str(&format!("{}\n\n", meta.description));
+        md.push_str(&format!("{}\n\n", plain_markdown(&meta.description)));
     }
     md.push_str(&format!(
         "Written by `pipeline run {}` (kind `{}`)",
         meta.job_file, meta.kind
     ));
     md
+}
+
+/// A user's one line of text (a job description) as Markdown that shows it as written:
+/// a `<` that could open an HTML tag, comment or autolink (followed by a letter, `/`, `!`
+/// or `?`) becomes `&lt;`, so `<script>` is shown, never run or swallowed; `<=` stays.
+pub fn plain_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let opens_tag = c == '<'
+            && chars
+                .peek()
+                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?'));
+        if opens_tag {
+            out.push_str("&lt;");
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A Markdown table from a header row and data rows.
@@ -707,6 +727,10 @@ mod tests {
             "# Niuniu: `n`\n\nWritten by `pipeline run ../elsewhere/n.toml` (kind `niuniu.hands`)"
         );
         meta.description = "one line".into();
+        assert_eq!(
+            plain_markdown("<script>alert(1)</script> s.e. <= 1e-4, a<b, <!-- x"),
+            "&lt;script>alert(1)&lt;/script> s.e. <= 1e-4, a&lt;b, &lt;!-- x"
+        );
         assert!(header("Niuniu", &meta).contains("`n`\n\none line\n\nWritten by"));
     }
 

@@ -14,13 +14,18 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     let bet = &q.bet;
     let raises = raises(bet)?;
     let cost = q.compare.unwrap_or(bet.call);
-    let cap = q.cap.unwrap_or(5.0 * bet.pot);
-    if cap < bet.call {
-        return Err(UsageError::error(format!(
-            "--cap {cap} must be at least the call ({})",
-            bet.call
-        )));
-    }
+    let cap = match q.cap {
+        Some(cap) if cap < bet.call => {
+            return Err(UsageError::error(format!(
+                "--cap {cap} must be at least the call ({})",
+                bet.call
+            )))
+        }
+        Some(cap) => cap,
+        // The default cap is 5 × the pot, raised to the call where the call is larger,
+        // so a large --call never trips a limit the user did not set.
+        None => (5.0 * bet.pot).max(bet.call),
+    };
     let cards = cardtables::card::parse_exact(&q.hand, 3)
         .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
     let table = open_table(&q.table, "zhajinhua.toml", "--table", |p| {
