@@ -196,7 +196,10 @@ fn published(r: &Results) -> Vec<Published> {
             continue;
         }
         out.push(Published {
-            what: format!("EV, optimal play, split hands CDP, % (`{}`)", s.id),
+            what: format!(
+                "EV, composition-dependent play, split hands CDP, % (`{}`)",
+                s.id
+            ),
             ours: 100.0 * ours,
             published: 100.0 * published,
             decimals: 4,
@@ -214,28 +217,35 @@ pub fn build(
     r: &Results,
 ) -> anyhow::Result<Report> {
     let mut md = header("Blackjack", meta);
+    let simulated = if simulation.rounds == 0 {
+        " (nothing simulated: `[simulation] rounds = 0`)".to_string()
+    } else {
+        format!(
+            ", its basic strategy chart played through the seeded simulator{}",
+            match simulation.penetration {
+                None => " with a reshuffle before every round".to_string(),
+                Some(p) => format!(" with a cut card at {:.0} % penetration", 100.0 * p),
+            }
+        )
+    };
     md.push_str(&format!(
-        ": {} rule set{}, each \
-         analysed exactly, its basic strategy chart played through the seeded simulator{}.\n\n",
+        ": {} rule set{}, each analysed exactly{simulated}.\n\n",
         r.sets.len(),
         if r.sets.len() == 1 { "" } else { "s" },
-        match simulation.penetration {
-            None => " with a reshuffle before every round".to_string(),
-            Some(p) => format!(" with a cut card at {:.0} % penetration", 100.0 * p),
-        },
     ));
     md.push_str(
         "**How the numbers are made.** Exact combinatorial analysis with card removal (the \
          upcard and the player's cards leave the shoe; an infinite shoe draws each rank with \
-         fixed probability). *Optimal* is composition-dependent play of every unsplit hand: \
+         fixed probability). *Composition-dependent play* is the best play of every unsplit hand: \
          each decision uses the exact cards held. Split hands are not fully \
          composition-dependent: they resplit whenever allowed and their EVs are exact, \
          resplits included (every card dealt to every hand leaves the shoe in the order it \
          is dealt), but each split hand is played by the rule set's post-split strategy, \
          which sees its own cards and at most the pair cards of the split, not the other \
          hands' cards: CDZ- (as an unsplit hand of the same cards; the default), CDP1 \
-         (optimal for the shoe less both pair cards) or CDP (optimal for the shoe less every \
-         pair card seen so far); the section on split play compares the three. The \
+         (optimal for the shoe less both pair cards) or CDP (optimal for the shoe less one \
+         pair card per hand split so far: the standard CDP, which is CDP1 without \
+         resplits); the section on split play compares the three. The \
          *basic strategy* chart is total-dependent: each cell takes the action with the best \
          EV averaged over the two-card hands of that row, weighted by how often they are \
          dealt; its EV is exact too.\n",
@@ -269,7 +279,7 @@ pub fn build(
     md.push_str(&markdown_table(
         &[
             "rule set",
-            "EV, optimal play",
+            "EV, composition-dependent play",
             "EV, basic strategy (exact)",
             "EV, basic strategy simulated ± s.e.",
             "(sim − exact) / s.e.",
@@ -382,7 +392,7 @@ pub fn build(
         .take(SHOWN)
         .map(|(s, a)| {
             format!(
-                "{}: EV {} (optimal play), {} (basic strategy)",
+                "{}: EV {} (composition-dependent play), {} (basic strategy)",
                 s.id,
                 percent(a.optimal_ev),
                 percent(a.chart_ev)
@@ -497,12 +507,13 @@ fn chart_sections(job: &str, r: &Results) -> (String, Vec<(String, String)>) {
 /// first rule set under each.
 fn split_play(r: &Results) -> String {
     let mut md = String::from(
-        "\n## Split play: CDZ-, CDP1 and CDP\n\nThe EV (optimal play) with split hands \
+        "\n## Split play: CDZ-, CDP1 and CDP\n\nThe EV (composition-dependent play) with split hands \
          played each way, exact; the rule set's own strategy is the one in the table above. \
          CDZ- plays a split hand as an unsplit hand of the same cards; CDP1 plays every split \
-         hand optimally for the shoe less both pair cards; CDP optimally for the shoe less \
-         every pair card dealt before the hand's decisions. None looks at the other hands' \
-         non-pair cards.\n\n",
+         hand optimally for the shoe less both pair cards; CDP optimally for the shoe less the \
+         pair cards removed by splitting when the hand plays (one per hand formed so far: \
+         the standard definition, equal to CDP1 where no resplit is allowed). None looks \
+         at the other hands' non-pair cards.\n\n",
     );
     let rows: Vec<Vec<String>> = r
         .sets

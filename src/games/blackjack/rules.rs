@@ -86,9 +86,9 @@ pub enum PostSplit {
     /// CDP1: one strategy for every split hand, optimal for the shoe less the upcard, both
     /// pair cards of the split and the hand's own cards.
     Cdp1,
-    /// CDP: each hand is played optimally for the shoe less the upcard, every pair card
-    /// dealt before its decisions (the dealing order of `docs/rules/blackjack.md`) and
-    /// its own cards.
+    /// CDP (the standard definition): each hand is played optimally for the shoe less the
+    /// upcard, the pair cards removed by splitting so far (one per hand formed when its
+    /// decisions are made) and its own cards; without resplits it is CDP1.
     Cdp,
 }
 
@@ -436,32 +436,46 @@ pub fn rules_in_words(r: &BlackjackRules) -> [String; 11] {
     ]
 }
 
+/// Fields of the blackjack job tables that are not rules, by the table they belong in.
+const SETTING_TABLES: [(&str, &[&str]); 2] = [
+    (
+        "simulation",
+        &["rounds", "penetration", "compare_article_strategy"],
+    ),
+    ("analysis", &["optimal_split"]),
+];
+
+/// The message for a key of `[rules]` or `[grid]` that is no rule field: where it belongs
+/// when it is a field of another table, else the rule fields.
+fn unknown_rule_field(key: &str) -> String {
+    match SETTING_TABLES
+        .iter()
+        .find(|(_, fields)| fields.contains(&key))
+    {
+        Some((table, _)) => {
+            format!("`{key}` is not a rule but a setting of [{table}]: move it under [{table}]")
+        }
+        None => format!(
+            "unknown rule field: the fields are {}",
+            RULE_FIELDS.join(", ")
+        ),
+    }
+}
+
 /// Expands `[rules]` and `[grid]` into rule sets, each validated, and reads the settings.
 pub fn expand(spec: &JobSpec) -> Result<Expanded, JobError> {
     let sections: JobSections = spec.deserialize()?;
     let base = sections.rules.unwrap_or_default();
     for key in base.keys() {
         if !RULE_FIELDS.contains(&key.as_str()) {
-            return Err(spec.field_error(
-                &format!("rules.{key}"),
-                format!(
-                    "unknown rule field: the fields are {}",
-                    RULE_FIELDS.join(", ")
-                ),
-            ));
+            return Err(spec.field_error(&format!("rules.{key}"), unknown_rule_field(key)));
         }
     }
     let grid = sections.grid.unwrap_or_default();
     let mut axes: Vec<(&str, Vec<toml::Value>)> = Vec::new();
     for key in grid.keys() {
         if !RULE_FIELDS.contains(&key.as_str()) {
-            return Err(spec.field_error(
-                &format!("grid.{key}"),
-                format!(
-                    "unknown rule field: the fields are {}",
-                    RULE_FIELDS.join(", ")
-                ),
-            ));
+            return Err(spec.field_error(&format!("grid.{key}"), unknown_rule_field(key)));
         }
         if base.contains_key(key) {
             return Err(spec.field_error(

@@ -44,8 +44,11 @@
 //!   hand's cards);
 //! - CDP1: the play that is optimal from the shoe less the upcard, both pair cards and the
 //!   hand's cards, for every split hand;
-//! - CDP: the play that is optimal from the shoe less the upcard, every pair card dealt
-//!   before the hand's decisions, and its cards;
+//! - CDP: the play that is optimal from the shoe less the upcard, the pair cards removed
+//!   by splitting so far (one per hand formed when the hand's decisions are made: two, or
+//!   more after resplits) and its cards — the standard definition, under which CDP is
+//!   CDP1 when no resplit is allowed. A pair card that completes an earlier hand's first
+//!   two cards is that hand's card, not a split's, and does not change the play;
 //! - a chart: the basic strategy chart's total-dependent play.
 //!
 //! Resplitting happens whenever allowed (or, for a chart, when the chart splits the pair).
@@ -73,7 +76,7 @@ pub(super) enum Strategy {
     /// A basic strategy chart's play, given by the caller.
     Chart,
     /// The play optimal at split level `h` (the shoe less `h` pair cards, the hand's own
-    /// first card among them).
+    /// first card among them): CDP1 at level 2, CDP at the number of hands formed.
     Level(usize),
 }
 
@@ -139,8 +142,8 @@ pub(super) fn optimal_first(
 }
 
 /// A complete pattern of second-card draws: how many were pair cards and how many not,
-/// and each hand's second card (`true` = a pair card) with the number of pair cards drawn
-/// before it.
+/// and each hand's second card (`true` = a pair card) with the number of hands split so
+/// far when it takes that card (the pair cards removed by splitting, which CDP sees).
 struct Pattern {
     pairs: usize,
     others: usize,
@@ -165,7 +168,7 @@ fn patterns(max_hands: usize, resplit: bool) -> Vec<Pattern> {
             return;
         }
         // The hand in play draws a non-pair card: its first two cards are complete.
-        done.push((false, pairs));
+        done.push((false, hands));
         walk(
             max_hands,
             resplit,
@@ -184,7 +187,7 @@ fn patterns(max_hands: usize, resplit: bool) -> Vec<Pattern> {
                 out,
             );
         } else {
-            done.push((true, pairs));
+            done.push((true, hands));
             walk(
                 max_hands,
                 resplit,
@@ -396,7 +399,7 @@ impl Splitter {
             Mode::Fixed(s, play) => (play, &move |_| s),
             Mode::Optimal(PostSplit::Cdz, play) => (play, &|_| Strategy::Unsplit),
             Mode::Optimal(PostSplit::Cdp1, play) => (play, &|_| Strategy::Level(2)),
-            Mode::Optimal(PostSplit::Cdp, play) => (play, &|before| Strategy::Level(2 + before)),
+            Mode::Optimal(PostSplit::Cdp, play) => (play, &Strategy::Level),
         };
         // Gather the terms of every hand of every pattern by (second card a pair card,
         // strategy, pair cards out): most cancel, and the rest need fewer shoes.

@@ -476,7 +476,8 @@ struct OracleHand {
     stake: u8,
     second: bool,
     done: bool,
-    /// Pair cards out when the hand's decisions are made (its own included).
+    /// Pair cards removed by splitting when the hand's decisions are made (its own
+    /// included): the number of hands formed so far.
     level: u32,
 }
 
@@ -504,7 +505,8 @@ impl SplitOracle {
     }
 
     /// The analyzer of the shoe this hand's strategy plays for: less the upcard (CDZ-),
-    /// less one more pair card (CDP1), less every pair card seen but the hand's (CDP).
+    /// less one more pair card (CDP1), less one pair card per other hand formed by
+    /// splitting when the hand plays (CDP: the standard definition).
     fn analyzer(&mut self, level: u32) -> &mut Analyzer {
         let out = match self.mode {
             PostSplit::Cdz => 0,
@@ -566,24 +568,18 @@ impl SplitOracle {
         v
     }
 
-    /// Expected total from here: hand `cur` acts next, `pairs` pair cards have been drawn
-    /// as second cards.
-    fn play(
-        &mut self,
-        shoe: [u32; 10],
-        hands: &mut Vec<OracleHand>,
-        cur: usize,
-        pairs: u32,
-    ) -> f64 {
+    /// Expected total from here: hand `cur` acts next.
+    fn play(&mut self, shoe: [u32; 10], hands: &mut Vec<OracleHand>, cur: usize) -> f64 {
         if cur == hands.len() {
             return self.leaf(shoe, hands);
         }
         let hand = hands[cur];
         if hand.done {
-            return self.play(shoe, hands, cur + 1, pairs);
+            return self.play(shoe, hands, cur + 1);
         }
         let n: u32 = shoe.iter().sum();
         assert!(n > 0, "the test shoe ran out");
+        let n_hands = hands.len() as u32;
         let may_resplit = hands.len() < usize::from(self.rules.max_split_hands)
             && (self.pair != ACE || self.rules.resplit_aces);
         let action = if !hand.second {
@@ -597,7 +593,7 @@ impl SplitOracle {
         };
         if action == Some(Action::Stand) {
             hands[cur].done = true;
-            let v = self.play(shoe, hands, cur + 1, pairs);
+            let v = self.play(shoe, hands, cur + 1);
             hands[cur] = hand;
             return v;
         }
@@ -614,7 +610,7 @@ impl SplitOracle {
                     done: false,
                     level: 0,
                 });
-                let v = self.play(left, hands, cur, pairs + 1);
+                let v = self.play(left, hands, cur);
                 hands.pop();
                 v
             } else {
@@ -622,7 +618,7 @@ impl SplitOracle {
                 h.cards.counts[r] += 1;
                 if !hand.second {
                     h.second = true;
-                    h.level = 2 + pairs;
+                    h.level = n_hands;
                 } else if action == Some(Action::Double) {
                     h.stake = 2;
                     h.done = true;
@@ -630,8 +626,7 @@ impl SplitOracle {
                 if h.cards.total().0 >= 21 && h.second && hand.second {
                     h.done = true;
                 }
-                let more = u32::from(!hand.second && r == self.pair);
-                let v = self.play(left, hands, cur, pairs + more);
+                let v = self.play(left, hands, cur);
                 hands[cur] = hand;
                 v
             };
@@ -654,7 +649,7 @@ impl SplitOracle {
             };
             2
         ];
-        self.play(left, &mut hands, 0, 0) / (1.0 - blackjack_chance(&left, self.up))
+        self.play(left, &mut hands, 0) / (1.0 - blackjack_chance(&left, self.up))
     }
 }
 
@@ -730,8 +725,8 @@ fn post_split_modes_agree_where_they_must() {
     // An infinite shoe: no card changes any other, so every mode plays alike.
     let a = analyze_every_mode(&infinite());
     // Without resplits, CDP1 plays each hand optimally for the shoe it is dealt from
-    // (less both pair cards) and CDP also sees a pair card dealt to the first hand: each
-    // is at least as good as the one before.
+    // (less both pair cards), at least as well as CDZ-, and CDP is CDP1 (no hand is formed
+    // beyond the first two).
     let two = analyze_every_mode(&BlackjackRules {
         max_split_hands: 2,
         ..rules(1)
@@ -747,10 +742,8 @@ fn post_split_modes_agree_where_they_must() {
                 "{p} v {up}: {m:?}"
             );
             let m = two.upcards[up].split_by_mode[i];
-            assert!(
-                m[2] >= m[1] - 1e-15 && m[1] >= m[0] - 1e-15,
-                "{p} v {up}: {m:?}"
-            );
+            assert!(m[1] >= m[0] - 1e-15, "{p} v {up}: {m:?}");
+            assert_eq!(m[2], m[1], "{p} v {up}: CDP is CDP1 without resplits");
             let m = six.upcards[up].split_by_mode[i];
             assert!((m[0] - m[2]).abs() < 2e-3, "{p} v {up}: {m:?}");
             assert_eq!(
@@ -795,19 +788,16 @@ fn simulate_split(oracle: &mut SplitOracle, rng: &mut rand_pcg::Pcg64) -> Option
     };
     let mut hands = vec![new_hand; 2];
     let mut cur = 0;
-    let mut pairs = 0;
     while cur < hands.len() {
         let r = draw(&mut shoe, rng);
         let may_resplit =
             hands.len() < usize::from(rules.max_split_hands) && (pair != ACE || rules.resplit_aces);
         if r == pair && may_resplit {
             hands.push(new_hand);
-            pairs += 1;
             continue;
         }
         hands[cur].cards.counts[r] += 1;
-        hands[cur].level = 2 + pairs;
-        pairs += u32::from(r == pair);
+        hands[cur].level = hands.len() as u32;
         let mut action = oracle.first(hands[cur]);
         loop {
             match action {
