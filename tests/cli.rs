@@ -1820,6 +1820,59 @@ fn pipes_and_folders_are_refused_as_job_table_and_inspected_files() {
     }
 }
 
+#[test]
+fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
+    let work = tempfile::tempdir().unwrap();
+    let check = |text: &str| {
+        let job = work.path().join("job.toml");
+        std::fs::write(&job, text).unwrap();
+        let out = run_ok(&["check", job.to_str().unwrap(), "--threads", "2"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // 10^13 counted rounds: about 12 CPU-days, 6 days on two threads.
+    let said = check(
+        "[job]\nkind = \"blackjack.counter\"\nname = \"c\"\n[betting]\nrounds = 10_000_000_000_000\n",
+    );
+    assert!(
+        said.contains("estimate: about 12.2 days of CPU, 6.1 days on 2 threads"),
+        "{said}"
+    );
+    assert!(
+        said.contains("warning:  this run would take about 6.1 days"),
+        "{said}"
+    );
+    // A Monte Carlo target no cell reaches within its trial budget.
+    let said = check(
+        "[job]\nkind = \"zhajinhua.multiway\"\nname = \"m\"\n[run]\ntarget_std_error = 1e-12\n",
+    );
+    assert!(
+        said.contains("warning:  target_std_error = 1e-12 needs about 2.5e23 trials"),
+        "{said}"
+    );
+    // The shipped jobs are estimated and none is flagged.
+    for job in [
+        "jobs/blackjack.toml",
+        "jobs/blackjack_indices.toml",
+        "jobs/zhajinhua_multiway.toml",
+    ] {
+        let out = run_ok(&["check", repo(job).to_str().unwrap(), "--threads", "2"]);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(!said.contains("warning:"), "{job}: {said}");
+    }
+    let out = run_ok(&[
+        "check",
+        repo("jobs/blackjack.toml").to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("estimate: about 67 min of CPU, 33 min on 2 threads"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// The regression corpus: every job file in `tests/bad_jobs/` names, on its first line
 /// (`# expect: ...`), a fragment of the one message `pipeline check` must give for it.
 #[test]

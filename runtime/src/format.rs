@@ -234,6 +234,13 @@ pub fn open_payload(bytes: &[u8], expected: Game) -> Result<(TableHeader, &[u8])
 /// special file (`/dev/zero`), a huge file or a hostile header costs a bounded read and
 /// allocation, never "read until memory runs out".
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, TableError> {
+    read_file_up_to(path, MAX_PAYLOAD)
+}
+
+/// [`read_file`] with another payload limit, for files whose writer allows larger
+/// payloads than a runtime table (the pipeline's own checkpoints): the writer and the
+/// reader of a kind of file must use the same limit.
+pub fn read_file_up_to(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, TableError> {
     use std::io::Read;
     let io = |cause| TableError::Io {
         path: path.display().to_string(),
@@ -258,11 +265,8 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, TableError> {
         return Err(TableError::BadMagic);
     }
     let declared = le_u64(&bytes, 24);
-    if declared > MAX_PAYLOAD {
-        return Err(TableError::TooLarge {
-            declared,
-            limit: MAX_PAYLOAD,
-        });
+    if declared > limit {
+        return Err(TableError::TooLarge { declared, limit });
     }
     // One byte past the declaration, so a longer file is caught as a length mismatch.
     file.take(declared + 1)

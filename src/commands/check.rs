@@ -23,11 +23,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     for dir in [tables.as_path(), args.out.join("reports").as_path()] {
         writable(dir)?;
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let thread_count = match args.threads.unwrap_or(spec.run.threads) {
+        0 => cores,
+        n => n,
+    };
     let threads = match args.threads.unwrap_or(spec.run.threads) {
-        0 => format!(
-            "every core ({})",
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        ),
+        0 => format!("every core ({cores})"),
         n => n.to_string(),
     };
     println!("{}: ok", spec.path);
@@ -49,6 +51,31 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     for line in job.describe() {
         println!("  work:     {line}");
     }
+    let mut warnings = job.warnings();
+    if let Some(cpu) = job.cpu_seconds() {
+        // The shard's share of the work, spread over its threads.
+        let share = match args.shard {
+            Some(s) => units_of(units, Some(s)).len() as f64 / units.max(1) as f64,
+            None => 1.0,
+        };
+        let wall = cpu * share / thread_count as f64;
+        println!(
+            "  estimate: about {} of CPU, {} on {thread_count} thread{} (a cost model, not a measurement)",
+            duration(cpu * share),
+            duration(wall),
+            if thread_count == 1 { "" } else { "s" }
+        );
+        if wall > ABSURD_WALL_SECONDS {
+            warnings.push(format!(
+                "this run would take about {} on {thread_count} thread{}: check the settings that scale it (rounds, points per count, grid), or shard it",
+                duration(wall),
+                if thread_count == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    for line in &warnings {
+        println!("  warning:  {line}");
+    }
     println!("  tables:   {}", tables.display());
     println!("  report:   {}", report.display());
     match saved_progress(&args.out, &spec, args.shard, units) {
@@ -65,6 +92,20 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A run longer than this (three days) is flagged as probably not meant.
+const ABSURD_WALL_SECONDS: f64 = 3.0 * 86_400.0;
+
+/// `45 s`, `12 min`, `3.1 h`, `4.2 days`, `3.0 years`.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5_400.0 => format!("{:.0} min", s / 60.0),
+        s if s < 2.0 * 86_400.0 => format!("{:.1} h", s / 3_600.0),
+        s if s < 730.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s => format!("{:.1} years", s / (365.25 * 86_400.0)),
+    }
 }
 
 /// Whether files can be created in `dir`, or in the nearest folder above it that exists

@@ -44,13 +44,29 @@ pub struct PartFile {
     pub units: Vec<(u32, Vec<u8>)>,
 }
 
+/// The largest payload of a checkpoint or part, written and read alike: a run never
+/// saves what it could not read back. Far above any job the unit limit
+/// ([`super::plan::MAX_UNITS`]) lets through, yet a bound on what a hostile file can make
+/// a reader allocate.
+pub const MAX_INTERNAL_PAYLOAD: u64 = 16 << 30;
+
 fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
     let bytes = format::write_table(Game::Pipeline, UNITS_REVISION, value)?;
+    let payload = (bytes.len() - format::HEADER_LEN) as u64;
+    if payload > MAX_INTERNAL_PAYLOAD {
+        anyhow::bail!(
+            "cannot save {}: its {} GiB of unit results exceed the {} GiB a run can read back; \
+             split the job into shards (--shard I/N) or lower its size settings",
+            path.display(),
+            payload >> 30,
+            MAX_INTERNAL_PAYLOAD >> 30
+        );
+    }
     atomic_write_bytes(path, &bytes)
 }
 
 fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
-    let bytes = format::read_file(path)
+    let bytes = format::read_file_up_to(path, MAX_INTERNAL_PAYLOAD)
         .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
     let (header, payload) = format::open_payload(&bytes, Game::Pipeline)
         .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
@@ -125,6 +141,25 @@ mod tests {
         let back = Checkpoint::load(&path).unwrap();
         assert_eq!(back.units, checkpoint().units);
         assert_eq!(back.unit_count, 3);
+    }
+
+    #[test]
+    fn checkpoints_are_read_up_to_the_size_they_may_be_written() {
+        // A header declaring 2 GiB, past a runtime table's 1 GiB limit but within a
+        // checkpoint's, with no payload behind it: refused as truncated, not as too large.
+        let dir = tempfile::tempdir().unwrap();
+        let path = Checkpoint::path(dir.path(), None);
+        let mut bytes = format::write_table(Game::Pipeline, UNITS_REVISION, &checkpoint()).unwrap();
+        bytes.truncate(format::HEADER_LEN);
+        bytes[24..32].copy_from_slice(&(2u64 << 30).to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let err = format!("{:#}", Checkpoint::load(&path).unwrap_err());
+        assert!(err.contains("truncated"), "{err}");
+        // One byte past the limit both sides share: refused as too large.
+        bytes[24..32].copy_from_slice(&(MAX_INTERNAL_PAYLOAD + 1).to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let err = format!("{:#}", Checkpoint::load(&path).unwrap_err());
+        assert!(err.contains("limit"), "{err}");
     }
 
     #[test]

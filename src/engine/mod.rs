@@ -47,6 +47,18 @@ pub fn stream(seed: u64, unit: u64) -> rand_pcg::Pcg64 {
     rand_pcg::Pcg64::new(state, u128::from(unit))
 }
 
+/// The warning for a Monte Carlo target that a cell with outcomes near even odds cannot
+/// reach within `max_trials` (its standard error is about √(1/4 / trials)), if any.
+pub fn monte_carlo_warning(target_std_error: f64, max_trials: u64) -> Option<String> {
+    let needed = 0.25 / (target_std_error * target_std_error);
+    (needed > max_trials as f64).then(|| {
+        format!(
+            "target_std_error = {target_std_error:e} needs about {needed:.1e} trials for a cell near even odds, more than max_trials = {max_trials}: such cells stop at max_trials with a standard error of about {:.1e}",
+            (0.25 / max_trials as f64).sqrt()
+        )
+    })
+}
+
 /// Everything a finished job produces, before anything touches the disk.
 pub struct Outputs {
     /// The rule set the results were computed under, as TOML (goes into every file's
@@ -80,6 +92,20 @@ pub trait Job: Send + Sync {
     /// What a run would do beyond its unit count, one line each (rule sets, Monte Carlo
     /// targets, simulated rounds), for `pipeline check`.
     fn describe(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A rough cost model for `pipeline check`: the CPU-seconds a run needs on one core
+    /// of a current server (rates measured in `reports/BENCHMARKS.md`), where the work
+    /// depends on settings enough to make a run surprisingly long. `None`: seconds or
+    /// minutes whatever the settings.
+    fn cpu_seconds(&self) -> Option<f64> {
+        None
+    }
+
+    /// Settings that are valid but probably not meant (a Monte Carlo target that no cell
+    /// can reach within its trial budget), one line each, for `pipeline check`.
+    fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
 
@@ -117,6 +143,8 @@ pub trait Job: Send + Sync {
 pub trait ErasedJob: Send + Sync {
     fn unit_count(&self) -> usize;
     fn describe(&self) -> Vec<String>;
+    fn cpu_seconds(&self) -> Option<f64>;
+    fn warnings(&self) -> Vec<String>;
     fn start_order(&self, index: usize) -> usize;
     fn run_unit_bytes(&self, index: usize) -> anyhow::Result<Vec<u8>>;
     fn finish_bytes(
@@ -134,6 +162,14 @@ impl<J: Job> ErasedJob for J {
 
     fn describe(&self) -> Vec<String> {
         Job::describe(self)
+    }
+
+    fn cpu_seconds(&self) -> Option<f64> {
+        Job::cpu_seconds(self)
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        Job::warnings(self)
     }
 
     fn start_order(&self, index: usize) -> usize {

@@ -111,6 +111,24 @@ impl Shard {
     }
 }
 
+/// The most work units a job may plan. Far above any useful job (the largest shipped
+/// job plans about 5,000), and low enough that the plan, the progress and the checkpoint
+/// of any job that passes stay small: a job planner refuses more, naming the setting.
+pub const MAX_UNITS: u64 = 1_000_000;
+
+/// Checks a planner's unit count, computed (with the planner's own arithmetic, widened so
+/// it cannot overflow) before anything of that size is allocated: `Err` says how many
+/// units the settings ask for and the limit, for the caller to put at its field.
+pub fn check_unit_total(units: u128) -> Result<(), String> {
+    if units <= u128::from(MAX_UNITS) {
+        Ok(())
+    } else {
+        Err(format!(
+            "asks for {units} work units, and a job may plan at most {MAX_UNITS}: lower it (or split the job into several)"
+        ))
+    }
+}
+
 /// Refuses a shard layout with more shards than the job has units (empty shards, and a
 /// `merge` that would wait for parts that can never hold anything).
 pub fn check_shard(shard: Option<Shard>, unit_count: usize) -> Result<(), String> {

@@ -31,6 +31,7 @@ use super::report;
 use super::rules::{expand, Expanded, RuleSetSpec, SimulationSettings};
 use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally, ROUNDS_PER_UNIT};
 use super::tables::{self, Results};
+use crate::engine::plan::check_unit_total;
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
 use crate::job::{JobError, JobSpec};
 
@@ -84,11 +85,14 @@ impl StrategyJob {
             every_mode: true,
             optimal_split: settings.optimal_split,
         };
-        let mut plan: Vec<Plan> = (0..sets.len()).map(Plan::Analyze).collect();
         let mut strategies = vec![Strategy::Basic];
         if simulation.compare_article_strategy {
             strategies.push(Strategy::Article);
         }
+        let chunks = u128::from(simulation.rounds.div_ceil(ROUNDS_PER_UNIT));
+        check_unit_total(sets.len() as u128 * (1 + chunks * strategies.len() as u128))
+            .map_err(|e| spec.field_error("simulation.rounds", e))?;
+        let mut plan: Vec<Plan> = (0..sets.len()).map(Plan::Analyze).collect();
         for &strategy in &strategies {
             for set in 0..sets.len() {
                 let mut left = simulation.rounds;
@@ -120,8 +124,39 @@ impl StrategyJob {
     }
 }
 
+/// The cost model of `pipeline check`'s estimate, from `reports/BENCHMARKS.md` (one core
+/// of the 2-core development machine): one rule set's exact analysis (61–99 ms for six
+/// decks, every post-split mode), the optimal two-hand split (2 min 41 s of CPU for the
+/// five rule sets of `jobs/blackjack_optimal_split.toml`), the shoe simulator (11.9–13.1 M rounds/s), the counter (9.4–9.7 M
+/// rounds/s) and an index point (the six-deck indices job: 2,100 points at each of 21
+/// counts in 10 min on 2 cores).
+const ANALYSIS_SECONDS: f64 = 0.1;
+const OPTIMAL_SPLIT_SECONDS: f64 = 32.0;
+const SIMULATED_ROUNDS_PER_SECOND: f64 = 12e6;
+const COUNTED_ROUNDS_PER_SECOND: f64 = 9.5e6;
+const SECONDS_PER_INDEX_POINT: f64 = 0.03;
+
 impl Job for StrategyJob {
     type Unit = Unit;
+
+    fn cpu_seconds(&self) -> Option<f64> {
+        let sets = self.sets.len() as f64;
+        let strategies = if self.simulation.compare_article_strategy {
+            2.0
+        } else {
+            1.0
+        };
+        let split = if self.options.optimal_split {
+            OPTIMAL_SPLIT_SECONDS
+        } else {
+            0.0
+        };
+        Some(
+            sets * (ANALYSIS_SECONDS
+                + split
+                + strategies * self.simulation.rounds as f64 / SIMULATED_ROUNDS_PER_SECOND),
+        )
+    }
 
     fn describe(&self) -> Vec<String> {
         let ids: Vec<&str> = self.sets.iter().map(|s| s.id.as_str()).collect();
@@ -335,6 +370,9 @@ impl IndicesJob {
         let counter = Counter::from_spec(spec)?;
         let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
         let settings = IndicesSettings::from_spec(spec, &rules)?;
+        let chunks = u128::from(settings.points_per_count.div_ceil(POINTS_PER_UNIT));
+        check_unit_total(sets.len() as u128 * counter.counts() as u128 * chunks)
+            .map_err(|e| spec.field_error("indices.points_per_count", e))?;
         let mut plan = Vec::new();
         for set in 0..sets.len() {
             for count in 0..counter.counts() {
@@ -371,6 +409,13 @@ impl IndicesJob {
 
 impl Job for IndicesJob {
     type Unit = CountSample;
+
+    fn cpu_seconds(&self) -> Option<f64> {
+        let points = self.sets.len() as f64
+            * self.counter.counts() as f64
+            * f64::from(self.settings.points_per_count);
+        Some(self.sets.len() as f64 * ANALYSIS_SECONDS + points * SECONDS_PER_INDEX_POINT)
+    }
 
     fn describe(&self) -> Vec<String> {
         let c = &self.counter;
@@ -530,6 +575,8 @@ impl CounterJob {
         let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
         let play = PlaySettings::from_spec(spec, &counter, &rules)?;
         let betting = BettingSettings::from_spec(spec)?;
+        check_unit_total(sets.len() as u128 * u128::from(betting.rounds.div_ceil(ROUNDS_PER_UNIT)))
+            .map_err(|e| spec.field_error("betting.rounds", e))?;
         let mut plan = Vec::new();
         for set in 0..sets.len() {
             let mut left = betting.rounds;
@@ -567,6 +614,11 @@ impl CounterJob {
 
 impl Job for CounterJob {
     type Unit = CounterTally;
+
+    fn cpu_seconds(&self) -> Option<f64> {
+        let sets = self.sets.len() as f64;
+        Some(sets * (ANALYSIS_SECONDS + self.betting.rounds as f64 / COUNTED_ROUNDS_PER_SECOND))
+    }
 
     fn describe(&self) -> Vec<String> {
         vec![

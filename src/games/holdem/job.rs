@@ -484,6 +484,12 @@ impl Job for MultiwayJob {
         ]
     }
 
+    fn warnings(&self) -> Vec<String> {
+        crate::engine::monte_carlo_warning(self.target, self.max_trials)
+            .into_iter()
+            .collect()
+    }
+
     fn unit_count(&self) -> usize {
         self.exact_units() + CLASSES
     }

@@ -294,6 +294,15 @@ impl Job for HandsJob {
         lines
     }
 
+    fn warnings(&self) -> Vec<String> {
+        if self.max_opponents <= EXACT_OPPONENTS {
+            return Vec::new();
+        }
+        crate::engine::monte_carlo_warning(self.budget.target_std_error, self.budget.max_trials)
+            .into_iter()
+            .collect()
+    }
+
     fn unit_count(&self) -> usize {
         let sampled = usize::from(self.max_opponents.saturating_sub(EXACT_OPPONENTS));
         self.exact_units() + sampled * self.classes.len()
