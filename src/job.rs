@@ -116,6 +116,44 @@ pub const MAX_THREADS: usize = 1024;
 /// Fewest trials a Monte Carlo cell draws, whatever its early standard error says.
 pub const MIN_TRIALS: u64 = 1 << 14;
 
+/// A two-element TOML array, `[a, b]`, that refuses a third element: serde reads tuples
+/// and fixed arrays from the first elements and silently drops the rest, so a mistyped
+/// `range = [-5, 5, 40]` would run as `[-5, 5]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pair<A, B>(pub A, pub B);
+
+impl<'de, A: serde::Deserialize<'de>, B: serde::Deserialize<'de>> serde::Deserialize<'de>
+    for Pair<A, B>
+{
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, IgnoredAny, SeqAccess, Visitor};
+        struct Exactly2<A, B>(std::marker::PhantomData<(A, B)>);
+        impl<'de, A: serde::Deserialize<'de>, B: serde::Deserialize<'de>> Visitor<'de> for Exactly2<A, B> {
+            type Value = Pair<A, B>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array of exactly two elements")
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Pair<A, B>, S::Error> {
+                let a = seq
+                    .next_element()?
+                    .ok_or_else(|| S::Error::invalid_length(0, &self))?;
+                let b = seq
+                    .next_element()?
+                    .ok_or_else(|| S::Error::invalid_length(1, &self))?;
+                let mut n = 2;
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                if n > 2 {
+                    return Err(S::Error::invalid_length(n, &self));
+                }
+                Ok(Pair(a, b))
+            }
+        }
+        d.deserialize_seq(Exactly2(std::marker::PhantomData))
+    }
+}
+
 /// The longest job description, in characters.
 pub const MAX_DESCRIPTION_CHARS: usize = 300;
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use cardtables::blackjack::RANKS;
 
-use crate::job::{JobError, JobSpec};
+use crate::job::{JobError, JobSpec, Pair};
 
 /// A built-in counting system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,7 +106,7 @@ pub struct CountSettings {
     pub deck_resolution: Resolution,
     pub rounding: Rounding,
     /// The counts tabulated, inclusive; counts beyond are tabulated at the nearer end.
-    pub range: [i32; 2],
+    pub range: Pair<i32, i32>,
 }
 
 impl Default for CountSettings {
@@ -116,7 +116,7 @@ impl Default for CountSettings {
             tags: None,
             deck_resolution: Resolution::Exact,
             rounding: Rounding::Floor,
-            range: [-10, 10],
+            range: Pair(-10, 10),
         }
     }
 }
@@ -194,7 +194,7 @@ impl Counter {
                 ("custom".to_string(), tags)
             }
         };
-        let [low, high] = s.range;
+        let Pair(low, high) = s.range;
         if low >= high || low < -40 || high > 40 {
             return Err((
                 "count.range",

@@ -25,7 +25,7 @@ use super::count::Counter;
 use super::hands::{ACE, TEN};
 use super::rules::{BlackjackRules, Surrender};
 use super::sim::{CounterTally, Ramp, MAX_SEATS, ROUNDS_PER_UNIT};
-use crate::job::{JobError, JobSpec};
+use crate::job::{JobError, JobSpec, Pair};
 
 /// The published Illustrious 18 for Hi-Lo, multi-deck, S17 (Schlesinger, *Blackjack
 /// Attack*): (row, upcard, play, index), each read "play at this count and above" (below
@@ -434,8 +434,8 @@ fn index_rule(
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BettingFields {
-    ramp: Option<Vec<(i32, f64)>>,
-    ramps: Option<Vec<Vec<(i32, f64)>>>,
+    ramp: Option<Vec<Pair<i32, f64>>>,
+    ramps: Option<Vec<Vec<Pair<i32, f64>>>>,
     rounds: Option<u64>,
     bankroll: Option<f64>,
     trip_rounds: Option<u64>,
@@ -489,8 +489,9 @@ pub const MAX_TRIP_ROUNDS: u64 = ROUNDS_PER_UNIT;
 const MAX_ROUNDS: u64 = 10_000_000_000_000;
 
 impl BettingSettings {
-    /// Validates the `[betting]` table.
-    pub fn from_spec(spec: &JobSpec) -> Result<BettingSettings, JobError> {
+    /// Validates the `[betting]` table; every ramp step is a count of `counter`'s range
+    /// (counts beyond it are tabulated at its ends, so a step outside would never fire).
+    pub fn from_spec(spec: &JobSpec, counter: &Counter) -> Result<BettingSettings, JobError> {
         #[derive(Deserialize)]
         struct Sections {
             #[serde(default)]
@@ -500,6 +501,9 @@ impl BettingSettings {
         let f = s.betting.unwrap_or_default();
         let error = |field: &str, message: String| Err(spec.field_error(field, message));
         let d = BettingSettings::default();
+        let steps = |ramp: Vec<Pair<i32, f64>>| -> Vec<(i32, f64)> {
+            ramp.into_iter().map(|Pair(c, u)| (c, u)).collect()
+        };
         let (ramps, field) = match (f.ramp, f.ramps) {
             (Some(_), Some(_)) => {
                 return error(
@@ -507,8 +511,8 @@ impl BettingSettings {
                     "give `ramp` (one) or `ramps` (several to compare), not both".into(),
                 )
             }
-            (Some(ramp), None) => (vec![ramp], "betting.ramp"),
-            (None, Some(ramps)) => (ramps, "betting.ramps"),
+            (Some(ramp), None) => (vec![steps(ramp)], "betting.ramp"),
+            (None, Some(ramps)) => (ramps.into_iter().map(steps).collect(), "betting.ramps"),
             (None, None) => (d.ramps, "betting.ramp"),
         };
         if ramps.is_empty() || ramps.len() > MAX_RAMPS {
@@ -530,6 +534,17 @@ impl BettingSettings {
                 );
             }
             for (i, &(count, units)) in ramp.iter().enumerate() {
+                if !(counter.low..=counter.high).contains(&count) {
+                    return error(
+                        field,
+                        format!(
+                            "{which}step {} is at count {count}, outside the [count] range {} to {}: a step there would never fire (widen `range` or move the step)",
+                            i + 1,
+                            counter.low,
+                            counter.high
+                        ),
+                    );
+                }
                 if i > 0 && count <= ramp[i - 1].0 {
                     return error(
                         field,
@@ -652,7 +667,8 @@ pub struct CounterResult {
     /// Mean units bet per round.
     pub mean_bet: f64,
     /// SCORE = 10⁶ (win rate ÷ sd)², the win per 100 rounds of a bettor scaled to a
-    /// bankroll of 10,000 at 13.5 % risk of ruin; with its standard error.
+    /// bankroll of 10,000 at 13.5 % risk of ruin; 0 for a ramp that does not win (that
+    /// bettor would not play); with its standard error.
     pub score: (f64, f64),
     /// N0 = (sd ÷ win rate)²: rounds until the expected win equals one standard deviation.
     pub n0: f64,
@@ -689,13 +705,19 @@ impl CounterResult {
         let mean = r.won.mean();
         let se = r.won.std_error();
         let sd = se * (n as f64).sqrt();
-        let score = 1e6 * (mean / sd).powi(2);
+        // SCORE is the win per 100 rounds of a Kelly bettor with a 10,000-unit bankroll:
+        // zero where the ramp does not win (that bettor does not play), never the positive
+        // square of a loss. Its error is the delta method's, and at least the square of
+        // the win rate's own error, which the delta method misses near zero.
+        let edge = mean.max(0.0);
+        let score = 1e6 * (edge / sd).powi(2);
+        let score_se = (2e6 * edge * se / (sd * sd)).max(1e6 * (se / sd).powi(2));
         CounterResult {
             rounds: n,
             win_rate: (mean, se),
             sd,
             mean_bet: r.bet / n as f64,
-            score: (score, 2.0 * score * se / mean.abs()),
+            score: (score, score_se),
             n0: (sd / mean).powi(2),
             risk_of_ruin: f64::NAN,
             trips: t.trips,

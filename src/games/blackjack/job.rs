@@ -574,7 +574,7 @@ impl CounterJob {
         let counter = Counter::from_spec(spec)?;
         let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
         let play = PlaySettings::from_spec(spec, &counter, &rules)?;
-        let betting = BettingSettings::from_spec(spec)?;
+        let betting = BettingSettings::from_spec(spec, &counter)?;
         check_unit_total(sets.len() as u128 * u128::from(betting.rounds.div_ceil(ROUNDS_PER_UNIT)))
             .map_err(|e| spec.field_error("betting.rounds", e))?;
         let mut plan = Vec::new();

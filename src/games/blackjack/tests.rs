@@ -10,6 +10,7 @@ use super::reference::{Analyzer, RefHand};
 use super::rules::{BlackjackRules, Decks, InfiniteWord, PostSplit, Surrender};
 use super::sim::{article_chart, Player, Shuffle, Tally};
 use crate::engine::stream;
+use crate::job::Pair;
 use cardtables::blackjack::{Action, Row, RANKS};
 
 fn rules(decks: u8) -> BlackjackRules {
@@ -1248,7 +1249,7 @@ fn counting_systems_keep_their_published_balance() {
     // KO starts a six-deck shoe at 4 − 4·6 = −20 and ends it at +4, its pivot.
     let ko = Counter::new(&CountSettings {
         system: Some(System::Ko),
-        range: [-30, 10],
+        range: Pair(-30, 10),
         ..CountSettings::default()
     })
     .unwrap();
@@ -1317,7 +1318,7 @@ fn bad_count_settings_name_their_field() {
     .contains("half points"));
     assert_eq!(
         err(CountSettings {
-            range: [3, 3],
+            range: Pair(3, 3),
             ..CountSettings::default()
         })
         .0,
@@ -1580,7 +1581,7 @@ fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
     };
     let chart = analyze(&r).chart;
     let counter = Counter::new(&CountSettings {
-        range: [-4, 4],
+        range: Pair(-4, 4),
         ..CountSettings::default()
     })
     .unwrap();
@@ -1718,7 +1719,7 @@ fn the_count_is_exact_where_the_true_count_is_a_whole_number() {
                 tags: Some(vec![-1.0, 0.5, 1.0, 1.0, 1.5, 1.0, 0.5, 0.0, -0.5, -1.0]),
                 deck_resolution: resolution,
                 rounding,
-                range: [-40, 40],
+                range: Pair(-40, 40),
             })
             .unwrap();
             for left in 1..=416i64 {
@@ -1862,7 +1863,7 @@ fn the_count_law_is_the_sum_over_every_composition_of_the_cards_gone() {
             system: Some(system),
             deck_resolution: resolution,
             rounding,
-            range,
+            range: Pair(range[0], range[1]),
             ..CountSettings::default()
         })
         .unwrap();
@@ -1906,7 +1907,7 @@ fn the_count_law_is_the_law_of_the_shoes_the_indices_job_draws() {
     use super::count_law::{count_law, covariates};
     use super::indices::draw_seen;
     let counter = Counter::new(&CountSettings {
-        range: [-4, 4],
+        range: Pair(-4, 4),
         ..CountSettings::default()
     })
     .unwrap();
@@ -1985,4 +1986,42 @@ fn the_regression_estimate_removes_what_the_covariates_explain() {
     // Too few points to fit the slopes: the plain mean.
     let (plain, est) = fit(MIN_POINTS_TO_FIT - 1, 0.002, 13);
     assert_eq!(plain, est);
+}
+
+#[test]
+fn score_is_zero_for_a_ramp_that_loses_and_the_published_value_for_one_that_wins() {
+    use super::counting::CounterResult;
+    use super::sim::{CounterTally, RampTally};
+    // 10^8 rounds of results with sd 1.15 and a mean of -0.4 % or +1 %.
+    let tally = |mean: f64| {
+        let (n, sd) = (1e8, 1.15);
+        CounterTally {
+            by_ramp: vec![RampTally {
+                won: Tally {
+                    rounds: n as u64,
+                    sum: mean * n,
+                    sum_squares: (sd * sd + mean * mean) * n,
+                },
+                bet: n,
+                ..RampTally::default()
+            }],
+            ..CounterTally::default()
+        }
+    };
+    let losing = CounterResult::of(&tally(-0.004), 0);
+    assert_eq!(
+        losing.score.0, 0.0,
+        "a Kelly bettor does not play a losing game"
+    );
+    assert!(
+        losing.score.1 > 0.0,
+        "the zero is an estimate: it carries its error"
+    );
+    let winning = CounterResult::of(&tally(0.01), 0);
+    let expected = 1e6 * (0.01f64 / 1.15).powi(2);
+    assert!(
+        (winning.score.0 - expected).abs() < 1e-6 * expected,
+        "{:?}",
+        winning.score
+    );
 }
