@@ -1873,6 +1873,65 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
     );
 }
 
+#[test]
+fn a_new_output_set_leaves_no_file_of_the_old_one() {
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("x.toml");
+    let out = work.path().to_str().unwrap();
+    // The same output name, first for a two-rule-set blackjack grid, then for one rule
+    // set, then for another game: each run's folders hold its own files only.
+    let blackjack = |decks: &str| {
+        format!(
+            "[job]\nkind = \"blackjack.strategy\"\nname = \"x\"\n[grid]\ndecks = {decks}\n[simulation]\nrounds = 0\n"
+        )
+    };
+    std::fs::write(&job, blackjack("[1, 2]")).unwrap();
+    run_ok(&["run", job.to_str().unwrap(), "--out", out, "--quiet"]);
+    let charts = work.path().join("reports/x");
+    assert!(charts.join("chart-1d-s17-das.svg").is_file());
+    assert!(charts.join("chart-2d-s17-das.svg").is_file());
+    std::fs::write(&job, blackjack("[1]")).unwrap();
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        out,
+        "--quiet",
+        "--restart",
+    ]);
+    assert!(charts.join("chart-1d-s17-das.svg").is_file());
+    assert!(
+        !charts.join("chart-2d-s17-das.svg").exists(),
+        "a dropped rule set's chart stays"
+    );
+    std::fs::write(&job, "[job]\nkind = \"zhajinhua.hands\"\nname = \"x\"\n").unwrap();
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        out,
+        "--quiet",
+        "--restart",
+    ]);
+    let tables = work.path().join("tables/x");
+    assert!(tables.join("zhajinhua.bin").is_file());
+    for gone in [
+        "blackjack.bin",
+        "dealer.parquet",
+        "strategy.parquet",
+        "summary.parquet",
+    ] {
+        assert!(!tables.join(gone).exists(), "{gone} of the old set stays");
+    }
+    assert!(!charts.join("chart-1d-s17-das.svg").exists());
+    let stale = bin()
+        .args(["query", "blackjack", "T 6", "T", "--table"])
+        .arg(tables.join("blackjack.bin"))
+        .output()
+        .unwrap();
+    assert!(!stale.status.success(), "a stale table still answers");
+}
+
 /// The regression corpus: every job file in `tests/bad_jobs/` names, on its first line
 /// (`# expect: ...`), a fragment of the one message `pipeline check` must give for it.
 #[test]

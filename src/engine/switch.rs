@@ -128,12 +128,14 @@ pub fn switch(root: &Path, job: &str, staged: Vec<Staged>) -> anyhow::Result<Vec
     for file in staged {
         file.keep();
     }
-    roll_forward(root, &journal, abort_after_renames()).with_context(|| {
-        format!(
-            "the new outputs of {job} are only partly in place; the next `pipeline run` or `pipeline merge` of this job finishes the switch ({} stays until then)",
-            path.display()
-        )
-    })?;
+    roll_forward(root, &journal, abort_after_renames())
+        .and_then(|_| remove_stale(root, &journal))
+        .with_context(|| {
+            format!(
+                "the new outputs of {job} are only partly in place; the next `pipeline run` or `pipeline merge` of this job finishes the switch ({} stays until then)",
+                path.display()
+            )
+        })?;
     remove_journal(&path)?;
     Ok(paths)
 }
@@ -147,7 +149,9 @@ pub fn finish_pending(root: &Path, job: &str) -> anyhow::Result<Option<usize>> {
         Ok(None) => return Ok(None),
         Err(e) => return Err(e.context(unrecoverable(&path))),
     };
-    let moved = roll_forward(root, &journal, None).with_context(|| unrecoverable(&path))?;
+    let moved = roll_forward(root, &journal, None)
+        .and_then(|moved| remove_stale(root, &journal).map(|()| moved))
+        .with_context(|| unrecoverable(&path))?;
     remove_journal(&path)?;
     Ok(Some(moved))
 }
@@ -281,6 +285,52 @@ fn roll_forward(
         sink::sync_dir(&dir)?;
     }
     Ok(moved)
+}
+
+/// Removes the outputs of an earlier set that the new set does not have (a rule set
+/// dropped from a grid, another job kind under the same name), so the folders hold one
+/// set and `query --table` can never answer from a table the last run did not write.
+/// Only the job's own kinds of output file are touched: `tables/<job>/*.parquet`, `*.bin`
+/// and `*.json`, and `reports/<job>/*.svg`; hidden files (checkpoints, locks, this
+/// journal) and folders (`parts/`) stay.
+fn remove_stale(root: &Path, journal: &Journal) -> anyhow::Result<()> {
+    let kept: BTreeSet<PathBuf> = journal.moves.iter().map(|m| root.join(&m.path)).collect();
+    let places: [(PathBuf, &[&str]); 2] = [
+        (
+            root.join("tables").join(&journal.job),
+            &["parquet", "bin", "json"],
+        ),
+        (root.join("reports").join(&journal.job), &["svg"]),
+    ];
+    for (dir, extensions) in places {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+        };
+        let mut removed = false;
+        for entry in entries {
+            let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+            let path = entry.path();
+            let name = entry.file_name();
+            let ours = !name.to_string_lossy().starts_with('.')
+                && entry.file_type().is_ok_and(|t| t.is_file())
+                && path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| extensions.contains(&e));
+            if ours && !kept.contains(&path) {
+                std::fs::remove_file(&path).with_context(|| {
+                    format!("cannot remove the stale output {}", path.display())
+                })?;
+                removed = true;
+            }
+        }
+        if removed {
+            sink::sync_dir(&dir)?;
+        }
+    }
+    Ok(())
 }
 
 fn remove_journal(path: &Path) -> anyhow::Result<()> {
