@@ -1072,7 +1072,7 @@ fn an_output_that_cannot_be_created_is_a_clear_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("cannot create output folder"),
+        stderr(&out).contains("is not a folder"),
         "{}",
         stderr(&out)
     );
@@ -1932,6 +1932,43 @@ fn a_new_output_set_leaves_no_file_of_the_old_one() {
     assert!(!stale.status.success(), "a stale table still answers");
 }
 
+#[test]
+fn check_refuses_every_output_place_that_run_would_fail_on() {
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/zhajinhua_235.toml");
+    let dangling = work.path().join("dangling");
+    std::os::unix::fs::symlink(work.path().join("nowhere"), &dangling).unwrap();
+    let folder_report = work.path().join("folder_report");
+    std::fs::create_dir_all(folder_report.join("reports/zhajinhua_235.md")).unwrap();
+    let file_tables = work.path().join("file_tables");
+    std::fs::create_dir_all(file_tables.join("tables")).unwrap();
+    std::fs::write(file_tables.join("tables/zhajinhua_235"), b"x").unwrap();
+    for (out, expect) in [
+        (&dangling, "which does not exist"),
+        (&folder_report, "a folder is in the way"),
+        (&file_tables, "a file is in the way"),
+    ] {
+        for command in ["check", "run"] {
+            let got = bin()
+                .args([command, job.to_str().unwrap(), "--out"])
+                .arg(out)
+                .output()
+                .unwrap();
+            assert_eq!(
+                got.status.code(),
+                Some(1),
+                "{command} {out:?}: {}",
+                stderr(&got)
+            );
+            assert!(
+                stderr(&got).contains(expect),
+                "{command} {out:?}: {}",
+                stderr(&got)
+            );
+        }
+    }
+}
+
 /// The regression corpus: every job file in `tests/bad_jobs/` names, on its first line
 /// (`# expect: ...`), a fragment of the one message `pipeline check` must give for it.
 #[test]
@@ -2079,8 +2116,9 @@ fn a_switch_killed_after_any_rename_is_finished_by_the_next_run() {
     }
 }
 
-/// A failure while the new outputs are written (here the charts' folder cannot be
-/// created) leaves the previous set exactly as it was, with no journal or temporary file.
+/// An output place that cannot be written (here the charts' folder is a file) is found
+/// before any work, and leaves the previous set exactly as it was, with no journal or
+/// temporary file.
 #[test]
 fn an_unwritable_report_leaves_the_previous_set_untouched() {
     let out = tempfile::tempdir().unwrap();
@@ -2101,7 +2139,7 @@ fn an_unwritable_report_leaves_the_previous_set_untouched() {
     let failed = run();
     assert_eq!(failed.status.code(), Some(1));
     assert!(
-        stderr(&failed).contains("cannot create output folder"),
+        stderr(&failed).contains("a file is in the way"),
         "{}",
         stderr(&failed)
     );

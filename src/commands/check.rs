@@ -3,13 +3,9 @@
 //! whether the output folders can be written — and a summary of what the run would do.
 //! Users run it before an overnight or cluster run.
 
-use std::path::{Path, PathBuf};
-
-use anyhow::Context;
-
 use super::UsageError;
 use crate::cli::CheckArgs;
-use crate::engine::plan::{check_shard, units_of};
+use crate::engine::plan::{check_outputs, check_shard, units_of};
 use crate::engine::{saved_progress, switch, SavedProgress};
 use crate::job::JobSpec;
 
@@ -20,9 +16,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     check_shard(args.shard, units).map_err(UsageError::error)?;
     let tables = args.out.join("tables").join(&spec.name);
     let report = args.out.join("reports").join(format!("{}.md", spec.name));
-    for dir in [tables.as_path(), args.out.join("reports").as_path()] {
-        writable(dir)?;
-    }
+    check_outputs(&args.out, &spec.name)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let thread_count = match args.threads.unwrap_or(spec.run.threads) {
         0 => cores,
@@ -106,34 +100,4 @@ fn duration(seconds: f64) -> String {
         s if s < 730.0 * 86_400.0 => format!("{:.1} days", s / 86_400.0),
         s => format!("{:.1} years", s / (365.25 * 86_400.0)),
     }
-}
-
-/// Whether files can be created in `dir`, or in the nearest folder above it that exists
-/// (the run creates the rest): a probe file is created and removed there.
-fn writable(dir: &Path) -> anyhow::Result<()> {
-    let mut existing = dir.to_path_buf();
-    while !existing.exists() {
-        existing = match existing.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-    }
-    if !existing.is_dir() {
-        anyhow::bail!(
-            "cannot write {}: {} is not a folder",
-            dir.display(),
-            existing.display()
-        );
-    }
-    let probe = existing.join(format!(".pipeline-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").with_context(|| {
-        format!(
-            "cannot write {}: {} is not writable",
-            dir.display(),
-            existing.display()
-        )
-    })?;
-    std::fs::remove_file(&probe)
-        .with_context(|| format!("cannot remove the probe file {}", probe.display()))?;
-    Ok(())
 }

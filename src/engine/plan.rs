@@ -111,6 +111,75 @@ impl Shard {
     }
 }
 
+/// Whether a run of job `name` can write its outputs under `out`, checked before any
+/// work, by `run` and `check` alike: `out` is not a dangling link, `tables/<name>/` and
+/// `reports/<name>/` can be created and written, and no folder stands where the report
+/// goes (nor a file where a folder goes).
+pub fn check_outputs(out: &Path, name: &str) -> anyhow::Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(out) {
+        if meta.file_type().is_symlink() && !out.exists() {
+            bail!(
+                "--out {} is a link to {}, which does not exist",
+                out.display(),
+                std::fs::read_link(out)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_else(|_| "an unreadable target".into())
+            );
+        }
+    }
+    let report = out.join("reports").join(format!("{name}.md"));
+    if report.is_dir() {
+        bail!(
+            "cannot write the report {}: a folder is in the way",
+            report.display()
+        );
+    }
+    for dir in [
+        out.join("tables").join(name),
+        out.join("reports"),
+        out.join("reports").join(name),
+    ] {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "cannot write {}: a file is in the way of that folder",
+                dir.display()
+            );
+        }
+        writable(&dir)?;
+    }
+    Ok(())
+}
+
+/// Whether files can be created in `dir`, or in the nearest folder above it that exists
+/// (the run creates the rest): a probe file is created and removed there.
+fn writable(dir: &Path) -> anyhow::Result<()> {
+    let mut existing = dir.to_path_buf();
+    while !existing.exists() {
+        existing = match existing.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+    }
+    if !existing.is_dir() {
+        anyhow::bail!(
+            "cannot write {}: {} is not a folder",
+            dir.display(),
+            existing.display()
+        );
+    }
+    let probe = existing.join(format!(".pipeline-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").with_context(|| {
+        format!(
+            "cannot write {}: {} is not writable",
+            dir.display(),
+            existing.display()
+        )
+    })?;
+    std::fs::remove_file(&probe)
+        .with_context(|| format!("cannot remove the probe file {}", probe.display()))?;
+    Ok(())
+}
+
 /// The most work units a job may plan. Far above any useful job (the largest shipped
 /// job plans about 5,000), and low enough that the plan, the progress and the checkpoint
 /// of any job that passes stay small: a job planner refuses more, naming the setting.

@@ -11,7 +11,7 @@ use super::checkpoint::{part_stem, Checkpoint, PartFile};
 use super::execute::{compute_units, cpu_seconds, thread_pool};
 use super::interrupt::{self, Interrupted};
 use super::lock::OutputLock;
-use super::plan::{check_shard, lock_path, units_of, Parts, Shard};
+use super::plan::{check_outputs, check_shard, lock_path, units_of, Parts, Shard};
 use super::progress::Progress;
 use super::switch;
 use super::write::{finish_and_write, Tally};
@@ -61,6 +61,7 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
     let pool = thread_pool(config.threads, spec.run.threads)?;
     let unit_count = job.unit_count();
     check_shard(config.shard, unit_count).map_err(anyhow::Error::msg)?;
+    check_outputs(&config.out, &spec.name)?;
     let dir = config.out.join("tables").join(&spec.name);
     let shard_pair = config.shard.map(Shard::pair);
     let checkpoint_path = Checkpoint::path(&dir, shard_pair);
