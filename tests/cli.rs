@@ -1071,11 +1071,7 @@ fn an_output_that_cannot_be_created_is_a_clear_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("is not a folder"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("is not a folder"), "{}", stderr(&out));
     assert_eq!(std::fs::read(&blocker).unwrap(), b"not a folder");
 }
 

@@ -162,11 +162,18 @@ impl BlackjackRules {
                 ));
             }
         }
-        if !(self.blackjack_pays > 0.0 && self.blackjack_pays <= 3.0) {
+        // At most four decimals (every payout a casino posts, 7:5 or 3:2), so the rule
+        // set's id, which names its files, stays short and distinct.
+        let scaled = self.blackjack_pays * 1e4;
+        if !(self.blackjack_pays > 0.0
+            && self.blackjack_pays <= 3.0
+            && scaled.round() >= 1.0
+            && (scaled - scaled.round()).abs() < 1e-6)
+        {
             return Err((
                 "rules.blackjack_pays",
                 format!(
-                    "{} is not a payout: use e.g. 1.5 (3:2), 1.2 (6:5) or 1.0",
+                    "{:?} is not a payout: use a number above 0 and at most 3 with at most four decimals, e.g. 1.5 (3:2), 1.2 (6:5) or 1.0",
                     self.blackjack_pays
                 ),
             ));

@@ -69,6 +69,11 @@ impl PushFoldRules {
     }
 }
 
+/// The smallest exploitability target accepted: 1e-12 big blinds, far above the
+/// 1e-16-scale rounding of the solutions the shipped jobs reach (6.1e-16 bb at worst over
+/// 241 stacks).
+pub const MIN_TARGET_EXPLOITABILITY: f64 = 1e-12;
+
 /// The `[pushfold]` table: the stacks to solve (`stack_min`, `stack_min + stack_step`, …
 /// up to `stack_max`) and the exploitability every solution must reach.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -192,14 +197,17 @@ impl PushFoldSettings {
                 ),
             ));
         }
+        // Below MIN_TARGET_EXPLOITABILITY the rounding of the payoffs' sums (1e-16 of
+        // stacks up to 1000 bb) can exceed the target: a run could compute for minutes
+        // and then fail a target no f64 solution can be certified to meet.
         if !(s.target_exploitability.is_finite()
-            && s.target_exploitability > 0.0
+            && s.target_exploitability >= MIN_TARGET_EXPLOITABILITY
             && s.target_exploitability <= 1.0)
         {
             return Err(field(
                 "target_exploitability",
                 format!(
-                    "target_exploitability is {}: it must be above 0 and at most 1 big blind",
+                    "target_exploitability is {:?}: use {MIN_TARGET_EXPLOITABILITY:e} to 1 big blind (below, double-precision rounding alone can exceed it)",
                     s.target_exploitability
                 ),
             ));
