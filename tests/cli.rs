@@ -791,6 +791,9 @@ fn monte_carlo_results_do_not_depend_on_threads_or_shards() {
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(Monte Carlo, s.e."), "{text}");
+    // Beyond two opponents the table has no calling ranges: no line may name one.
+    assert!(!text.contains("callers top"), "{text}");
+    assert!(text.contains("callers as random hands"), "{text}");
 }
 
 #[test]
@@ -1169,6 +1172,16 @@ fn stud_job_and_query() {
     assert!(
         report.contains("**11 outs of 45**"),
         "the article's example done right"
+    );
+
+    // One card against one is 5.3e10 pairs of runouts: refused at once, not run for
+    // minutes on one thread.
+    let out = output_within_20s(&["query", "stud", "As", "2c"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("230300 × 230300 pairs of runouts"),
+        "{}",
+        stderr(&out)
     );
 
     let out = run_ok(&[

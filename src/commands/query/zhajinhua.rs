@@ -140,8 +140,12 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         100.0 * best.fold,
         if q.blind {
             "any hand".to_string()
-        } else {
+        } else if ranged {
             format!("top {} %", best.calling_top_percent)
+        } else {
+            // Beyond two opponents the table has no ranges: the equity is against random
+            // hands, whatever the fold rate, and the line must not name a range.
+            "as random hands".to_string()
         },
         best.equity,
         best.ev

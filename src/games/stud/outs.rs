@@ -34,7 +34,13 @@ pub enum SituationError {
     Empty { who: &'static str },
     #[error("only {unseen} unseen cards for {needed} cards still to come")]
     DeckExhausted { unseen: usize, needed: usize },
+    #[error("{mine} × {theirs} pairs of runouts to enumerate, more than the {MAX_RUNOUT_PAIRS:.0e} an exact answer here may take: give more of either hand's cards (the starting-hand tables of jobs/showhand.toml answer for the first cards)")]
+    TooMuchWork { mine: u64, theirs: u64 },
 }
+
+/// The most (our runout, their runout) pairs an analysis enumerates: a few seconds on one
+/// core. One card against one card would be 5.3e10.
+pub const MAX_RUNOUT_PAIRS: f64 = 4e9;
 
 /// Our chances against one unseen card as our next card.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -143,6 +149,16 @@ pub fn analyse(s: &Situation) -> Result<Analysis, SituationError> {
         return Err(SituationError::DeckExhausted {
             unseen: unseen.len(),
             needed: k1 + k2,
+        });
+    }
+    let (mine_runouts, their_runouts) = (
+        cardtables::colex::binomial(unseen.len(), k1) as u64,
+        cardtables::colex::binomial(unseen.len(), k2) as u64,
+    );
+    if mine_runouts as f64 * their_runouts as f64 > MAX_RUNOUT_PAIRS {
+        return Err(SituationError::TooMuchWork {
+            mine: mine_runouts,
+            theirs: their_runouts,
         });
     }
     let eval = Evaluator::new(s.rules);
