@@ -796,6 +796,20 @@ fn index_text(index: i32, direction: Direction) -> String {
 }
 
 /// The counting system in words: its tags, and how its count is taken and tabulated.
+/// What a counting report's indices and gains mean, stated before any figure: the count
+/// is the true count before the round, floored, and indices are in those whole counts; a
+/// deviation at or below an index is what other tables write as the chart play's
+/// threshold one count up; every gain is risk-neutral at a flat bet.
+fn index_conventions() -> String {
+    "Indices are in units of the floored true count taken before the round: `≥ +3` is every \
+     true count of 3.0 and above, and a *crossing* is where the gain changes sign, in the \
+     same units (between two floored counts). A deviation played at or below an index, \
+     `≤ i`, is what tables that state the chart play's threshold write as that play at \
+     `≥ i + 1` (hit ≤ −1 here is stand ≥ 0 there). Gains and EVs are risk-neutral (the EV \
+     of the round, no risk aversion) at a flat one-unit bet, whatever a bet ramp stakes."
+        .to_string()
+}
+
 fn count_words(c: &Counter) -> String {
     let tags: Vec<String> = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
         .iter()
@@ -879,6 +893,7 @@ pub fn build_indices(
          half a bet; its EV is per unit insured."
             .to_string(),
     );
+    lines.push(index_conventions());
     md.push_str(&conventions(&lines));
     let mut charts = Vec::new();
     for (set, (s, sum)) in r.sets.iter().zip(r.summaries).enumerate() {
@@ -1293,6 +1308,18 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
                 a natural."
         .to_string();
     lines.push(count_words(c));
+    lines.push(format!(
+        "Seats: the counter plays {} hand{} a round{}; the count sees every card dealt at \
+         the table. The index plays are those listed above, at the thresholds stated; {}",
+        p.hands,
+        if p.hands == 1 { "" } else { "s" },
+        match p.others {
+            0 => ", alone at the table".to_string(),
+            1 => ", beside one other player who plays the basic strategy chart".to_string(),
+            n => format!(", beside {n} other players who play the basic strategy chart"),
+        },
+        index_conventions()
+    ));
     md.push_str(&conventions(&lines));
     md.push_str("\n## Win rate and risk\n\n");
     let rows: Vec<Vec<String>> = r
