@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::analysis::{self, Analysis};
 use super::count::Counter;
+use super::count_law::CountLaw;
 use super::counting::{BettingSettings, CounterResult, PlaySettings};
 use super::hands;
 use super::indices::{self, CountSample, IndicesSettings, Summary};
@@ -359,6 +360,9 @@ pub struct IndicesJob {
     /// Each rule set's basic strategy chart and its full-shoe EV, computed once per
     /// process.
     charts: Vec<OnceLock<(Vec<Cell>, f64)>>,
+    /// Each rule set's exact law of the count at the decision points, computed once per
+    /// process: units of a count that has no chance draw nothing.
+    laws: Vec<OnceLock<CountLaw>>,
 }
 
 impl IndicesJob {
@@ -392,10 +396,17 @@ impl IndicesJob {
                 settings.canonical_toml(),
             ),
             charts: (0..sets.len()).map(|_| OnceLock::new()).collect(),
+            laws: (0..sets.len()).map(|_| OnceLock::new()).collect(),
             sets,
             counter,
             settings,
             plan,
+        })
+    }
+
+    fn law(&self, set: usize) -> &CountLaw {
+        self.laws[set].get_or_init(|| {
+            indices::law_at_cut(&self.sets[set].rules, &self.counter, &self.settings)
         })
     }
 
@@ -458,6 +469,11 @@ impl Job for IndicesJob {
 
     fn run_unit(&self, index: usize) -> CountSample {
         let plan = self.plan[index];
+        // A count the shoe cannot show at these depths would only be drawn for, up to the
+        // attempt limit, and found nowhere.
+        if self.law(plan.set).frequency[plan.count] == 0.0 {
+            return CountSample::empty();
+        }
         let mut rng = stream(self.seed, index as u64);
         indices::sample_count(
             &self.sets[plan.set].rules,
@@ -488,8 +504,7 @@ impl Job for IndicesJob {
             .iter()
             .enumerate()
             .map(|(set, samples)| {
-                let law = indices::law_at_cut(&self.sets[set].rules, &self.counter, &self.settings);
-                indices::summarize(&self.counter, &self.chart(set).0, samples, &law)
+                indices::summarize(&self.counter, &self.chart(set).0, samples, self.law(set))
             })
             .collect();
         progress.phase("building tables");

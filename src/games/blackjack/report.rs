@@ -1310,7 +1310,11 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
     lines.push(count_words(c));
     lines.push(format!(
         "Seats: the counter plays {} hand{} a round{}; the count sees every card dealt at \
-         the table. The index plays are those listed above, at the thresholds stated; {}",
+         the table. Index thresholds are in floored true counts taken before the round \
+         (`≥ +3`: every true count of 3.0 and above); a play at or below an index, `≤ i`, \
+         is what tables that state the chart play's threshold write as `≥ i + 1`. Every \
+         decision is risk-neutral (it maximises the round's EV, no risk aversion); the \
+         ramp sets the stakes.",
         p.hands,
         if p.hands == 1 { "" } else { "s" },
         match p.others {
@@ -1318,7 +1322,6 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
             1 => ", beside one other player who plays the basic strategy chart".to_string(),
             n => format!(", beside {n} other players who play the basic strategy chart"),
         },
-        index_conventions()
     ));
     md.push_str(&conventions(&lines));
     md.push_str("\n## Win rate and risk\n\n");
