@@ -1714,6 +1714,47 @@ fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
 }
 
 #[test]
+fn swapped_unit_results_are_refused_naming_where_they_came_from() {
+    use pipeline::engine::PartFile;
+    let work = tempfile::tempdir().unwrap();
+    let job = repo("jobs/niuniu.toml");
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--shard",
+        "0/1",
+        "--quiet",
+    ]);
+    let path = work
+        .path()
+        .join("tables/niuniu/parts/part-00000-of-00001.bin");
+    let mut part = PartFile::load(&path).unwrap();
+    // Two units' results swapped: each well formed, neither where its unit belongs.
+    let first = part.units[0].1.clone();
+    part.units[0].1 = part.units[5].1.clone();
+    part.units[5].1 = first;
+    part.save(&path).unwrap();
+    let out = bin()
+        .arg("merge")
+        .arg(path.parent().unwrap())
+        .args(["--out"])
+        .arg(work.path().join("merged"))
+        .args(["--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("came from shard parts")
+            && stderr(&out).contains("run the shards again"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
 fn forged_part_headers_and_job_texts_are_refused_by_name() {
     use pipeline::engine::PartFile;
     let work = tempfile::tempdir().unwrap();

@@ -158,6 +158,14 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
             started,
             cpu_start,
             units_seconds: started.elapsed().as_secs_f64(),
+            stored: (resumed > 0).then(|| {
+                format!(
+                    "{resumed} of the unit results came from the checkpoint {}: results no run \
+                     computes (a checkpoint edited, damaged past its checksum, or units swapped) \
+                     fail this way; run with --restart to compute every unit again",
+                    checkpoint_path.display()
+                )
+            }),
         };
         finish_and_write(&config.out, spec, job, units, &pool, &progress, tally)?
     };
@@ -344,6 +352,12 @@ pub fn merge(
         started,
         cpu_start,
         units_seconds: 0.0,
+        stored: Some(
+            "the unit results came from shard parts: results no run computes (a part edited, \
+             damaged past its checksum, or units swapped between parts) fail this way; run the \
+             shards again"
+                .to_string(),
+        ),
     };
     let unit_count = parts.unit_count as usize;
     let (files, headline) =

@@ -23,6 +23,9 @@ pub struct Tally {
     pub started: Instant,
     pub cpu_start: f64,
     pub units_seconds: f64,
+    /// Where unit results read back from disk came from, said when building the outputs
+    /// from them fails (a damaged or forged file makes results no run computes).
+    pub stored: Option<String>,
 }
 
 /// Builds the outputs from every unit result (in unit order) and writes them under
@@ -39,7 +42,12 @@ pub fn finish_and_write(
     progress.phase("building tables");
     let build_start = Instant::now();
     let meta = JobMeta::of(spec);
-    let outputs = pool.install(|| job.finish_bytes(&meta, units, progress))?;
+    let outputs = pool
+        .install(|| job.finish_bytes(&meta, units, progress))
+        .map_err(|e| match &tally.stored {
+            Some(stored) => e.context(stored.clone()),
+            None => e,
+        })?;
     let build_seconds = build_start.elapsed().as_secs_f64();
     progress.phase("writing outputs");
     let headline = outputs.report.headline.clone();
