@@ -164,6 +164,44 @@ indices=(query blackjack "T 6" T --count 3 --table "$tables/blackjack_indices_qu
 expect "chart:  $(val indices.chart)" $bin "${indices[@]}"
 expect "play:   $(val indices.action) (index at or above $(val indices.index)," $bin "${indices[@]}"
 
+step "a job of minutes stopped by SIGINT, then by SIGTERM, then rerun with the plain command: its report and charts equal the committed ones byte for byte"
+# jobs/niuniu_multiway.toml (about 3 minutes on 2 cores), run from the repository root as
+# the committed report was, so the outputs must be reports/niuniu_multiway.md and its
+# charts exactly.
+sig=$(mktemp -d)
+trap 'rm -rf "$out" "$log" "$sig"' EXIT
+checkpoint=$sig/tables/niuniu_multiway/.checkpoint.bin
+stop_mid_run() { # stop_mid_run SIGNAL EXPECTED_EXIT: start the job, signal it once it has saved
+  local before started rc=0
+  before=$(stat -c %Y.%s "$checkpoint" 2>/dev/null || true)
+  PIPELINE_CHECKPOINT_MS=1000 "$bin" run jobs/niuniu_multiway.toml --out "$sig" --quiet \
+    > /dev/null 2> "$sig/stderr" &
+  local pid=$!
+  started=$SECONDS
+  while [ "$(stat -c %Y.%s "$checkpoint" 2>/dev/null || true)" = "$before" ]; do
+    [ $((SECONDS - started)) -lt 300 ] || { echo "FAILED: no checkpoint after 300 s"; exit 1; }
+    sleep 0.5
+  done
+  sleep 5
+  kill "-$1" "$pid"
+  wait "$pid" || rc=$?
+  if [ "$rc" != "$2" ] || ! grep -q "^interrupted: [0-9]* of [0-9]* units saved" "$sig/stderr"; then
+    echo "FAILED: SIG$1 gave exit $rc (expected $2):"; cat "$sig/stderr"; exit 1
+  fi
+  echo "SIG$1: $(grep '^interrupted' "$sig/stderr"), exit $rc"
+  passed=$((passed + 1))
+}
+stop_mid_run INT 130
+stop_mid_run TERM 143
+"$bin" run jobs/niuniu_multiway.toml --out "$sig" --quiet > /dev/null 2> "$sig/stderr"
+grep "^resuming: " "$sig/stderr" || { echo "FAILED: the plain rerun did not resume"; cat "$sig/stderr"; exit 1; }
+cmp reports/niuniu_multiway.md "$sig/reports/niuniu_multiway.md"
+for chart in reports/niuniu_multiway/*.svg; do
+  cmp "$chart" "$sig/$chart"
+done
+echo "ok: stopped twice and resumed, the outputs equal the committed report and charts"
+passed=$((passed + 1))
+
 step "the Python package: build its abi3 wheel with maturin, install it, run its tests on the tables those jobs wrote"
 cargo fmt --manifest-path python/Cargo.toml -- --check
 PYO3_PYTHON=$repo/.venv/bin/python cargo clippy --manifest-path python/Cargo.toml --release --quiet -- -D warnings
