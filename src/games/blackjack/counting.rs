@@ -711,7 +711,12 @@ impl CounterResult {
         // the win rate's own error, which the delta method misses near zero.
         let edge = mean.max(0.0);
         let score = 1e6 * (edge / sd).powi(2);
-        let score_se = (2e6 * edge * se / (sd * sd)).max(1e6 * (se / sd).powi(2));
+        let delta = if edge > 0.0 {
+            2.0 * score * se / edge
+        } else {
+            0.0
+        };
+        let score_se = delta.max(1e6 * (se / sd).powi(2));
         CounterResult {
             rounds: n,
             win_rate: (mean, se),
