@@ -1678,32 +1678,12 @@ fn random_mutations_of_every_shipped_job_are_checked_without_a_panic() {
 fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
     use pipeline::engine::PartFile;
     use pipeline::games::niuniu::opponents::Counts;
-    let work = tempfile::tempdir().unwrap();
-    let job = repo("jobs/niuniu.toml");
-    run_ok(&[
-        "run",
-        job.to_str().unwrap(),
-        "--out",
-        work.path().to_str().unwrap(),
-        "--shard",
-        "0/1",
-        "--quiet",
-    ]);
-    let path = work
-        .path()
-        .join("tables/niuniu/parts/part-00000-of-00001.bin");
+    let (work, path) = one_part("jobs/niuniu.toml", "niuniu");
     let mut part = PartFile::load(&path).unwrap();
     // Unit 3 now decodes (a valid, resealed file) but holds no multisets at all.
     part.units[3].1 = cardtables::format::encode(&Vec::<Counts>::new()).unwrap();
     part.save(&path).unwrap();
-    let out = bin()
-        .arg("merge")
-        .arg(path.parent().unwrap())
-        .args(["--out"])
-        .arg(work.path().join("merged"))
-        .args(["--quiet"])
-        .output()
-        .unwrap();
+    let out = merge_part(&path, &work.path().join("merged"));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("stored result of unit 3 is not one this job produces"),
@@ -1713,14 +1693,13 @@ fn a_forged_part_that_passes_its_checksum_is_refused_not_trusted() {
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
 
-#[test]
-fn swapped_unit_results_are_refused_naming_where_they_came_from() {
-    use pipeline::engine::PartFile;
+/// Runs `job` as the single shard 0/1 into a temp folder; returns the folder and the
+/// part's path, for tests that forge parts.
+fn one_part(job: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
     let work = tempfile::tempdir().unwrap();
-    let job = repo("jobs/niuniu.toml");
     run_ok(&[
         "run",
-        job.to_str().unwrap(),
+        repo(job).to_str().unwrap(),
         "--out",
         work.path().to_str().unwrap(),
         "--shard",
@@ -1729,21 +1708,33 @@ fn swapped_unit_results_are_refused_naming_where_they_came_from() {
     ]);
     let path = work
         .path()
-        .join("tables/niuniu/parts/part-00000-of-00001.bin");
+        .join(format!("tables/{name}/parts/part-00000-of-00001.bin"));
+    (work, path)
+}
+
+/// `pipeline merge` of the folder holding `part` into `out`.
+fn merge_part(part: &Path, out: &Path) -> Output {
+    bin()
+        .arg("merge")
+        .arg(part.parent().unwrap())
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn swapped_unit_results_are_refused_naming_where_they_came_from() {
+    use pipeline::engine::PartFile;
+    let (work, path) = one_part("jobs/niuniu.toml", "niuniu");
     let mut part = PartFile::load(&path).unwrap();
     // Two units' results swapped: each well formed, neither where its unit belongs.
     let first = part.units[0].1.clone();
     part.units[0].1 = part.units[5].1.clone();
     part.units[5].1 = first;
     part.save(&path).unwrap();
-    let out = bin()
-        .arg("merge")
-        .arg(path.parent().unwrap())
-        .args(["--out"])
-        .arg(work.path().join("merged"))
-        .args(["--quiet"])
-        .output()
-        .unwrap();
+    let out = merge_part(&path, &work.path().join("merged"));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("came from shard parts")
@@ -1757,20 +1748,7 @@ fn swapped_unit_results_are_refused_naming_where_they_came_from() {
 #[test]
 fn forged_part_headers_and_job_texts_are_refused_by_name() {
     use pipeline::engine::PartFile;
-    let work = tempfile::tempdir().unwrap();
-    let job = repo("jobs/zhajinhua_235.toml");
-    run_ok(&[
-        "run",
-        job.to_str().unwrap(),
-        "--out",
-        work.path().to_str().unwrap(),
-        "--shard",
-        "0/1",
-        "--quiet",
-    ]);
-    let path = work
-        .path()
-        .join("tables/zhajinhua_235/parts/part-00000-of-00001.bin");
+    let (work, path) = one_part("jobs/zhajinhua_235.toml", "zhajinhua_235");
     let good = PartFile::load(&path).unwrap();
     let forgeries: Vec<(PartFile, &str)> = vec![
         (
@@ -1806,14 +1784,7 @@ fn forged_part_headers_and_job_texts_are_refused_by_name() {
     ];
     for (forged, expect) in forgeries {
         forged.save(&path).unwrap();
-        let out = bin()
-            .arg("merge")
-            .arg(path.parent().unwrap())
-            .args(["--out"])
-            .arg(work.path().join("merged"))
-            .args(["--quiet"])
-            .output()
-            .unwrap();
+        let out = merge_part(&path, &work.path().join("merged"));
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert!(stderr(&out).contains(expect), "{expect}: {}", stderr(&out));
         assert!(!work.path().join("merged/tables").exists());

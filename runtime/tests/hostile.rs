@@ -416,10 +416,15 @@ fn files_are_read_no_further_than_their_header_declares() {
     std::fs::write(&path, &longer).unwrap();
     assert!(Zhajinhua::open(&path).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
-    // An endless special file: the header's magic is wrong, nothing more is read.
+    // An endless special file, and a folder: refused before anything is read (a named
+    // pipe would block a read until a writer came).
     #[cfg(unix)]
     assert!(matches!(
         Zhajinhua::open("/dev/zero"),
-        Err(cardtables::TableError::BadMagic)
+        Err(cardtables::TableError::NotAFile { .. })
+    ));
+    assert!(matches!(
+        Zhajinhua::open(std::env::temp_dir()),
+        Err(cardtables::TableError::NotAFile { .. })
     ));
 }
