@@ -665,8 +665,11 @@ mod tests {
             .contains("not UTF-8"));
         #[cfg(unix)]
         {
+            // A device (or a pipe, or a folder) is refused before it is opened.
             let e = JobSpec::load(Path::new("/dev/zero")).unwrap_err();
-            assert!(e.message.contains("larger than"), "{e}");
+            assert!(e.message.contains("not a regular file"), "{e}");
+            let e = JobSpec::load(dir.path()).unwrap_err();
+            assert!(e.message.contains("not a regular file"), "{e}");
         }
     }
 
