@@ -1416,6 +1416,15 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
     assert_eq!(query(&["8,8", "10", "--rules", "6d-s17-das"]), plain);
     let jack = query(&["8 8", "J", "--rules", "6d-s17-das"]);
     assert_eq!(jack.replace(" J ", " T "), plain);
+    // An ace upcard may be written 11 or 1, the value the tables' upcard column gives it.
+    let ace = query(&["8 8", "A", "--rules", "6d-s17-das"]);
+    assert_eq!(query(&["8 8", "11", "--rules", "6d-s17-das"]), ace);
+    assert_eq!(query(&["8 8", "1", "--rules", "6d-s17-das"]), ace);
+    // A hand is labelled by its chart row: a pair is a pair, two tens too.
+    assert!(plain.starts_with("8 8 (pair 8) against T"), "{plain}");
+    assert!(query(&["T K", "9"]).starts_with("T K (pair T) against 9"));
+    assert!(query(&["T 6", "9"]).starts_with("T 6 (hard 16) against 9"));
+    assert!(query(&["A 7", "9"]).starts_with("A 7 (soft 18) against 9"));
     // A chart row may be named instead of dealt: two cards of the row stand for it.
     for (row, cards) in [
         ("16", "T 6"),
@@ -1435,7 +1444,10 @@ fn blackjack_grid_is_deterministic_and_the_runtime_answers() {
     // Bad questions are usage errors (exit 2) that say what is allowed.
     for (args, says) in [
         (vec!["8 X", "T"], "'X' at position 3 is not a rank"),
-        (vec!["8 8", "11"], "'1' at position 1 is not a rank"),
+        (
+            vec!["8 8", "12"],
+            "the upcard \"12\": '1' at position 1 is not a rank",
+        ),
         (vec!["A 1", "T"], "'1' at position 3 is not a rank"),
         (vec!["8 8", "T 9"], "one rank for the upcard"),
         (

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use cardtables::blackjack::{parse_hand, parse_rank, total, Action, BlackjackQueryError};
+use cardtables::blackjack::{
+    parse_hand, parse_rank, total, value_index, Action, BlackjackQueryError,
+};
 use cardtables::card::RANK_CHARS;
 
 use super::open_table;
@@ -37,17 +39,17 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
         None => 0,
     };
     let cards = hand_cards(&q.hand)?;
-    let up = parse_rank(&q.upcard).map_err(usage)?;
+    let up = upcard(&q.upcard)?;
     let (t, soft) = total(&cards).map_err(usage)?;
     let id = &table.rule_sets()[set].id;
     let name = |r: u8| RANK_CHARS[usize::from(r)].to_string();
     let names: Vec<String> = cards.iter().map(|&r| name(r)).collect();
-    let kind = if soft { "soft" } else { "hard" };
+    let row = row_name(&cards, t, soft);
     let advice = table.best_action(set, &cards, up).map_err(usage)?;
     match table.evs(set, &cards, up) {
         Ok(evs) => {
             println!(
-                "{} ({kind} {t}) against {} under {id}:",
+                "{} ({row}) against {} under {id}:",
                 names.join(" "),
                 name(up)
             );
@@ -71,12 +73,12 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
         }
         Err(BlackjackQueryError::NotTwoCards(_)) => {
             println!(
-                "{} ({kind} {t}) against {} under {id}:",
+                "{} ({row}) against {} under {id}:",
                 names.join(" "),
                 name(up)
             );
             println!(
-                "best: {} (the basic strategy chart's action for {kind} {t}; exact EVs are tabled for two-card hands)",
+                "best: {} (the basic strategy chart's action for {row}; exact EVs are tabled for two-card hands)",
                 advice.action.name(),
             );
         }
@@ -86,6 +88,36 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
 }
 
 /// The hand asked about: its cards, or a chart row by name (see [`row_cards`]).
+/// The dealer's upcard: a rank as in a hand, or `11` / `1` for an ace (the value the
+/// tables' `upcard` column gives an ace).
+fn upcard(text: &str) -> anyhow::Result<u8> {
+    let text = match text.trim() {
+        "11" | "1" => "A",
+        other => other,
+    };
+    parse_rank(text)
+        .map_err(|e| UsageError::error(format!("the upcard {text:?}: {e} (or 11 for an ace)")))
+}
+
+/// The chart row a hand is read on: `pair 8` for two cards of one value (`T K` is a
+/// pair of tens), else `soft 18` or `hard 16`.
+fn row_name(cards: &[u8], total: u8, soft: bool) -> String {
+    if let [a, b] = cards {
+        if let (Ok(x), Ok(y)) = (value_index(*a), value_index(*b)) {
+            if x == y {
+                // Two ranks of one value are tens (T J Q K): the row is the tens'.
+                let shown = if a == b {
+                    RANK_CHARS[usize::from(*a)]
+                } else {
+                    'T'
+                };
+                return format!("pair {shown}");
+            }
+        }
+    }
+    format!("{} {total}", if soft { "soft" } else { "hard" })
+}
+
 fn hand_cards(text: &str) -> anyhow::Result<Vec<u8>> {
     match parse_hand(text) {
         Ok(cards) => Ok(cards),
@@ -170,7 +202,7 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
         None => 0,
     };
     let cards = hand_cards(&q.hand)?;
-    let up = parse_rank(&q.upcard).map_err(usage)?;
+    let up = upcard(&q.upcard)?;
     let (t, soft) = total(&cards).map_err(usage)?;
     let advice = table
         .best_action_at_count(set, &cards, up, count)
@@ -185,9 +217,9 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
     };
     let shown = count.clamp(s.low, s.high);
     println!(
-        "{} ({} {t}) against {} under {} at {} {count:+} ({}{}):",
+        "{} ({}) against {} under {} at {} {count:+} ({}{}):",
         names.join(" "),
-        if soft { "soft" } else { "hard" },
+        row_name(&cards, t, soft),
         name(up),
         s.id,
         s.system,
