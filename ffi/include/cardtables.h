@@ -108,8 +108,9 @@ ct_status ct_zhajinhua_win_rate_ids(const ct_zhajinhua *table, const uint8_t *id
 ct_status ct_zhajinhua_win_rate_ids_many(const ct_zhajinhua *table, const uint8_t *ids, size_t hands, uint32_t opponents, ct_zhajinhua_hand *out);
 /* *out: 1 when a wins, -1 when b wins, 0 for a tie. */
 ct_status ct_zhajinhua_compare(const ct_zhajinhua *table, const char *a, const char *b, int32_t *out);
-/* Exact equity against 1 or 2 opponents holding the top top_percent % (1..100) of hands. */
-ct_status ct_zhajinhua_range_equity(const ct_zhajinhua *table, const char *cards, uint32_t opponents, uint32_t top_percent, double *out);
+/* Exact equity against 1 or 2 opponents holding the strongest share (0 < share <= 1) of hands,
+   the marginal strength level in part. */
+ct_status ct_zhajinhua_range_equity(const ct_zhajinhua *table, const char *cards, uint32_t opponents, double share, double *out);
 
 /* ---- Hold'em preflop (holdem.bin, job kinds holdem.preflop and holdem.multiway) --- */
 

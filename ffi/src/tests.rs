@@ -345,7 +345,7 @@ fn holdem_answers_equal_the_rust_runtime_by_text_and_by_ids() {
 }
 
 fn zhajinhua_bytes() -> Vec<u8> {
-    use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS, RANGE_OPPONENTS, RANGE_STEPS};
+    use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
     let cells = 2 * HANDS;
     let payload = ZhajinhuaPayload {
         rules: "test".into(),
@@ -368,7 +368,8 @@ fn zhajinhua_bytes() -> Vec<u8> {
         equity: (0..cells).map(|k| (k % 97) as f64 / 97.0).collect(),
         std_error: vec![0.0; cells],
         suit_class: vec![0; HANDS],
-        range_equity: vec![0.5; RANGE_OPPONENTS * RANGE_STEPS],
+        caller_loses: false,
+        simultaneous_showdown: true,
     };
     cardtables::Zhajinhua::to_bytes(7, &payload).unwrap()
 }
@@ -438,6 +439,30 @@ fn zhajinhua_answers_by_ids_equal_the_rust_runtime_one_at_a_time_and_in_batch() 
             }
         }
     }
+    // Calling ranges: the Rust answer, and a share outside (0, 1] is a query error.
+    let ks = CString::new("Ks Kh Qd").unwrap();
+    let cards = cardtables::parse_cards("Ks Kh Qd").unwrap();
+    for (opponents, share) in [(1, 0.4299), (2, 0.05), (1, 1.0)] {
+        let mut equity = f64::NAN;
+        // SAFETY: a live handle, a NUL-terminated string, a writable answer.
+        let status = unsafe {
+            ct_zhajinhua_range_equity(handle, ks.as_ptr(), opponents, share, &mut equity)
+        };
+        assert_eq!(status, CT_OK);
+        let want = rust
+            .range_equity(&cards, opponents as usize, share)
+            .unwrap();
+        assert_eq!(equity, want);
+    }
+    let mut equity = -1.0;
+    for share in [0.0, 1.5, f64::NAN] {
+        // SAFETY: as above.
+        let status =
+            unsafe { ct_zhajinhua_range_equity(handle, ks.as_ptr(), 1, share, &mut equity) };
+        assert_eq!(status, CT_QUERY_ERROR);
+        assert!(last_error().contains("share"), "{}", last_error());
+    }
+    assert_eq!(equity, -1.0);
     // Bad ids, counts and outputs: the status, the message, and the output untouched.
     let mut out = std::mem::MaybeUninit::<CtZhajinhuaHand>::zeroed();
     let cases: [(&[u8], usize, &str); 4] = [

@@ -211,7 +211,8 @@ pub unsafe extern "C" fn ct_zhajinhua_compare(
 }
 
 /// Exact equity of three cards given as text against `opponents` (1 or 2) players who
-/// hold only the top `top_percent` % (1 to 100) of hands.
+/// hold only the strongest `share` (above 0, at most 1) of hands, the marginal strength
+/// level in part. Builds the hand's range curve: O(22,100).
 ///
 /// # Safety
 /// `table` is a live handle; `cards` a NUL-terminated string; `out` valid for writing.
@@ -220,16 +221,14 @@ pub unsafe extern "C" fn ct_zhajinhua_range_equity(
     table: *const CtZhajinhua,
     cards: *const c_char,
     opponents: u32,
-    top_percent: u32,
+    share: f64,
     out: *mut f64,
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
         let (t, cards) = unsafe { (crate::table(table)?, text(cards, "cards")?) };
         let cards = cardtables::parse_cards(cards)?;
-        let equity = t
-            .table
-            .range_equity(&cards, opponents as usize, top_percent)?;
+        let equity = t.table.range_equity(&cards, opponents as usize, share)?;
         // SAFETY: the caller's promise, forwarded.
         unsafe { put(out, equity) }
     })

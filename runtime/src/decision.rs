@@ -35,14 +35,6 @@ pub fn curved_fold(raise_to: f64, call: f64, pot: f64, max_fold: f64) -> f64 {
     max_fold * extra / (extra + pot)
 }
 
-/// The calling range after a raise that a share `fold` of hands folds to: the top
-/// `⌈100·(1 − f)⌉` % of hands (the callers are the strongest hands, in whole percent,
-/// rounded up so the range holds at least the calling share; 0 when everyone folds).
-pub fn calling_top_percent(fold: f64) -> u32 {
-    // The 1e-12 absorbs rounding in 1 − f (1 − 0.15 is 0.8500000000000001).
-    (100.0 * (1.0 - fold) - 1e-12).ceil().clamp(0.0, 100.0) as u32
-}
-
 /// The best raise found by [`optimum_raise`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RaiseOptimum {
@@ -50,9 +42,10 @@ pub struct RaiseOptimum {
     pub raise_to: f64,
     /// Its EV.
     pub ev: f64,
-    /// The fold rate there, and the calling range (top %) with our equity against it.
+    /// The fold rate there, and the calling range (the top share of hands) with our
+    /// equity against it.
     pub fold: f64,
-    pub calling_top_percent: u32,
+    pub calling_share: f64,
     pub equity: f64,
     /// Whether it is the largest raise allowed (the EV still rises there).
     pub at_cap: bool,
@@ -137,126 +130,181 @@ impl Betting {
         win * (pot + cost + theirs) - cost
     }
 
-    /// The calling range (top %) after a raise a share `fold` folds to: the strongest
-    /// [`calling_top_percent`] when the opponents have seen their cards, every hand when
-    /// they play blind.
-    pub fn calling_top(&self, fold: f64) -> u32 {
-        if self.opponents_blind {
-            if fold >= 1.0 {
-                0
-            } else {
-                100
-            }
+    /// The calling range after a raise a share `fold` folds to, as the top share of
+    /// hands that calls: exactly `1 − fold` when the opponents have seen their cards (the
+    /// strongest hands call), every hand (1) when they play blind, and 0 when everyone
+    /// folds.
+    pub fn calling_share(&self, fold: f64) -> f64 {
+        if fold >= 1.0 {
+            0.0
+        } else if self.opponents_blind {
+            1.0
         } else {
-            calling_top_percent(fold)
+            (1.0 - fold).clamp(0.0, 1.0)
         }
     }
 }
 
+/// A raise priced against the hands that call it ([`ev_raise_vs_callers`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalledRaise {
+    pub ev: f64,
+    /// The fold rate, the calling range (top share of hands) and our equity against it
+    /// (0 where nobody calls).
+    pub fold: f64,
+    pub calling_share: f64,
+    pub equity: f64,
+}
+
 /// EV of raising to `raise_to` when opponents fold along [`curved_fold`] and the callers
-/// hold the top [`Betting::calling_top`] % of hands, our equity against it being
-/// `equity_vs_top(x)` (x = 1..=100): [`Betting::ev_raise`] at that equity. Returns the EV,
-/// the fold rate, the calling range and the equity against it.
+/// hold the top [`Betting::calling_share`] of hands, our equity against that range being
+/// `equity_vs(share)`: [`Betting::ev_raise`] at that equity. Where `equity_vs` says no
+/// range hand can be dealt beside ours (`None`), nobody can call and the raise takes the
+/// pot.
 pub fn ev_raise_vs_callers(
     pot: f64,
     call: f64,
     raise_to: f64,
     max_fold: f64,
     betting: &Betting,
-    equity_vs_top: impl Fn(u32) -> f64,
-) -> (f64, f64, u32, f64) {
+    equity_vs: impl Fn(f64) -> Option<f64>,
+) -> CalledRaise {
     let fold = curved_fold(raise_to, call, pot, max_fold);
-    let top = betting.calling_top(fold);
-    let w = if top == 0 { 0.0 } else { equity_vs_top(top) };
-    (betting.ev_raise(w, pot, call, raise_to, fold), fold, top, w)
+    let share = betting.calling_share(fold);
+    let called = if share > 0.0 { equity_vs(share) } else { None };
+    match called {
+        Some(w) => CalledRaise {
+            ev: betting.ev_raise(w, pot, call, raise_to, fold),
+            fold,
+            calling_share: share,
+            equity: w,
+        },
+        None => CalledRaise {
+            ev: pot,
+            fold,
+            calling_share: 0.0,
+            equity: 0.0,
+        },
+    }
 }
 
-/// The raise-to `R` in `[call, cap]` with the highest [`ev_raise_vs_callers`], found
-/// exactly: between the raises where the calling range steps by one percent the equity is
-/// constant, and there the EV `g(d)` (d = R − C) has at most one stationary point, the
-/// root `d* = −P + √(P² − P·(m·(P − A) + P·B)/((1 − m)·B))` of `g′ = 0`, with
-/// `A = w·(P + C) − C` and `B = (1 + n·ρ)·w − 1` (n·ρ the callers' chips per chip of
-/// ours, [`Betting::callers_rate`]). The optimum is the best of those points, the step
-/// boundaries (and just below each, where the fold rate is 1e-11 short of the step) and
-/// the two ends. Ties go to the smaller raise.
-/// With an equity that does not depend on the range (random or blind callers) this is the
-/// closed form itself.
+/// Samples per piece in [`optimum_raise`]'s scan before each local maximum is refined.
+const SAMPLES_PER_PIECE: usize = 32;
+
+/// The raise-to `R` in `[call, cap]` with the highest [`ev_raise_vs_callers`].
+///
+/// `breaks` are the calling shares where the equity's formula changes (for a
+/// Zhajinhua calling range, the ends of its strength levels,
+/// [`crate::zhajinhua::RangeCurve::breaks`]); between two of them the EV is a smooth
+/// function of the raise. Each such piece of `[call, cap]` is scanned at
+/// [`SAMPLES_PER_PIECE`] points and every sampled local maximum refined by golden-section
+/// search to 1e-12 of the raise's scale; with an equity that does not depend on the
+/// range (random or blind callers) the closed-form stationary point
+/// `d* = −P + √(P² − P·(m·(P − A) + P·B)/((1 − m)·B))` of `g(d)` (d = R − C,
+/// `A = w·(P + C) − C`, `B = (1 + n·ρ)·w − 1`) is a candidate too. The optimum is the best
+/// candidate, the ends included; ties go to the smaller raise.
 pub fn optimum_raise(
     pot: f64,
     call: f64,
     max_fold: f64,
     cap: f64,
     betting: &Betting,
-    equity_vs_top: impl Fn(u32) -> f64,
+    equity_vs: impl Fn(f64) -> Option<f64>,
+    breaks: &[f64],
 ) -> RaiseOptimum {
     let span = (cap - call).max(0.0);
     let m = max_fold;
-    let rho = betting.callers_rate();
-    let mut candidates = vec![0.0, span];
-    // Where the fold rate reaches `f`: m·d / (d + P) = f.
-    let reach = |f: f64| -> Option<f64> { (m > f && f > 0.0).then(|| f * pot / (m - f)) };
-    // Where the calling range becomes the top k %: 1 − f(d) = k / 100.
-    let boundary = |k: u32| reach(1.0 - f64::from(k) / 100.0);
-    let stationary = |w: f64| -> Option<f64> {
-        let (a, b) = (w * (pot + call) - call, (1.0 + rho) * w - 1.0);
-        let c2 = (1.0 - m) * b;
-        if c2 == 0.0 {
-            return None;
-        }
-        let disc = pot * pot - pot * (m * (pot - a) + pot * b) / c2;
-        (disc >= 0.0).then(|| -pot + disc.sqrt())
+    let value = |d: f64| ev_raise_vs_callers(pot, call, call + d, m, betting, &equity_vs);
+    // Where the calling share falls to `s`: the fold rate 1 − s = m·d / (d + P).
+    let reach = |s: f64| -> Option<f64> {
+        let f = 1.0 - s;
+        (m > f && f > 0.0).then(|| f * pot / (m - f))
     };
-    // Blind callers hold every hand whatever the fold rate: one piece.
-    let pieces: Vec<u32> = if betting.opponents_blind {
-        vec![100]
-    } else {
-        (1..=100).collect()
-    };
-    for k in pieces {
-        // The piece where the range is the top k %: [boundary(k), boundary(k − 1)).
-        let (lo, hi) = if betting.opponents_blind {
-            (Some(0.0), f64::INFINITY)
-        } else {
-            let lo = if k == 100 { Some(0.0) } else { boundary(k) };
-            (lo, boundary(k - 1).unwrap_or(f64::INFINITY))
-        };
-        let Some(lo) = lo.filter(|&d| d <= span) else {
-            continue;
-        };
-        candidates.push(lo);
-        // Just below the step, where the range is still the top k + 1 % (the EV can be
-        // highest there): the fold rate 1e-11 short of it.
-        if !betting.opponents_blind {
-            if let Some(below) = reach(1.0 - f64::from(k) / 100.0 - 1e-11) {
-                candidates.push(below);
+    let mut edges = vec![0.0, span];
+    if !betting.opponents_blind {
+        edges.extend(
+            breaks
+                .iter()
+                .filter_map(|&s| reach(s))
+                .filter(|&d| d > 0.0 && d < span),
+        );
+    }
+    edges.sort_by(f64::total_cmp);
+    edges.dedup();
+    let mut candidates = edges.clone();
+    // Blind or random callers: the closed form, at the equity of every hand.
+    if betting.opponents_blind || breaks.is_empty() {
+        if let Some(w) = equity_vs(1.0) {
+            let rho = betting.callers_rate();
+            let (a, b) = (w * (pot + call) - call, (1.0 + rho) * w - 1.0);
+            let c2 = (1.0 - m) * b;
+            let disc = if c2 == 0.0 {
+                -1.0
+            } else {
+                pot * pot - pot * (m * (pot - a) + pot * b) / c2
+            };
+            let d = -pot + disc.max(0.0).sqrt();
+            if disc >= 0.0 && d > 0.0 && d < span {
+                candidates.push(d);
             }
         }
-        if let Some(d) = stationary(equity_vs_top(k)) {
-            if d >= lo && d <= hi.min(span) {
-                candidates.push(d);
+    }
+    for piece in edges.windows(2) {
+        let (lo, hi) = (piece[0], piece[1]);
+        let at = |k: usize| lo + (hi - lo) * k as f64 / SAMPLES_PER_PIECE as f64;
+        let evs: Vec<f64> = (0..=SAMPLES_PER_PIECE).map(|k| value(at(k)).ev).collect();
+        // Every sampled local maximum, the piece's ends included (the top can lie between
+        // an end and its neighbour), refined between its neighbours.
+        for k in 0..=SAMPLES_PER_PIECE {
+            let (left, right) = (k.saturating_sub(1), (k + 1).min(SAMPLES_PER_PIECE));
+            if evs[k] >= evs[left] && evs[k] >= evs[right] {
+                candidates.push(golden_max(|d| value(d).ev, at(left), at(right)));
             }
         }
     }
     let mut best: Option<RaiseOptimum> = None;
     for d in candidates {
         let r = call + d;
-        let (ev, fold, top, equity) = ev_raise_vs_callers(pot, call, r, m, betting, &equity_vs_top);
+        let c = value(d);
         let better = match &best {
             None => true,
-            Some(b) => ev > b.ev || (ev == b.ev && r < b.raise_to),
+            Some(b) => c.ev > b.ev || (c.ev == b.ev && r < b.raise_to),
         };
         if better {
             best = Some(RaiseOptimum {
                 raise_to: r,
-                ev,
-                fold,
-                calling_top_percent: top,
-                equity,
+                ev: c.ev,
+                fold: c.fold,
+                calling_share: c.calling_share,
+                equity: c.equity,
                 at_cap: d >= span,
             });
         }
     }
     best.expect("the two ends are candidates")
+}
+
+/// The maximum of `g` on `[lo, hi]`, where `g` is unimodal, by golden-section search to
+/// 1e-12 of the interval's scale.
+fn golden_max(g: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    const INV_PHI: f64 = 0.618_033_988_749_894_9;
+    let tolerance = 1e-12 * hi.abs().max(1.0);
+    let (mut x1, mut x2) = (hi - INV_PHI * (hi - lo), lo + INV_PHI * (hi - lo));
+    let (mut g1, mut g2) = (g(x1), g(x2));
+    while hi - lo > tolerance {
+        if g1 < g2 {
+            lo = x1;
+            (x1, g1) = (x2, g2);
+            x2 = lo + INV_PHI * (hi - lo);
+            g2 = g(x2);
+        } else {
+            hi = x2;
+            (x2, g2) = (x1, g1);
+            x1 = hi - INV_PHI * (hi - lo);
+            g1 = g(x1);
+        }
+    }
+    (lo + hi) / 2.0
 }
 
 /// EV of paying `cost` to compare (比牌) with one opponent and take the pot on a win:
@@ -345,27 +393,38 @@ mod tests {
         m: f64,
         cap: f64,
         betting: &Betting,
-        w: &dyn Fn(u32) -> f64,
+        w: &dyn Fn(f64) -> Option<f64>,
         step: f64,
     ) -> (f64, f64) {
         let n = ((cap - call) / step).round() as usize;
         (0..=n)
             .map(|i| call + i as f64 * step)
-            .map(|r| (r, ev_raise_vs_callers(pot, call, r, m, betting, w).0))
+            .map(|r| (r, ev_raise_vs_callers(pot, call, r, m, betting, w).ev))
             .fold((call, f64::MIN), |b, x| if x.1 > b.1 { x } else { b })
+    }
+
+    /// A continuous calling-range equity with a kink at every 1/7 of a percent and a bump
+    /// between two kinks (as a real range's equity has a new formula at each level).
+    fn stepped(share: f64) -> Option<f64> {
+        let frac = (share * 700.0).fract();
+        Some(0.25 + 0.5 * share + 0.6 * frac * (1.0 - frac))
+    }
+
+    fn steps() -> Vec<f64> {
+        (1..=700).map(|k| f64::from(k) / 700.0).collect()
     }
 
     #[test]
     fn the_optimum_raise_is_the_closed_form_and_beats_a_fine_scan() {
         // Constant equity 0.35 (callers hold random hands), pot 100, call 20, m = 0.6: the
         // stationary point of the closed form, checked by derivative and by scan.
-        let w = |_: u32| 0.35;
-        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, w);
+        let w = |_: f64| Some(0.35);
+        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, w, &[]);
         assert!(
             !o.at_cap && o.raise_to > 20.0 && o.raise_to < 500.0,
             "{o:?}"
         );
-        let g = |r: f64| ev_raise_vs_callers(100.0, 20.0, r, 0.6, &SEEN, w).0;
+        let g = |r: f64| ev_raise_vs_callers(100.0, 20.0, r, 0.6, &SEEN, w).ev;
         let slope = (g(o.raise_to + 1e-4) - g(o.raise_to - 1e-4)) / 2e-4;
         assert!(slope.abs() < 1e-6, "slope {slope}");
         let (at, ev) = scan(100.0, 20.0, 0.6, 500.0, &SEEN, &w, 0.01);
@@ -373,18 +432,31 @@ mod tests {
             (at - o.raise_to).abs() <= 0.01 && ev <= o.ev + 1e-12,
             "{at} {ev} {o:?}"
         );
-        // Equity against callers falling as the range narrows: the exact optimum is never
-        // beaten by a scan at 0.001 chips.
-        let falling = |x: u32| 0.2 + 0.6 * f64::from(x) / 100.0;
-        let o = optimum_raise(100.0, 30.0, 0.9, 600.0, &SEEN, falling);
-        let (_, ev) = scan(100.0, 30.0, 0.9, 600.0, &SEEN, &falling, 0.001);
-        let (at, _) = scan(100.0, 30.0, 0.9, 600.0, &SEEN, &falling, 0.001);
-        assert!(ev <= o.ev + 1e-12, "{ev} at {at} > {o:?}");
-        assert_eq!(o.calling_top_percent, calling_top_percent(o.fold));
+        // Equity against callers falling as the range narrows, continuously: the optimum is
+        // never beaten by a scan at 0.001 chips and sits within 0.001 of the scan's best.
+        let falling = |x: f64| Some(0.2 + 0.6 * x);
+        let o = optimum_raise(100.0, 30.0, 0.9, 600.0, &SEEN, falling, &[]);
+        let (at, ev) = scan(100.0, 30.0, 0.9, 600.0, &SEEN, &falling, 0.001);
+        assert!(
+            ev <= o.ev + 1e-12 && (at - o.raise_to).abs() <= 0.001,
+            "{ev} at {at} > {o:?}"
+        );
+        assert_eq!(o.calling_share, 1.0 - o.fold);
+        // A range with breaks and a bump between each two (many near-equal local maxima):
+        // no scan point beats the optimum, and the scan's best comes within 1e-4 of it.
+        let o = optimum_raise(100.0, 20.0, 1.0, 500.0, &SEEN, stepped, &steps());
+        let (at, ev) = scan(100.0, 20.0, 1.0, 500.0, &SEEN, &stepped, 0.001);
+        assert!(
+            ev <= o.ev + 1e-12 && o.ev - ev < 1e-4,
+            "{ev} at {at} vs {o:?}"
+        );
         // Equity above 1/2 against every range and folds capped below 1: the EV rises to
         // the cap.
-        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, |_| 0.9);
+        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, |_| Some(0.9), &[]);
         assert!(o.at_cap && o.raise_to == 500.0, "{o:?}");
+        // A range that cannot be dealt beside our hand: nobody calls, the raise takes the pot.
+        let c = ev_raise_vs_callers(100.0, 20.0, 300.0, 1.0, &SEEN, |_| None);
+        assert_eq!((c.ev, c.calling_share), (100.0, 0.0));
     }
 
     #[test]
@@ -404,12 +476,11 @@ mod tests {
         };
         assert!((blind.ev_raise(0.6, 100.0, 20.0, 60.0, 0.25) - 61.0).abs() < 1e-12);
         // Blind callers hold any hand: the range is every hand unless everyone folds.
-        assert_eq!(blind.calling_top(0.25), 100);
-        assert_eq!(SEEN.calling_top(0.25), 75);
-        assert_eq!(blind.calling_top(1.0), 0);
-        let (_, _, top, w) =
-            ev_raise_vs_callers(100.0, 20.0, 60.0, 0.6, &blind, |x| f64::from(x) / 200.0);
-        assert_eq!((top, w), (100, 0.5));
+        assert_eq!(blind.calling_share(0.25), 1.0);
+        assert_eq!(SEEN.calling_share(0.25), 0.75);
+        assert_eq!(blind.calling_share(1.0), 0.0);
+        let c = ev_raise_vs_callers(100.0, 20.0, 60.0, 0.6, &blind, |x| Some(x / 2.0));
+        assert_eq!((c.calling_share, c.equity), (1.0, 0.5));
         // Comparing at twice the call: only we pay 40: 0.55·140 − 40 = 37; both paying, a
         // blind opponent adds 20: 0.55·160 − 40 = 48.
         let double = Betting {
@@ -442,14 +513,17 @@ mod tests {
             opponents_blind: true,
             ..SEEN
         };
-        let w = |x: u32| if x == 100 { 0.5 } else { 0.1 };
-        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &blind, w);
+        let w = |x: f64| Some(if x == 1.0 { 0.5 } else { 0.1 });
+        let o = optimum_raise(100.0, 20.0, 0.6, 500.0, &blind, w, &steps());
         let (p, c, m) = (100.0f64, 20.0f64, 0.6f64);
         let (a, b) = (0.5 * (p + c) - c, 1.5 * 0.5 - 1.0);
         let d = -p + (p * p - p * (m * (p - a) + p * b) / ((1.0 - m) * b)).sqrt();
-        assert!((o.raise_to - (c + d)).abs() < 1e-9, "{o:?} vs {}", c + d);
+        // The EV is flat at its top: the raise agrees to 1e-5, the EV to rounding.
+        let closed = ev_raise_vs_callers(p, c, c + d, m, &blind, w).ev;
+        assert!((o.raise_to - (c + d)).abs() < 1e-5, "{o:?} vs {}", c + d);
+        assert!(o.ev >= closed - 1e-12, "{o:?} vs {closed}");
         assert!(d > 44.0 && d < 45.0 && !o.at_cap, "{d}");
-        assert_eq!(o.calling_top_percent, 100);
+        assert_eq!(o.calling_share, 1.0);
         let (at, ev) = scan(100.0, 20.0, 0.6, 500.0, &blind, &w, 0.01);
         assert!(
             (at - o.raise_to).abs() <= 0.01 && ev <= o.ev + 1e-12,
@@ -457,18 +531,15 @@ mod tests {
         );
         // Against seen callers the same hand's equity falls to 0.1 once anyone folds: a
         // different, smaller best raise.
-        let seen = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, w);
+        let seen = optimum_raise(100.0, 20.0, 0.6, 500.0, &SEEN, w, &steps());
         assert!(seen.ev < o.ev, "{seen:?} {o:?}");
     }
 
     #[test]
-    fn calling_ranges_round_up_to_whole_percent() {
-        assert_eq!(calling_top_percent(0.0), 100);
-        assert_eq!(calling_top_percent(0.25), 75);
-        assert_eq!(calling_top_percent(0.251), 75);
-        assert_eq!(calling_top_percent(0.259), 75);
-        assert_eq!(calling_top_percent(0.24), 76);
-        assert_eq!(calling_top_percent(1.0), 0);
+    fn calling_ranges_are_exactly_the_hands_that_do_not_fold() {
+        assert_eq!(SEEN.calling_share(0.0), 1.0);
+        assert_eq!(SEEN.calling_share(0.25), 0.75);
+        assert_eq!(SEEN.calling_share(1.0), 0.0);
         assert_eq!(curved_fold(20.0, 20.0, 100.0, 0.6), 0.0);
         assert!((curved_fold(120.0, 20.0, 100.0, 0.6) - 0.3).abs() < 1e-15);
     }

@@ -4,7 +4,7 @@
 //! ```text
 //! offset size field
 //!      0    8 magic           b"CARDTBL\0"
-//!      8    2 format_version  u16 LE, currently 4 (1 to 3 are still read, see below)
+//!      8    2 format_version  u16 LE, currently 5 (1 to 4 are still read, see below)
 //!     10    2 game            u16 LE, see [`Game`]
 //!     12    4 reserved        must be 0
 //!     16    8 rules_hash      u64 LE, identifies the rule set the table was computed under
@@ -23,7 +23,10 @@
 //! appends `bomb_order` to the Niuniu payload (how 炸弹 are settled); a version 2 or 3
 //! Niuniu file is read as settling them by the highest card, the only rule it knew. Game
 //! code 8 (Niuniu see-four-cards bidding) came with version 4; a reader of version 4 that
-//! predates it refuses the file as an unknown game.
+//! predates it refuses the file as an unknown game. Version 5 changed only the Zhajinhua
+//! payload: the equities against whole-percent calling ranges gave way to the two rules
+//! that price a range of any share from the hands' strengths; a Zhajinhua file older
+//! than version 5 is refused with an error that says to regenerate it.
 //!
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
@@ -44,7 +47,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
 /// The format version this crate writes.
-pub const FORMAT_VERSION: u16 = 4;
+pub const FORMAT_VERSION: u16 = 5;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.
@@ -636,6 +639,16 @@ impl<'a> Layout<'a> {
     /// A list of `f64`.
     pub fn f64s(&mut self, what: &str) -> Result<Vec<f64>, TableError> {
         self.numbers(what, f64::from_le_bytes)
+    }
+
+    /// A `bool`: one byte, 0 or 1.
+    pub fn bool(&mut self, what: &str) -> Result<bool, TableError> {
+        match self.u8(what)? {
+            b @ (0 | 1) => Ok(b == 1),
+            b => Err(TableError::Decode(format!(
+                "{what}: {b} is not a bool (0 or 1)"
+            ))),
+        }
     }
 
     /// A list of `bool`, one byte each, which must be 0 or 1.

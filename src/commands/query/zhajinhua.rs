@@ -66,16 +66,20 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
     // (who call or fold together); beyond, the table has no ranges and callers are
     // taken as random hands.
     let ranged = q.opponents <= RANGE_OPPONENTS;
-    let vs_top = |x: u32| -> f64 {
-        if x == 0 {
-            0.0
-        } else if ranged {
-            table
-                .range_equity(&cards, q.opponents, x)
-                .expect("a hand and opponent count already checked")
+    let curve = table
+        .calling_range(&cards)
+        .map_err(|e| UsageError::error(e.to_string()))?;
+    let vs = |share: f64| -> Option<f64> {
+        if ranged {
+            curve.equity(q.opponents, share).ok()
         } else {
-            w
+            Some(w)
         }
+    };
+    let breaks: Vec<f64> = if ranged {
+        curve.breaks().collect()
+    } else {
+        Vec::new()
     };
     let betting = Betting {
         seen_multiplier: q.seen_multiplier,
@@ -92,7 +96,7 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
             q.seen_multiplier
         );
     }
-    let top = betting.calling_top(bet.fold);
+    let share = betting.calling_share(bet.fold);
     let mut actions = vec![
         ("fold".to_string(), 0.0),
         (format!("call {}", bet.call), ev_call(w, bet.pot, bet.call)),
@@ -104,19 +108,32 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
                 100.0 * bet.fold
             )
         } else if ranged {
-            format!(
-                "raise to {r} (fold {:.0}%; callers: top {top} %, equity {:.4})",
-                100.0 * bet.fold,
-                vs_top(top)
-            )
+            match vs(share) {
+                Some(e) => format!(
+                    "raise to {r} (fold {:.0}%; callers: top {} %, equity {e:.4})",
+                    100.0 * bet.fold,
+                    percent(share)
+                ),
+                None => format!(
+                    "raise to {r} (fold {:.0}%; no hand of the top {} % can be dealt beside \
+                     ours: nobody calls)",
+                    100.0 * bet.fold,
+                    percent(share)
+                ),
+            }
         } else {
             format!(
                 "raise to {r} (fold {:.0}%; callers as random hands)",
                 100.0 * bet.fold
             )
         };
-        let wr = if top == 0 { 0.0 } else { vs_top(top) };
-        actions.push((label, betting.ev_raise(wr, bet.pot, bet.call, r, bet.fold)));
+        // The given fold rate (not the curve's), priced at its calling range's equity;
+        // nobody can call where no range hand can be dealt beside ours.
+        let ev = match (share > 0.0).then(|| vs(share)).flatten() {
+            Some(e) => betting.ev_raise(e, bet.pot, bet.call, r, bet.fold),
+            None => bet.pot,
+        };
+        actions.push((label, ev));
     }
     actions.push((
         format!(
@@ -131,9 +148,9 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         betting.ev_compare(heads_up.equity, bet.pot, cost),
     ));
     print_actions(&actions);
-    let best = optimum_raise(bet.pot, bet.call, q.max_fold, cap, &betting, vs_top);
+    let best = optimum_raise(bet.pot, bet.call, q.max_fold, cap, &betting, vs, &breaks);
     println!(
-        "best raise if folds grow with the raise, f(R) = {}·(R − C)/(R − C + P), up to {cap}: raise to {:.2}{} (fold {:.1}%, callers {}, equity {:.4}): EV {:+.3} (exact optimum)",
+        "best raise if folds grow with the raise, f(R) = {}·(R − C)/(R − C + P), up to {cap}: raise to {:.2}{} (fold {:.1}%, callers {}, equity {:.4}): EV {:+.3} (the optimum over every raise up to the cap)",
         q.max_fold,
         best.raise_to,
         if best.at_cap { ", the cap" } else { "" },
@@ -141,7 +158,7 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         if q.blind {
             "any hand".to_string()
         } else if ranged {
-            format!("top {} %", best.calling_top_percent)
+            format!("top {} %", percent(best.calling_share))
         } else {
             // Beyond two opponents the table has no ranges: the equity is against random
             // hands, whatever the fold rate, and the line must not name a range.
@@ -157,4 +174,10 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A calling share as a percentage, with as many decimals as it needs (up to 4).
+fn percent(share: f64) -> String {
+    let text = format!("{:.4}", 100.0 * share);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }

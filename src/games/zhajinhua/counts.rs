@@ -9,14 +9,8 @@
 //! the job's rules; against two, under the rules its showdown rule gives three hands
 //! ([`ZhajinhuaRules::against`]), so a simultaneous showdown counts in the ordinary order.
 //!
-//! **Against a range** ([`range_counts`]): the same counts when the opponents hold only
-//! the top x % of hands, x = 1 … 100. A hand is in the top x % when fewer than x % of
-//! the 22,100 hands are strictly stronger in the ordinary order (so hands of equal
-//! strength are in or out together; the off-suit 2-3-5 of `special_235` sits by its
-//! ordinary high-card strength, at the bottom). Each opponent is a uniformly random range
-//! hand disjoint from ours (and, for two, from each other). The ranges are nested, so one
-//! pass over the opponents from the strongest down adds each hand to the incidence counts
-//! once and reads the counts off at every step.
+//! Against a calling range (the strongest share of hands) the runtime counts the same way:
+//! `cardtables::zhajinhua::range`.
 
 use std::cmp::Ordering;
 
@@ -158,78 +152,6 @@ pub fn exact_counts(heads_up: &Evaluator, multi: &Evaluator, hand: usize) -> Cou
         }
     }
     tally.counts()
-}
-
-/// Range steps: the top 1 %, 2 %, … 100 % of hands.
-pub const RANGE_STEPS: usize = 100;
-
-/// The range step (1..=100) from which each hand (by colex index) is in the top range:
-/// the smallest x with fewer than x % of all hands strictly stronger.
-pub fn range_steps(eval: &Evaluator) -> Vec<u8> {
-    let mut strengths: Vec<u16> = eval.hands.iter().map(|h| h.strength).collect();
-    strengths.sort_unstable();
-    let n = strengths.len();
-    eval.hands
-        .iter()
-        .map(|h| {
-            let stronger = n - strengths.partition_point(|&s| s <= h.strength);
-            // stronger < x · n / 100  ⇔  x > 100 · stronger / n.
-            (100 * stronger / n + 1) as u8
-        })
-        .collect()
-}
-
-/// Exact counts for one hand against opponents restricted to each top range.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RangeCounts {
-    /// Per step (index x − 1): the counts, with the number of opponent hands and ordered
-    /// pairs of disjoint opponent hands the range leaves.
-    pub steps: Vec<RangeStep>,
-}
-
-/// The counts against one range.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RangeStep {
-    pub counts: Counts,
-    /// Range hands disjoint from ours (the one-opponent deals).
-    pub hands: u64,
-    /// Ordered pairs of disjoint range hands, both disjoint from ours.
-    pub pairs: u64,
-}
-
-/// Exact counts for hand `hand` (colex index) against one and two opponents holding the
-/// top x % of hands, for every step x; `steps` from [`range_steps`], the evaluators as in
-/// [`exact_counts`].
-pub fn range_counts(
-    heads_up: &Evaluator,
-    multi: &Evaluator,
-    hand: usize,
-    steps: &[u8],
-) -> RangeCounts {
-    let mine = heads_up.hands[hand].mask;
-    let mut by_step: Vec<Vec<usize>> = vec![Vec::new(); RANGE_STEPS];
-    for (j, (h, &x)) in heads_up.hands.iter().zip(steps).enumerate() {
-        if h.mask & mine == 0 {
-            by_step[usize::from(x) - 1].push(j);
-        }
-    }
-    let mut all = Incidence::new();
-    let mut tally = Tally::new(heads_up, multi, hand);
-    let steps = by_step
-        .iter()
-        .map(|added| {
-            for &j in added {
-                all.add(&heads_up.hands[j]);
-                tally.add(j);
-            }
-            RangeStep {
-                counts: tally.counts(),
-                hands: all.size as u64,
-                pairs: all.disjoint_pairs(&all, all.size),
-            }
-        })
-        .collect();
-    RangeCounts { steps }
 }
 
 /// Win, tie and equity of a hand against `n` opponents from its exact counts.

@@ -157,8 +157,9 @@ pub struct CurvePoint {
     /// EV if the callers held random hands (equity against a random hand; the EV itself
     /// when the opponents play blind).
     pub ev_random_callers: f64,
-    /// The calling range (top %), our equity against it and the EV with it.
-    pub calling_top_percent: u32,
+    /// The calling range (the top share of hands), our equity against it and the EV with
+    /// it.
+    pub calling_share: f64,
     pub calling_equity: f64,
     pub ev: f64,
     /// The tutorial article's formula with the random-hand equity.
@@ -166,30 +167,29 @@ pub struct CurvePoint {
 }
 
 /// A hand's raise-size curve from the call to `cap` under the fold curve with limit
-/// `max_fold`; `equity_vs_top` gives its equity against the top x % (x = 100: a random
-/// hand).
+/// `max_fold`; `equity_vs` gives its equity against the top share of hands (1: a random
+/// hand; `None` where that range cannot be dealt beside it).
 pub fn raise_curve(
     pot: f64,
     call: f64,
     max_fold: f64,
     cap: f64,
     betting: &Betting,
-    equity_vs_top: &dyn Fn(u32) -> f64,
+    equity_vs: &dyn Fn(f64) -> Option<f64>,
 ) -> Vec<CurvePoint> {
-    let w = equity_vs_top(100);
+    let w = equity_vs(1.0).unwrap_or(0.0);
     curve_raises(call, cap)
         .into_iter()
         .map(|r| {
             let f = curved_fold(r, call, pot, max_fold);
-            let (ev, _, top, calling) =
-                ev_raise_vs_callers(pot, call, r, max_fold, betting, equity_vs_top);
+            let called = ev_raise_vs_callers(pot, call, r, max_fold, betting, equity_vs);
             CurvePoint {
                 raise_to: r,
                 fold: f,
                 ev_random_callers: betting.ev_raise(w, pot, call, r, f),
-                calling_top_percent: top,
-                calling_equity: calling,
-                ev,
+                calling_share: called.calling_share,
+                calling_equity: called.equity,
+                ev: called.ev,
                 ev_article: ev_raise_article(w, pot, r, f),
             }
         })
@@ -254,14 +254,14 @@ mod tests {
     #[test]
     fn curves_use_the_calling_range_and_meet_the_random_model_at_a_call() {
         // Equity 0.8 against a random hand, falling as the callers tighten.
-        let w = |x: u32| 0.3 + 0.5 * f64::from(x) / 100.0;
+        let w = |x: f64| Some(0.3 + 0.5 * x);
         let curve = raise_curve(100.0, 20.0, 0.6, 500.0, &SEEN, &w);
         assert_eq!(curve.len(), 101);
         // A raise to the call is a call: nobody folds and the callers are every hand.
-        assert_eq!(curve[0].calling_top_percent, 100);
+        assert_eq!(curve[0].calling_share, 1.0);
         assert_eq!(curve[0].ev, curve[0].ev_random_callers);
         for p in &curve[1..] {
-            assert!(p.calling_top_percent < 100 || p.fold == 0.0);
+            assert_eq!(p.calling_share, 1.0 - p.fold);
             // Tighter callers, lower equity: never better than random callers.
             assert!(p.ev <= p.ev_random_callers + 1e-12);
         }
@@ -271,7 +271,7 @@ mod tests {
             ..SEEN
         };
         for p in raise_curve(100.0, 20.0, 0.6, 500.0, &blind, &w) {
-            assert_eq!(p.calling_top_percent, 100);
+            assert_eq!(p.calling_share, 1.0);
             assert_eq!(p.ev, p.ev_random_callers);
         }
     }

@@ -11,9 +11,7 @@ use cardtables::zhajinhua::ZhajinhuaPayload;
 use cardtables::Card;
 use serde::{Deserialize, Serialize};
 
-use super::counts::{
-    exact_counts, range_counts, range_steps, Counts, RangeCounts, OPPONENT_PAIRS, RANGE_STEPS,
-};
+use super::counts::{exact_counts, Counts, OPPONENT_PAIRS};
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, HANDS, OPPONENT_HANDS};
 use super::multiway::{self, Budget, Estimate, Sample};
@@ -30,12 +28,13 @@ pub(super) const EXACT_OPPONENTS: u8 = 2;
 /// Opponents covered by `zhajinhua.multiway`.
 pub const MULTIWAY_OPPONENTS: u8 = 5;
 
-/// What one work unit computes: exact counts against every top range (the last step
-/// being every hand) for a run of suit classes, or the Monte Carlo sample of one suit
-/// class against one number of opponents.
+/// What one work unit computes: exact counts against one and two random opponents for a
+/// run of suit classes, or the Monte Carlo sample of one suit class against one number of
+/// opponents. (Equities against calling ranges come from the finished table's
+/// [`cardtables::zhajinhua::RangeCurve`]s.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Unit {
-    Exact(Vec<RangeCounts>),
+    Exact(Vec<Counts>),
     Sampled(Sample),
 }
 
@@ -55,8 +54,6 @@ pub struct HandsJob {
     pub(super) classes: Vec<usize>,
     /// Class number of each hand.
     pub(super) class_of: Vec<u32>,
-    /// The top-range step from which each hand is in an opponent's range.
-    steps: Vec<u8>,
 }
 
 impl HandsJob {
@@ -125,7 +122,6 @@ impl HandsJob {
             .iter()
             .map(|r| classes.binary_search(r).expect("representative listed") as u32)
             .collect();
-        let steps = range_steps(&eval);
         HandsJob {
             eval,
             multi,
@@ -139,7 +135,6 @@ impl HandsJob {
             },
             classes,
             class_of,
-            steps,
         }
     }
 
@@ -162,12 +157,8 @@ impl HandsJob {
         self.classes.len().div_ceil(CLASSES_PER_UNIT)
     }
 
-    /// Splits unit results into exact range counts by class and samples by (opponents,
-    /// class).
-    fn split_units(
-        &self,
-        units: Vec<Unit>,
-    ) -> anyhow::Result<(Vec<RangeCounts>, Vec<Vec<Sample>>)> {
+    /// Splits unit results into exact counts by class and samples by (opponents, class).
+    fn split_units(&self, units: Vec<Unit>) -> anyhow::Result<(Vec<Counts>, Vec<Vec<Sample>>)> {
         let mut exact = Vec::with_capacity(self.classes.len());
         let mut sampled = vec![
             Vec::with_capacity(self.classes.len());
@@ -220,45 +211,73 @@ impl HandsJob {
     }
 }
 
-/// Range counts read back from a checkpoint or part must be possible: every step, each
-/// within its range's deals, the last range the whole deck.
-fn check_range_counts(r: &RangeCounts) -> Result<(), String> {
-    if r.steps.len() != RANGE_STEPS {
-        return Err(format!(
-            "{} range steps, expected {RANGE_STEPS}",
-            r.steps.len()
-        ));
-    }
-    let last = &r.steps[RANGE_STEPS - 1];
-    if (last.hands, last.pairs) != (u64::from(OPPONENT_HANDS), OPPONENT_PAIRS) {
-        return Err("the widest range is not every hand".into());
-    }
-    let bad = r.steps.iter().any(|s| {
-        let c = &s.counts;
-        s.hands == 0
-            || s.hands > last.hands
-            || s.pairs > last.pairs
-            || c.win1.checked_add(c.tie1).is_none_or(|n| n > s.hands)
-            || c.win2
-                .checked_add(c.tie2_two_way)
-                .and_then(|n| n.checked_add(c.tie2_three_way))
-                .is_none_or(|n| n > s.pairs)
-    });
-    if bad {
-        return Err("range counts exceed their deals".into());
+/// Counts read back from a checkpoint or part must be possible: each within its deals.
+fn check_counts(c: &Counts) -> Result<(), String> {
+    let heads_up = c.win1.checked_add(c.tie1);
+    let two = c
+        .win2
+        .checked_add(c.tie2_two_way)
+        .and_then(|n| n.checked_add(c.tie2_three_way));
+    if heads_up.is_none_or(|n| n > u64::from(OPPONENT_HANDS))
+        || two.is_none_or(|n| n > OPPONENT_PAIRS)
+    {
+        return Err("counts exceed their deals".into());
     }
     Ok(())
 }
 
 impl HandsJob {
-    /// Win, tie and equity against `n` (1 or 2) opponents holding one top range.
-    pub(super) fn range_outcome(
+    /// The runtime table's payload with these per-(opponents, hand) figures: everything
+    /// else, the calling-range rules included, comes from the job's rules.
+    pub(super) fn payload(
         &self,
-        step: &super::counts::RangeStep,
-        n: u8,
-    ) -> super::counts::Outcome {
-        let total = if n == 1 { step.hands } else { step.pairs };
-        step.counts.outcome_of(n, total, &self.eval.rules)
+        rules: String,
+        win: Vec<f64>,
+        tie: Vec<f64>,
+        equity: Vec<f64>,
+        std_error: Vec<f64>,
+    ) -> ZhajinhuaPayload {
+        ZhajinhuaPayload {
+            rules,
+            max_opponents: self.max_opponents,
+            categories: CATEGORIES.iter().map(|s| s.to_string()).collect(),
+            category: self.eval.hands.iter().map(|h| h.category).collect(),
+            strength: self.eval.hands.iter().map(|h| h.strength).collect(),
+            beats_trips: self.eval.hands.iter().map(|h| h.beats_trips).collect(),
+            std_error,
+            win,
+            tie,
+            equity,
+            suit_class: self.class_of.iter().map(|&c| c as u16).collect(),
+            caller_loses: self.eval.rules.ties == super::rules::Ties::CallerLoses,
+            simultaneous_showdown: self.eval.rules.showdown == super::rules::Showdown::Simultaneous,
+        }
+    }
+
+    /// Every suit class's calling-range curve (in class order), read from the finished
+    /// table: the one implementation the runtime answers with.
+    pub(super) fn curves(
+        &self,
+        table: &cardtables::Zhajinhua,
+    ) -> anyhow::Result<Vec<cardtables::zhajinhua::RangeCurve>> {
+        use rayon::prelude::*;
+        self.classes
+            .par_iter()
+            .map(|&h| Ok(table.calling_range(&self.eval.hands[h].cards)?))
+            .collect()
+    }
+
+    /// The curve of a hand given as text.
+    pub(super) fn curve_of<'a>(
+        &self,
+        curves: &'a [cardtables::zhajinhua::RangeCurve],
+        text: &str,
+    ) -> &'a cardtables::zhajinhua::RangeCurve {
+        let cards: [Card; 3] = cardtables::parse_cards(text)
+            .expect("example hands parse")
+            .try_into()
+            .expect("three cards");
+        &curves[self.class_of[index_of(&cards)] as usize]
     }
 }
 
@@ -316,7 +335,7 @@ impl Job for HandsJob {
                 if counts.len() != want {
                     return Err(format!("{} suit classes, expected {want}", counts.len()));
                 }
-                counts.iter().try_for_each(check_range_counts)
+                counts.iter().try_for_each(check_counts)
             }
             Unit::Sampled(s) if index >= self.exact_units() => {
                 let k = index - self.exact_units();
@@ -343,7 +362,7 @@ impl Job for HandsJob {
             return Unit::Exact(
                 self.classes[start..end]
                     .iter()
-                    .map(|&h| range_counts(&self.eval, &self.multi, h, &self.steps))
+                    .map(|&h| exact_counts(&self.eval, &self.multi, h))
                     .collect(),
             );
         }
@@ -368,13 +387,8 @@ impl Job for HandsJob {
         units: Vec<Unit>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
-        let (ranges, samples) = self.split_units(units)?;
+        let (by_class, samples) = self.split_units(units)?;
         progress.phase("building tables");
-        // The last range is every hand.
-        let by_class: Vec<Counts> = ranges
-            .iter()
-            .map(|r| r.steps[RANGE_STEPS - 1].counts)
-            .collect();
         let counts = self.counts_by_hand(&by_class);
         // Every ordered pair of disjoint hands is a win for one side or a tie for both.
         let win_total: u64 = counts.iter().map(|c| c.win1).sum();
@@ -398,29 +412,9 @@ impl Job for HandsJob {
                 std_error.push(e.std_error);
             }
         }
-        let payload = ZhajinhuaPayload {
-            rules: rules.clone(),
-            max_opponents: self.max_opponents,
-            categories: CATEGORIES.iter().map(|s| s.to_string()).collect(),
-            category: self.eval.hands.iter().map(|h| h.category).collect(),
-            strength: self.eval.hands.iter().map(|h| h.strength).collect(),
-            beats_trips: self.eval.hands.iter().map(|h| h.beats_trips).collect(),
-            std_error,
-            win,
-            tie,
-            equity,
-            suit_class: self.class_of.iter().map(|&c| c as u16).collect(),
-            range_equity: (1..=EXACT_OPPONENTS)
-                .flat_map(|n| {
-                    ranges.iter().flat_map(move |r| {
-                        r.steps
-                            .iter()
-                            .map(move |step| self.range_outcome(step, n).equity)
-                    })
-                })
-                .collect(),
-        };
+        let payload = self.payload(rules.clone(), win, tie, equity, std_error);
         let table = cardtables::Zhajinhua::to_bytes(rules_hash, &payload)?;
+        let curves = self.curves(&cardtables::Zhajinhua::from_bytes(&table)?)?;
         Ok(Outputs {
             parquet: vec![
                 ParquetOutput {
@@ -430,8 +424,8 @@ impl Job for HandsJob {
                 },
                 ParquetOutput {
                     file: "range_equity.parquet".into(),
-                    batches: vec![self.range_equity_batch(&ranges)?].into(),
-                    plain_columns: vec!["win", "tie", "equity"],
+                    batches: vec![self.range_equity_batch(&curves)?].into(),
+                    plain_columns: vec!["calling_share", "equity"],
                 },
                 ParquetOutput {
                     file: "categories.parquet".into(),
@@ -445,7 +439,7 @@ impl Job for HandsJob {
                 },
                 ParquetOutput {
                     file: "raise_curve.parquet".into(),
-                    batches: vec![self.raise_curve_batch(&ranges)?].into(),
+                    batches: vec![self.raise_curve_batch(&curves)?].into(),
                     plain_columns: vec![],
                 },
             ],
@@ -454,7 +448,7 @@ impl Job for HandsJob {
                 bytes: table,
                 entries: HANDS as u64,
             }],
-            report: self.report(meta, &counts, &samples, &ranges, &rules)?,
+            report: self.report(meta, &counts, &samples, &curves, &rules)?,
             rules,
         })
     }

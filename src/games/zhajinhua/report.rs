@@ -5,7 +5,9 @@ use cardtables::Card;
 
 use cardtables::decision::{optimum_raise, RaiseOptimum};
 
-use super::counts::{Counts, RangeCounts, OPPONENT_PAIRS};
+use cardtables::zhajinhua::RangeCurve;
+
+use super::counts::{Counts, OPPONENT_PAIRS};
 use super::decisions;
 use super::eval::{index_of, Evaluator, CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::job::{HandsJob, EXACT_OPPONENTS};
@@ -129,21 +131,6 @@ impl HandsJob {
         published_box(&figures)
     }
 
-    /// A hand's exact equity against one opponent holding the top x %, x = 1..=100
-    /// (index x − 1; the last is a random hand).
-    pub(super) fn range_equities(&self, ranges: &[RangeCounts], text: &str) -> Vec<f64> {
-        let cards: [Card; 3] = cardtables::parse_cards(text)
-            .expect("example hands parse")
-            .try_into()
-            .expect("three cards");
-        let class = self.class_of[index_of(&cards)] as usize;
-        ranges[class]
-            .steps
-            .iter()
-            .map(|step| self.range_outcome(step, 1).equity)
-            .collect()
-    }
-
     /// The hands whose raise-size curves the report draws: a strong and a weak one, the
     /// A-2-3 whose rank the `a23` variant moves, and the off-suit 2-3-5 under
     /// `special_235`.
@@ -159,7 +146,7 @@ impl HandsJob {
     fn decision_report(
         &self,
         meta: &JobMeta,
-        ranges: &[RangeCounts],
+        curves: &[RangeCurve],
     ) -> anyhow::Result<(String, String)> {
         let b = &self.betting;
         let k = b.seen_multiplier;
@@ -204,13 +191,16 @@ impl HandsJob {
              strongest ones. We let the fold rate grow with the raise, f(R) = {max} · (R − C) / \
              (R − C + P): 0 at a call, one half at a pot-sized raise (R − C = P), tending to 1, \
              so the callers of a huge raise are only the best hands. We value a called raise with the exact \
-             equity against the **calling range**: the top ⌈100 · (1 − f(R))⌉ % of hands \
-             (`range_equity.parquet`; the range in whole percent, rounded up). Pot {pot}, call \
-             {call}, heads-up, raises up to the cap ({cap}). The best raise is found exactly, \
-             not on the chart's grid: between the raises where the calling range changes by one \
-             percent the equity is constant and the EV has a closed-form stationary point \
-             (docs/rules/zhajinhua.md); the best of those, the range steps and the ends is the \
-             optimum. For comparison, the same fold curve with callers holding random hands \
+             equity against the **calling range**: exactly the top 1 − f(R) of hands, the \
+             strongest hands in full and the marginal strength level (hands of equal strength) \
+             in the fraction that makes the share exact (docs/rules/zhajinhua.md; \
+             `range_equity.parquet` lists it at every whole percent). Pot {pot}, call {call}, \
+             heads-up, raises up to the cap ({cap}). The best raise is searched on the \
+             continuous raise, not the chart's grid: between two raises where the marginal \
+             level changes the EV is a smooth function, scanned at 32 points and refined at \
+             each local maximum by golden-section search; the best of those and the ends is \
+             the optimum (the tests check, for every hand class, that no raise on a 0.01-chip grid beats it). For \
+             comparison, the same fold curve with callers holding random hands \
              (the model this report used before), whose optimum is the closed form itself, and \
              the best raise against a **blind** opponent, who folds along the same curve but, \
              not having looked, calls with any hand and pays 1/{k} of our chips.\n\n",
@@ -224,13 +214,37 @@ impl HandsJob {
         let mut series = Vec::new();
         let mut marks = Vec::new();
         for text in self.curve_hands() {
-            let equities = self.range_equities(ranges, text);
-            let vs_top = |x: u32| equities[x as usize - 1];
-            let w = vs_top(100);
-            let best = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, vs_top);
-            let random = optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, |_| w);
-            let vs_blind =
-                optimum_raise(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &blind, vs_top);
+            let range = self.curve_of(curves, text);
+            let vs = |s: f64| range.equity(1, s).ok();
+            let breaks: Vec<f64> = range.breaks().collect();
+            let w = range.equity(1, 1.0)?;
+            let best = optimum_raise(
+                CURVE_POT,
+                CURVE_CALL,
+                CURVE_MAX_FOLD,
+                cap,
+                &seen,
+                vs,
+                &breaks,
+            );
+            let random = optimum_raise(
+                CURVE_POT,
+                CURVE_CALL,
+                CURVE_MAX_FOLD,
+                cap,
+                &seen,
+                |_| Some(w),
+                &[],
+            );
+            let vs_blind = optimum_raise(
+                CURVE_POT,
+                CURVE_CALL,
+                CURVE_MAX_FOLD,
+                cap,
+                &blind,
+                vs,
+                &breaks,
+            );
             let place = |o: &RaiseOptimum| {
                 if o.at_cap {
                     format!("{:.2} (the cap)", o.raise_to)
@@ -250,8 +264,9 @@ impl HandsJob {
                     format!("{:+.2}", best.ev)
                 },
                 format!(
-                    "top {} %, equity {:.4}",
-                    best.calling_top_percent, best.equity
+                    "top {:.2} %, equity {:.4}",
+                    100.0 * best.calling_share,
+                    best.equity
                 ),
                 place(&random),
                 format!("{:+.2}", random.ev),
@@ -259,7 +274,7 @@ impl HandsJob {
                 format!("{:+.2}", vs_blind.ev),
             ]);
             let curve =
-                decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, &vs_top);
+                decisions::raise_curve(CURVE_POT, CURVE_CALL, CURVE_MAX_FOLD, cap, &seen, &vs);
             // One colour per hand: the calling-range model solid with its exact optimum
             // marked, the random-caller model dashed.
             let colour = series.len() / 2;
@@ -297,7 +312,7 @@ impl HandsJob {
             ],
             &rows,
         ));
-        let weak = self.range_equities(ranges, CURVE_HANDS[1])[99];
+        let weak = self.curve_of(curves, CURVE_HANDS[1]).equity(1, 1.0)?;
         // The earlier model: seen opponents, the default cap of 5 pots.
         let earlier = optimum_raise(
             CURVE_POT,
@@ -305,7 +320,8 @@ impl HandsJob {
             EARLIER_MAX_FOLD,
             5.0 * CURVE_POT,
             &cardtables::decision::Betting::SEEN,
-            |_| weak,
+            |_| Some(weak),
+            &[],
         );
         md.push_str(&format!(
             "\n![EV against raise size]({}/raise_curve.svg)\n\n\
@@ -315,9 +331,7 @@ impl HandsJob {
              with equity above 1/2 wants the largest raise the fold curve allows; against the \
              hands that really call, the equity falls as the raise grows and a strong hand's \
              best raise is inside the range. Only hands that beat almost every caller (trips, \
-             the best straight flushes) still want the cap. With whole-percent ranges a raise \
-             just short of the first step (about 1 % folds, callers still every hand) can edge \
-             out a call for a weak hand. The earlier model of this report (random callers, \
+             the best straight flushes) still want the cap. The earlier model of this report (random callers, \
              folds tending to {EARLIER_MAX_FOLD}) has its exact optimum for `{}` at a raise to \
              {:.2} (EV {:+.2}); its chart's grid put it at 78. A blind caller adds only \
              1/{k} of our raise, so each called chip is worth (1 + 1/{k})·w − 1 to us and only \
@@ -347,7 +361,7 @@ impl HandsJob {
         meta: &JobMeta,
         counts: &[Counts],
         samples: &[Vec<Sample>],
-        ranges: &[RangeCounts],
+        curves: &[RangeCurve],
         rules: &str,
     ) -> anyhow::Result<Report> {
         let category_counts = self.category_counts();
@@ -405,6 +419,18 @@ impl HandsJob {
              leave (the 49 unseen cards), or a calling range where a table says so. Amounts \
              are our chips; P is the pot before our decision, the bet we face included (the \
              decision model is under Decisions)."
+                .to_string(),
+            "The decision model prices one decision as if the hand went straight to a \
+             showdown: no later betting round, no later raise or fold by anyone."
+                .to_string(),
+            format!(
+                "The fold curve f(R) = m · (R − C) / (R − C + P) (m = {CURVE_MAX_FOLD} in the \
+                 raise-size section) is assumed, not derived from any opponent's strategy; the \
+                 opponents who have seen their cards call with exactly the strongest 1 − f(R) \
+                 of hands."
+            ),
+            "A blind opponent (闷牌) has not looked at its cards: it folds along the same \
+             curve but calls with any hand, paying its stake at the blind rate."
                 .to_string(),
         ]));
         md.push_str("\nThe rule set as the tables record it:\n\n```toml\n");
@@ -502,7 +528,7 @@ impl HandsJob {
             "\nChecks asserted when this table is built: every ordered pair of disjoint hands \
              is counted once as a win for one side or a tie for both.\n",
         );
-        let (decision_md, raise_chart) = self.decision_report(meta, ranges)?;
+        let (decision_md, raise_chart) = self.decision_report(meta, curves)?;
         md.push_str(&decision_md);
         let top = CATEGORIES.len() - 1;
         let headline = vec![

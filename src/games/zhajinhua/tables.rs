@@ -1,12 +1,14 @@
 //! The outputs of the Zhajinhua jobs as Arrow batches: `hands.parquet` (one row per hand
 //! and opponent count), `range_equity.parquet` (one row per suit class, opponent count
-//! and top range), `categories.parquet` and `raise_curve.parquet`.
+//! and calling share 0.01, 0.02 … 1), `categories.parquet` and `raise_curve.parquet`.
 
 use std::sync::Arc;
 
 use arrow_array::{RecordBatch, StringArray};
 
-use super::counts::{Counts, RangeCounts};
+use cardtables::zhajinhua::RangeCurve;
+
+use super::counts::Counts;
 use super::decisions;
 use super::eval::{CATEGORIES, CATEGORIES_ZH, HANDS};
 use super::job::HandsJob;
@@ -94,28 +96,23 @@ impl HandsJob {
     }
 
     /// `range_equity.parquet`: every suit class against one and two opponents holding the
-    /// top 1 %, 2 %, … 100 % of hands, exact.
-    pub(super) fn range_equity_batch(&self, ranges: &[RangeCounts]) -> anyhow::Result<RecordBatch> {
-        let (mut class, mut cards, mut pattern, mut opponents, mut top) =
+    /// top 1 %, 2 %, … 100 % of hands (the marginal strength level in part), exact.
+    pub(super) fn range_equity_batch(&self, curves: &[RangeCurve]) -> anyhow::Result<RecordBatch> {
+        let (mut class, mut cards, mut pattern, mut opponents, mut share) =
             (vec![], vec![], vec![], vec![], vec![]);
-        let (mut wins, mut ties, mut deals) = (vec![], vec![], vec![]);
-        let (mut win, mut tie, mut equity) = (vec![], vec![], vec![]);
+        let mut equity = vec![];
         for n in 1..=super::job::EXACT_OPPONENTS {
-            for (k, r) in ranges.iter().enumerate() {
+            for (k, curve) in curves.iter().enumerate() {
                 let info = &self.eval.hands[self.classes[k]];
-                for (x, step) in r.steps.iter().enumerate() {
-                    let o = self.range_outcome(step, n);
+                for x in 1..=RANGE_SHARES {
+                    let s = f64::from(x) / f64::from(RANGE_SHARES);
                     class.push(k as u16);
                     cards.push(crate::cards::text(&info.cards));
                     pattern.push(rank_pattern(&info.cards));
                     opponents.push(n);
-                    top.push(x as u8 + 1);
-                    wins.push(o.wins);
-                    ties.push(o.ties);
-                    deals.push(o.total);
-                    win.push(o.win);
-                    tie.push(o.tie);
-                    equity.push(o.equity);
+                    share.push(s);
+                    // Every share of at least 1 % holds hands disjoint from any of ours.
+                    equity.push(curve.equity(usize::from(n), s)?);
                 }
             }
         }
@@ -124,12 +121,7 @@ impl HandsJob {
             .str("cards", cards)
             .str("rank_pattern", pattern)
             .u8("opponents", opponents)
-            .u8("top_pct", top)
-            .u64("wins", wins)
-            .u64("ties", ties)
-            .u64("deals", deals)
-            .f64("win", win)
-            .f64("tie", tie)
+            .f64("calling_share", share)
             .f64("equity", equity)
             .batch()
     }
@@ -161,27 +153,28 @@ impl HandsJob {
             .batch()
     }
 
-    pub(super) fn raise_curve_batch(&self, ranges: &[RangeCounts]) -> anyhow::Result<RecordBatch> {
+    pub(super) fn raise_curve_batch(&self, curves: &[RangeCurve]) -> anyhow::Result<RecordBatch> {
         let (mut hand, mut who) = (vec![], vec![]);
         let mut points: Vec<(f64, decisions::CurvePoint)> = vec![];
         let cap = self.betting.raise_cap * CURVE_POT;
         for (name, blind) in decisions::OPPONENTS {
             let betting = self.betting.betting(blind);
             for text in self.curve_hands() {
-                let equities = self.range_equities(ranges, text);
-                let vs_top = |x: u32| equities[x as usize - 1];
+                let range = self.curve_of(curves, text);
+                let vs = |s: f64| range.equity(1, s).ok();
                 let curve = decisions::raise_curve(
                     CURVE_POT,
                     CURVE_CALL,
                     CURVE_MAX_FOLD,
                     cap,
                     &betting,
-                    &vs_top,
+                    &vs,
                 );
+                let random = range.equity(1, 1.0)?;
                 for p in curve {
                     hand.push(text);
                     who.push(name);
-                    points.push((vs_top(100), p));
+                    points.push((random, p));
                 }
             }
         }
@@ -197,10 +190,7 @@ impl HandsJob {
             .f64("call", vec![CURVE_CALL; n])
             .f64("raise_to", col(|p| p.raise_to))
             .f64("fold_rate", col(|p| p.fold))
-            .u8(
-                "calling_top_pct",
-                points.iter().map(|(_, p)| p.calling_top_percent as u8),
-            )
+            .f64("calling_share", col(|p| p.calling_share))
             .f64("calling_equity", col(|p| p.calling_equity))
             .f64("ev_raise", col(|p| p.ev))
             .f64("ev_raise_random_callers", col(|p| p.ev_random_callers))
@@ -208,6 +198,9 @@ impl HandsJob {
             .batch()
     }
 }
+
+/// Calling shares `range_equity.parquet` lists: 1/100 … 100/100.
+const RANGE_SHARES: u8 = 100;
 
 /// The hand up to suits: ranks high to low, with `s` when all three share a suit (as
 /// Hold'em writes classes), e.g. `KKQ`, `AKQs`, `AKQ`. Hands with the same pattern have

@@ -9,9 +9,9 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 
-use super::counts::{exact_counts, range_counts, range_steps, Counts, OPPONENT_PAIRS, RANGE_STEPS};
+use super::counts::{exact_counts, Counts, OPPONENT_PAIRS};
 use super::eval::{index_of, Evaluator, HANDS, OPPONENT_HANDS};
-use super::job::{HandsJob, Unit};
+use super::job::{HandsJob, Unit, EXACT_OPPONENTS};
 use super::rules::{Showdown, Ties, ZhajinhuaRules, A23};
 use crate::engine::Job;
 
@@ -103,11 +103,7 @@ fn all_counts(rules: ZhajinhuaRules) -> (HandsJob, Vec<Counts>) {
     let by_class: Vec<Counts> = (0..job.unit_count())
         .into_par_iter()
         .flat_map_iter(|u| match job.run_unit(u) {
-            // The widest range is every hand.
-            Unit::Exact(ranges) => ranges
-                .into_iter()
-                .map(|r| r.steps[RANGE_STEPS - 1].counts)
-                .collect::<Vec<_>>(),
+            Unit::Exact(counts) => counts,
             Unit::Sampled(_) => panic!("the exact job plans no sampled units"),
         })
         .collect();
@@ -249,84 +245,134 @@ fn two_opponent_counts_match_direct_enumeration() {
     }
 }
 
+/// The runtime table of a job under `rules` (its per-hand figures left at 0: the calling
+/// ranges need only the strengths and the rules).
+fn runtime_table(job: &HandsJob) -> cardtables::Zhajinhua {
+    let cells = HANDS * usize::from(EXACT_OPPONENTS);
+    let zero = || vec![0.0; cells];
+    let payload = job.payload(String::new(), zero(), zero(), zero(), zero());
+    cardtables::Zhajinhua::from_bytes(cardtables::Zhajinhua::to_bytes(0, &payload).unwrap())
+        .unwrap()
+}
+
+/// Equity against the top `share` of hands by direct enumeration, from the literal
+/// order: each range hand weighted 1, or by the fraction of its level (hands of equal
+/// literal key) the share takes; a pair of opponents by the product of their weights.
+fn weighted_equity(mine: &[Card; 3], rules: &ZhajinhuaRules, opponents: u8, share: f64) -> f64 {
+    let eval = Evaluator::new(*rules);
+    let keys: Vec<(u8, Vec<u8>)> = eval
+        .hands
+        .iter()
+        .map(|h| literal_key(&h.cards, rules))
+        .collect();
+    let target = share * HANDS as f64;
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    let weight: Vec<f64> = keys
+        .iter()
+        .map(|k| {
+            let below_or_equal = sorted.partition_point(|o| o <= k);
+            let stronger = (HANDS - below_or_equal) as f64;
+            let level = (below_or_equal - sorted.partition_point(|o| o < k)) as f64;
+            ((target - stronger) / level).clamp(0.0, 1.0)
+        })
+        .collect();
+    let mask = |c: &[Card; 3]| c.iter().fold(0u64, |m, c| m | 1 << c.id());
+    let my_mask = mask(mine);
+    let range: Vec<usize> = (0..HANDS)
+        .filter(|&j| weight[j] > 0.0 && mask(&eval.hands[j].cards) & my_mask == 0)
+        .collect();
+    let split = rules.against(opponents).ties == Ties::Split;
+    let lit = literal(mine, &rules.against(opponents));
+    let vs = |j: usize| {
+        literal_compare(
+            &lit,
+            &literal(&eval.hands[j].cards, &rules.against(opponents)),
+        )
+    };
+    let (mut points, mut total) = (0.0, 0.0);
+    if opponents == 1 {
+        for &j in &range {
+            let v = match vs(j) {
+                Ordering::Greater => 1.0,
+                Ordering::Equal if split => 0.5,
+                _ => 0.0,
+            };
+            points += weight[j] * v;
+            total += weight[j];
+        }
+    } else {
+        let outcome: Vec<Ordering> = range.iter().map(|&j| vs(j)).collect();
+        for (x, &a) in range.iter().enumerate() {
+            for (y, &b) in range.iter().enumerate() {
+                if mask(&eval.hands[a].cards) & mask(&eval.hands[b].cards) != 0 {
+                    continue;
+                }
+                let w = weight[a] * weight[b];
+                let v = match (outcome[x], outcome[y]) {
+                    (Ordering::Less, _) | (_, Ordering::Less) => 0.0,
+                    (Ordering::Greater, Ordering::Greater) => 1.0,
+                    (Ordering::Equal, Ordering::Equal) if split => 1.0 / 3.0,
+                    _ if split => 0.5,
+                    _ => 0.0,
+                };
+                points += w * v;
+                total += w;
+            }
+        }
+    }
+    points / total
+}
+
 #[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "enumerates opponents in ranges: run with --release"
 )]
-fn range_counts_match_direct_enumeration() {
+fn calling_range_equity_matches_direct_weighted_enumeration() {
     for rules in variants() {
-        let eval = Evaluator::new(rules);
-        let steps = range_steps(&eval);
-        // The top x % holds every hand with fewer than 221 · x hands strictly stronger,
-        // counted from the literal order.
-        let literals: Vec<Literal> = eval
-            .hands
-            .iter()
-            .map(|h| literal(&h.cards, &rules))
-            .collect();
-        let keys: Vec<&(u8, Vec<u8>)> = literals.iter().map(|l| &l.0).collect();
-        for (i, &x) in steps.iter().enumerate().step_by(97) {
-            let stronger = keys.iter().filter(|k| **k > keys[i]).count();
-            assert!(stronger < 221 * usize::from(x), "hand {i} step {x}");
-            assert!(
-                x == 1 || stronger >= 221 * usize::from(x - 1),
-                "hand {i} step {x}"
-            );
-        }
-        assert!(steps.contains(&100));
+        let job = HandsJob::from_rules(rules);
+        let table = runtime_table(&job);
         for text in ["Ks Kh Qd", "As Ks Js", "3c 2d 5h", "Qh Jh Th"] {
-            let mine = eval.hands[index_of(&hand(text))];
-            let lit = literal(&mine.cards, &rules);
-            let multi = Evaluator::new(rules.against(2));
-            let ranges = range_counts(&eval, &multi, index_of(&mine.cards), &steps);
-            let lit2 = literal(&mine.cards, &rules.against(2));
-            let vs2 = |h: &&super::eval::HandInfo| {
-                literal_compare(&lit2, &literal(&h.cards, &rules.against(2)))
-            };
-            for x in [1u8, 5, 9, 15, 40, 77, 100] {
-                let range: Vec<_> = eval
-                    .hands
-                    .iter()
-                    .zip(&steps)
-                    .filter(|(h, &s)| s <= x && h.mask & mine.mask == 0)
-                    .map(|(h, _)| h)
-                    .collect();
-                let vs =
-                    |h: &&super::eval::HandInfo| literal_compare(&lit, &literal(&h.cards, &rules));
-                let step = &ranges.steps[usize::from(x) - 1];
-                let win1 = range.iter().filter(|h| vs(h) == Ordering::Greater).count() as u64;
-                let tie1 = range.iter().filter(|h| vs(h) == Ordering::Equal).count() as u64;
-                assert_eq!(
-                    (step.hands, step.counts.win1, step.counts.tie1),
-                    (range.len() as u64, win1, tie1),
-                    "{rules:?} {text} top {x} %"
+            let mine = hand(text);
+            let curve = table.calling_range(&mine).unwrap();
+            for share in [0.01, 0.0537, 0.15, 0.43219, 0.77, 1.0] {
+                let want = weighted_equity(&mine, &rules, 1, share);
+                let got = curve.equity(1, share).unwrap();
+                assert!(
+                    (got - want).abs() < 1e-12,
+                    "{rules:?} {text} share {share}: {got} != {want}"
                 );
-                if x > 15 {
-                    continue;
-                }
-                // Two opponents: every ordered pair of disjoint range hands.
-                let (mut pairs, mut win, mut two, mut three) = (0u64, 0u64, 0u64, 0u64);
-                for a in &range {
-                    for b in &range {
-                        if a.mask & b.mask != 0 {
-                            continue;
-                        }
-                        pairs += 1;
-                        match (vs2(a), vs2(b)) {
-                            (Ordering::Less, _) | (_, Ordering::Less) => {}
-                            (Ordering::Greater, Ordering::Greater) => win += 1,
-                            (Ordering::Equal, Ordering::Equal) => three += 1,
-                            _ => two += 1,
-                        }
-                    }
-                }
-                let c = &step.counts;
-                assert_eq!(
-                    (step.pairs, c.win2, c.tie2_two_way, c.tie2_three_way),
-                    (pairs, win, two, three),
-                    "{rules:?} {text} top {x} %"
+            }
+            for share in [0.0123, 0.0537] {
+                let want = weighted_equity(&mine, &rules, 2, share);
+                let got = curve.equity(2, share).unwrap();
+                assert!(
+                    (got - want).abs() < 1e-12,
+                    "{rules:?} {text} two opponents, share {share}: {got} != {want}"
                 );
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "every suit class's counts: run with --release"
+)]
+fn the_whole_range_is_a_random_hand_for_every_class() {
+    // At share 1 the curve (the runtime's one implementation) must give the exact counts'
+    // equity, for every hand class, one and two opponents, every rule variant.
+    for rules in variants() {
+        let (job, counts) = all_counts(rules);
+        let table = runtime_table(&job);
+        for &h in &job.classes {
+            let curve = table.calling_range(&job.eval.hands[h].cards).unwrap();
+            for n in 1..=2u8 {
+                let want = counts[h].outcome(n, &rules).equity;
+                let got = curve.equity(usize::from(n), 1.0).unwrap();
+                assert!((got - want).abs() < 1e-12, "{rules:?} hand {h} vs {n}");
             }
         }
     }
@@ -525,66 +571,71 @@ mod monte_carlo {
     }
 }
 
-/// Range counts of every suit class under `rules`, as the job's units compute them.
-fn all_ranges(rules: ZhajinhuaRules) -> (HandsJob, Vec<super::counts::RangeCounts>) {
-    let job = HandsJob::from_rules(rules);
-    let ranges = (0..job.unit_count())
-        .into_par_iter()
-        .flat_map_iter(|u| match job.run_unit(u) {
-            Unit::Exact(ranges) => ranges,
-            Unit::Sampled(_) => panic!("the exact job plans no sampled units"),
-        })
-        .collect();
-    (job, ranges)
-}
-
 #[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "every suit class's ranges: run with --release"
 )]
-fn best_raises_against_calling_ranges_are_exact_for_every_hand() {
+fn best_raises_against_calling_ranges_beat_a_fine_scan_for_every_hand() {
     use cardtables::decision::{ev_raise_vs_callers, optimum_raise, Betting};
     let seen = Betting::SEEN;
-    let (job, ranges) = all_ranges(ZhajinhuaRules::default());
+    let job = HandsJob::from_rules(ZhajinhuaRules::default());
+    let table = runtime_table(&job);
     let (pot, call, cap) = (100.0, 20.0, 500.0);
-    let mut interior = 0;
-    for r in &ranges {
-        let equity: Vec<f64> = r
-            .steps
-            .iter()
-            .map(|s| job.range_outcome(s, 1).equity)
-            .collect();
-        let vs_top = |x: u32| equity[x as usize - 1];
-        let best = optimum_raise(pot, call, 1.0, cap, &seen, vs_top);
-        assert!(best.ev.is_finite() && best.raise_to >= call && best.raise_to <= cap);
-        // No raise on a 0.05-chip grid does better.
-        for i in 0..=9600 {
-            let raise = call + f64::from(i) * 0.05;
-            let (ev, ..) = ev_raise_vs_callers(pot, call, raise, 1.0, &seen, vs_top);
-            assert!(ev <= best.ev + 1e-9, "raise {raise}: {ev} > {best:?}");
-        }
-        if best.at_cap {
-            // The cap is best only for a hand that still beats its callers more often than
-            // not there (each chip a caller adds is worth 2w − 1 > 0), or for a hopeless
-            // bluff whose loss shrinks as folds grow (still worse than folding).
-            assert!(best.equity > 0.5 || best.ev < 0.0, "{best:?}");
-        } else {
-            interior += 1;
-        }
-    }
+    let interior = job
+        .classes
+        .par_iter()
+        .filter(|&&h| {
+            let curve = table.calling_range(&job.eval.hands[h].cards).unwrap();
+            let vs = |s: f64| curve.equity(1, s).ok();
+            let breaks: Vec<f64> = curve.breaks().collect();
+            let best = optimum_raise(pot, call, 1.0, cap, &seen, vs, &breaks);
+            assert!(best.ev.is_finite() && best.raise_to >= call && best.raise_to <= cap);
+            assert_eq!(best.calling_share, 1.0 - best.fold);
+            // No raise on a 0.01-chip grid does better.
+            for i in 0..=48_000 {
+                let raise = call + f64::from(i) * 0.01;
+                let ev = ev_raise_vs_callers(pot, call, raise, 1.0, &seen, vs).ev;
+                assert!(ev <= best.ev + 1e-9, "raise {raise}: {ev} > {best:?}");
+            }
+            if best.at_cap {
+                // The cap is best only for a hand that still beats its callers more often
+                // than not there (each chip a caller adds is worth 2w − 1 > 0), or for a
+                // hopeless bluff whose loss shrinks as folds grow (still worse than folding).
+                assert!(best.equity > 0.5 || best.ev < 0.0, "{best:?}");
+            }
+            !best.at_cap
+        })
+        .count();
     assert!(interior > 0);
-    // The report's example hands have their best raise inside the range.
-    for text in ["Ks Kh Qd", "Qh 8d 4c", "Ah 2d 3c"] {
-        let class = job.class_of[index_of(&hand(text))] as usize;
-        let equity: Vec<f64> = ranges[class]
-            .steps
-            .iter()
-            .map(|s| job.range_outcome(s, 1).equity)
-            .collect();
-        let best = optimum_raise(pot, call, 1.0, cap, &seen, |x| equity[x as usize - 1]);
-        assert!(!best.at_cap && best.raise_to > call, "{text}: {best:?}");
-    }
+    // The report's example: Ks Kh Qd's best raise is inside the range, at 152.63; with
+    // the range rounded up to whole percents it was 158.10.
+    let curve = table.calling_range(&hand("Ks Kh Qd")).unwrap();
+    let breaks: Vec<f64> = curve.breaks().collect();
+    let best = optimum_raise(
+        pot,
+        call,
+        1.0,
+        cap,
+        &seen,
+        |s| curve.equity(1, s).ok(),
+        &breaks,
+    );
+    assert!((best.raise_to - 152.63).abs() < 0.005, "{best:?}");
+    assert!((best.calling_share - 0.4299).abs() < 0.0001, "{best:?}");
+    // Qh 8d 4c: no raise beats a call once its callers are exactly the top 1 − f.
+    let curve = table.calling_range(&hand("Qh 8d 4c")).unwrap();
+    let breaks: Vec<f64> = curve.breaks().collect();
+    let best = optimum_raise(
+        pot,
+        call,
+        1.0,
+        cap,
+        &seen,
+        |s| curve.equity(1, s).ok(),
+        &breaks,
+    );
+    assert_eq!(best.raise_to, call, "{best:?}");
 }
 
 #[test]
@@ -616,8 +667,8 @@ fn the_random_caller_optimum_is_the_closed_form() {
                 hi = b;
             }
         }
-        let best = optimum_raise(100.0, 20.0, 0.6, 500.0, &Betting::SEEN, |_| w);
-        assert!((best.raise_to - lo).abs() < 1e-6, "{best:?} vs {lo}");
+        let best = optimum_raise(100.0, 20.0, 0.6, 500.0, &Betting::SEEN, |_| Some(w), &[]);
+        assert!((best.raise_to - lo).abs() < 1e-5, "{best:?} vs {lo}");
         assert!((best.raise_to - want).abs() < 0.005, "{ties:?}: {best:?}");
     }
 }

@@ -4,8 +4,9 @@
 //! the off-suit 2-3-5 that beats trips under `special_235`, and for 1..=`max_opponents`
 //! opponents dealt from the 49 unseen cards: P(win), P(tie), equity and the standard error
 //! (0 for exact values, positive for Monte Carlo estimates). Also, exactly, the equity
-//! against one and two opponents who hold only the top 1 %, 2 %, … 100 % of hands (a
-//! calling range), per suit class ([`Zhajinhua::range_equity`]).
+//! against one and two opponents who hold only the strongest share of hands, any share
+//! (a calling range, [`Zhajinhua::calling_range`], computed from the table's strengths
+//! and rules; see [`range`]).
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -14,14 +15,15 @@ use crate::card::{Card, CardError};
 use crate::colex;
 use crate::format::{self, Game, Layout, TableError, TableHeader};
 
+pub mod range;
+pub use range::{LevelSums, RangeCurve};
+
 /// Number of 3-card hands.
 pub const HANDS: usize = 22_100;
 /// Most opponents any table may cover (a 52-card deck deals at most 16 hands of three).
 pub const OPPONENTS_LIMIT: usize = 9;
 /// Opponent counts the range equities cover: 1 and 2.
 pub const RANGE_OPPONENTS: usize = 2;
-/// Range steps: the top 1 %, 2 %, … 100 %.
-pub const RANGE_STEPS: usize = 100;
 
 /// The payload of a Zhajinhua table file. Per-opponent arrays are laid out as
 /// `[(opponents − 1) · HANDS + hand]`.
@@ -51,10 +53,12 @@ pub struct ZhajinhuaPayload {
     /// Each hand's suit class (hands equal up to renaming suits share every figure).
     #[serde(deserialize_with = "format::bounded_vec")]
     pub suit_class: Vec<u16>,
-    /// Equity against opponents holding a top range, by
-    /// `[((opponents − 1) · classes + class) · 100 + (top % − 1)]`.
-    #[serde(deserialize_with = "format::bounded_vec")]
-    pub range_equity: Vec<f64>,
+    /// The rules a calling range is priced under: whether an exact tie heads-up is lost
+    /// by us (`ties = "caller_loses"`) instead of split, and whether a showdown of three
+    /// compares every hand at once in the ordinary order with split ties
+    /// (`showdown = "simultaneous"`) instead of two at a time under the heads-up rules.
+    pub caller_loses: bool,
+    pub simultaneous_showdown: bool,
 }
 
 /// What the table says about one hand against some number of opponents.
@@ -100,10 +104,14 @@ pub struct Zhajinhua {
     facts: Vec<Facts>,
     /// Per `(opponents − 1) · HANDS + hand`.
     cells: Vec<Figures>,
-    /// Suit classes the range equities cover.
-    classes: usize,
-    /// As in [`ZhajinhuaPayload::range_equity`].
-    range_equity: Vec<f64>,
+    /// As in the payload.
+    caller_loses: bool,
+    simultaneous_showdown: bool,
+    /// Each hand's card ids, increasing.
+    ids: Vec<[u8; 3]>,
+    /// Hands strongest first, and where each level of equal strength ends in that list.
+    ranked: Vec<u16>,
+    level_end: Vec<u32>,
 }
 
 /// What the table stores about one hand, whatever the opponents.
@@ -126,14 +134,18 @@ struct Figures {
 }
 
 /// Why a question could not be answered.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error, PartialEq)]
 pub enum QueryError {
     #[error(transparent)]
     Cards(#[from] CardError),
     #[error("{asked} opponents is not covered: this table answers for 1 to {max}")]
     Opponents { asked: usize, max: usize },
-    #[error("top {0} % is not a range: ranges are the top 1 to 100 %")]
-    TopPercent(u32),
+    #[error("a calling range of share {0} is not a range: shares run from above 0 to 1")]
+    Share(f64),
+    #[error(
+        "no hand in the top {0} of hands is disjoint from this hand: the range cannot be dealt"
+    )]
+    EmptyRange(f64),
     #[error("hand index {0} is out of range: indices run from 0 to 22099")]
     Index(u32),
 }
@@ -160,26 +172,37 @@ fn build(header: TableHeader, payload: &[u8]) -> Result<Zhajinhua, TableError> {
             std_error: p.std_error[k],
         })
         .collect();
+    let ids = (0..HANDS as u32)
+        .map(|i| {
+            let mut cards = [Card::from_id(0).expect("card 0"); 3];
+            colex::unrank(i, 3, &mut cards);
+            cards.map(Card::id)
+        })
+        .collect();
+    let (ranked, level_end) = range::levels(&p.strength);
     Ok(Zhajinhua {
         header,
-        classes: p.range_equity.len() / (RANGE_OPPONENTS * RANGE_STEPS),
         rules: p.rules,
         categories: p.categories,
         max_opponents: p.max_opponents,
         facts,
         cells,
-        range_equity: p.range_equity,
+        caller_loses: p.caller_loses,
+        simultaneous_showdown: p.simultaneous_showdown,
+        ids,
+        ranked,
+        level_end,
     })
 }
 
 /// The payload of a file of `version`, read field by field in its documented layout
-/// (what [`format::decode`] reads, one bulk copy per array). Version 2 and older hold no
-/// range equities, so they are refused with what to do.
+/// (what [`format::decode`] reads, one bulk copy per array). Versions 4 and older price
+/// calling ranges in whole percents (or not at all), so they are refused with what to do.
 fn read_payload(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableError> {
-    if version < 3 {
+    if version < 5 {
         return Err(TableError::Invalid(format!(
-            "a format version {version} Zhajinhua table holds no equities against calling \
-             ranges: regenerate it with `pipeline run`"
+            "a format version {version} Zhajinhua table holds no rules for pricing calling \
+             ranges of any share: regenerate it with `pipeline run`"
         )));
     }
     let mut r = Layout::new(payload);
@@ -195,7 +218,8 @@ fn read_payload(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableE
     let equity = r.f64s("equity")?;
     let std_error = r.f64s("std_error")?;
     let suit_class = r.u16s("suit_class")?;
-    let range_equity = r.f64s("range_equity")?;
+    let caller_loses = r.bool("caller_loses")?;
+    let simultaneous_showdown = r.bool("simultaneous_showdown")?;
     r.finish()?;
     Ok(ZhajinhuaPayload {
         rules,
@@ -209,7 +233,8 @@ fn read_payload(version: u16, payload: &[u8]) -> Result<ZhajinhuaPayload, TableE
         equity,
         std_error,
         suit_class,
-        range_equity,
+        caller_loses,
+        simultaneous_showdown,
     })
 }
 
@@ -236,18 +261,28 @@ impl Zhajinhua {
         Ok(self.facts[hand_index(cards)? as usize].strength)
     }
 
+    /// The suit class of three distinct cards: hands equal up to renaming suits share a
+    /// class and every figure (`suit_class` in the Parquet tables).
+    pub fn suit_class(&self, cards: &[Card]) -> Result<u16, CardError> {
+        Ok(self.facts[hand_index(cards)? as usize].suit_class)
+    }
+
     /// How hand `a` fares against disjoint hand `b` (Greater = `a` wins).
     pub fn compare(&self, a: &[Card], b: &[Card]) -> Result<Ordering, CardError> {
         let (i, j) = (hand_index(a)? as usize, hand_index(b)? as usize);
-        let (a, b) = (self.facts[i], self.facts[j]);
+        Ok(self.order(self.facts[i], self.facts[j]))
+    }
+
+    /// How a hand with facts `a` fares heads-up against one with facts `b`.
+    fn order(&self, a: Facts, b: Facts) -> Ordering {
         let trips = (self.categories.len() - 1) as u8;
-        Ok(if a.beats_trips && b.category == trips {
+        if a.beats_trips && b.category == trips {
             Ordering::Greater
         } else if b.beats_trips && a.category == trips {
             Ordering::Less
         } else {
             a.strength.cmp(&b.strength)
-        })
+        }
     }
 
     /// Win, tie, loss and equity of a hand against `opponents` players, in O(1).
@@ -293,32 +328,6 @@ impl Zhajinhua {
             equity: f.equity,
             std_error: f.std_error,
         })
-    }
-}
-
-impl Zhajinhua {
-    /// Equity of a hand against `opponents` (1 or 2) players who hold only the top
-    /// `top_percent` % of hands (1 to 100; a hand is in the top x % when fewer than x %
-    /// of all hands are strictly stronger), dealt from the unseen cards, in O(1). Exact.
-    pub fn range_equity(
-        &self,
-        cards: &[Card],
-        opponents: usize,
-        top_percent: u32,
-    ) -> Result<f64, QueryError> {
-        let i = hand_index(cards)? as usize;
-        if opponents == 0 || opponents > RANGE_OPPONENTS {
-            return Err(QueryError::Opponents {
-                asked: opponents,
-                max: RANGE_OPPONENTS,
-            });
-        }
-        if top_percent == 0 || top_percent as usize > RANGE_STEPS {
-            return Err(QueryError::TopPercent(top_percent));
-        }
-        let class = usize::from(self.facts[i].suit_class);
-        Ok(self.range_equity
-            [((opponents - 1) * self.classes + class) * RANGE_STEPS + top_percent as usize - 1])
     }
 }
 
@@ -381,21 +390,8 @@ fn validate(p: &ZhajinhuaPayload) -> Result<(), TableError> {
             p.suit_class.len()
         ));
     }
-    let classes = p
-        .suit_class
-        .iter()
-        .map(|&c| usize::from(c) + 1)
-        .max()
-        .unwrap_or(0);
-    if p.range_equity.len() != classes * RANGE_OPPONENTS * RANGE_STEPS {
-        return invalid(format!(
-            "{} range equities for {classes} suit classes, expected {}",
-            p.range_equity.len(),
-            classes * RANGE_OPPONENTS * RANGE_STEPS
-        ));
-    }
-    if p.range_equity.iter().any(|x| !(0.0..=1.0).contains(x)) {
-        return invalid("a range equity is outside [0, 1]".into());
+    if p.suit_class.iter().any(|&c| usize::from(c) >= HANDS) {
+        return invalid("a suit class number is beyond the hands".into());
     }
     Ok(())
 }
@@ -431,9 +427,8 @@ mod tests {
             equity: vec![0.5; cells],
             std_error: vec![0.0; cells],
             suit_class: (0..HANDS).map(|i| (i % 3) as u16).collect(),
-            range_equity: (0..3 * RANGE_OPPONENTS * RANGE_STEPS)
-                .map(|k| k as f64 / 600.0)
-                .collect(),
+            caller_loses: false,
+            simultaneous_showdown: false,
         }
     }
 
@@ -459,16 +454,15 @@ mod tests {
         assert_eq!(t.win_rate_at(22_100, 1), Err(QueryError::Index(22_100)));
         let other = parse_cards("As Ks Qs").unwrap();
         assert_eq!(t.compare(&other, &hand).unwrap(), Ordering::Greater);
-        // Hand 0 is in suit class 0: two opponents, top 7 % is entry (3 + 0) · 100 + 6.
-        assert_eq!(t.range_equity(&hand, 2, 7).unwrap(), 306.0 / 600.0);
-        assert_eq!(t.range_equity(&hand, 1, 100).unwrap(), 99.0 / 600.0);
-        assert_eq!(t.range_equity(&hand, 2, 0), Err(QueryError::TopPercent(0)));
+        assert_eq!(t.suit_class(&hand), Ok(0));
+        assert_eq!(t.range_equity(&hand, 2, 0.0), Err(QueryError::Share(0.0)));
+        assert_eq!(t.range_equity(&hand, 1, 1.01), Err(QueryError::Share(1.01)));
+        assert!(matches!(
+            t.range_equity(&hand, 1, f64::NAN),
+            Err(QueryError::Share(_))
+        ));
         assert_eq!(
-            t.range_equity(&hand, 1, 101),
-            Err(QueryError::TopPercent(101))
-        );
-        assert_eq!(
-            t.range_equity(&hand, 3, 50),
+            t.range_equity(&hand, 3, 0.5),
             Err(QueryError::Opponents { asked: 3, max: 2 })
         );
     }
@@ -481,12 +475,19 @@ mod tests {
         format::check_layout_reader(&p, read_payload);
         // A bool that is neither 0 nor 1 is refused by both.
         let body = format::encode(&p).unwrap();
-        // After beats_trips: four f64 arrays of 2 · HANDS, suit_class, 600 range equities.
-        let after = 4 * (8 + 8 * 2 * HANDS) + (8 + 2 * HANDS) + (8 + 8 * 600);
+        // After beats_trips: four f64 arrays of 2 · HANDS, suit_class, two bools.
+        let after = 4 * (8 + 8 * 2 * HANDS) + (8 + 2 * HANDS) + 2;
         let mut bad = body.clone();
         bad[body.len() - after - 1] = 2; // the last beats_trips entry
-        assert!(read_payload(4, &bad).is_err());
+        assert!(read_payload(5, &bad).is_err());
         assert!(format::decode::<ZhajinhuaPayload>(&bad).is_err());
+        let mut bad = body.clone();
+        *bad.last_mut().unwrap() = 3; // simultaneous_showdown
+        assert!(read_payload(5, &bad).is_err());
+        assert!(format::decode::<ZhajinhuaPayload>(&bad).is_err());
+        // A version 4 file priced ranges in whole percents: refused with what to do.
+        let old = read_payload(4, &body).unwrap_err().to_string();
+        assert!(old.contains("regenerate"), "{old}");
     }
 
     #[test]
@@ -543,13 +544,13 @@ mod tests {
             Err(TableError::Invalid(_))
         ));
         let mut p = payload();
-        p.range_equity.pop();
+        p.suit_class.pop();
         assert!(matches!(
             Zhajinhua::to_bytes(1, &p),
             Err(TableError::Invalid(_))
         ));
         let mut p = payload();
-        p.range_equity[3] = f64::NAN;
+        p.suit_class[3] = u16::MAX;
         assert!(matches!(
             Zhajinhua::to_bytes(1, &p),
             Err(TableError::Invalid(_))
