@@ -410,20 +410,43 @@ def check_holdem_pushfold(con, folder: Path) -> None:
         con,
         f"SELECT count(*) FROM '{su}' s JOIN (SELECT stack, 100 * sum(combos * push_freq) / 1326 AS p, "
         f"100 * sum(combos * call_freq) / 1326 AS c FROM '{pf}' GROUP BY stack) r USING (stack) "
-        f"WHERE abs(s.sb_push_pct - r.p) > 1e-9 OR abs(s.bb_call_pct - r.c) > 1e-9 OR s.exploitability_bb > 1e-6",
+        f"WHERE abs(s.sb_push_pct - r.p) > 1e-9 OR abs(s.bb_call_pct - r.c) > 1e-9 OR s.exploitability_bb > 1e-9",
     )
     (summary_rows,) = one(con, f"SELECT count(*) FROM '{su}'")
     if mismatch or summary_rows != stacks:
         fail(f"{su}: {summary_rows} rows, {mismatch} disagreeing with pushfold.parquet or too exploitable")
+    # The chart convention: max_stack is the largest stack played at least half the time,
+    # max_stack_any the largest played at all; every interval is charted throughout.
     (wrong_top,) = one(
         con,
-        f"SELECT count(*) FROM (SELECT class, role, max(max_stack) AS m FROM '{th}' GROUP BY class, role) t "
-        f"FULL JOIN (SELECT class, 'sb_push' AS role, max(stack) FILTER (WHERE push_freq > 0) AS m FROM '{pf}' GROUP BY class "
-        f"UNION ALL SELECT class, 'bb_call', max(stack) FILTER (WHERE call_freq > 0) FROM '{pf}' GROUP BY class) p "
-        f"USING (class, role) WHERE t.m IS DISTINCT FROM p.m",
+        f"SELECT count(*) FROM (SELECT class, role, max(max_stack) AS m, max(max_stack_any) AS a FROM '{th}' "
+        f"GROUP BY class, role) t FULL JOIN ("
+        f"SELECT class, 'sb_push' AS role, max(stack) FILTER (WHERE push_freq >= 0.5) AS m, "
+        f"max(stack) FILTER (WHERE push_freq > 0) AS a FROM '{pf}' GROUP BY class UNION ALL "
+        f"SELECT class, 'bb_call', max(stack) FILTER (WHERE call_freq >= 0.5), "
+        f"max(stack) FILTER (WHERE call_freq > 0) FROM '{pf}' GROUP BY class) p "
+        f"USING (class, role) WHERE t.m IS DISTINCT FROM p.m OR t.a IS DISTINCT FROM p.a OR t.a < t.m",
     )
     if wrong_top:
-        fail(f"{th}: {wrong_top} hands whose largest played stack differs from pushfold.parquet")
+        fail(f"{th}: {wrong_top} hands whose chart or any-frequency bound differs from pushfold.parquet")
+    (uncharted,) = one(
+        con,
+        f"SELECT count(*) FROM '{th}' t JOIN '{pf}' p ON p.class = t.class AND p.stack BETWEEN "
+        f"t.from_stack - 1e-9 AND t.to_stack + 1e-9 WHERE "
+        f"CASE t.role WHEN 'sb_push' THEN p.push_freq ELSE p.call_freq END < 0.5",
+    )
+    if uncharted:
+        fail(f"{th}: {uncharted} stacks inside a charted interval played less than half the time")
+    (wrong_margin,) = one(
+        con,
+        f"SELECT count(*) FROM '{pf}' WHERE abs(push_margin_bb - (ev_push_bb - ev_fold_bb)) > 1e-12 "
+        f"OR abs(call_margin_bb - (ev_call_bb + 1 + ante)) > 1e-12",
+    )
+    if wrong_margin:
+        fail(f"{pf}: {wrong_margin} rows whose EV margins are not play minus fold")
+    (not_unique,) = one(con, f"SELECT count(*) FILTER (WHERE NOT unique_equilibrium) FROM '{su}'")
+    if not_unique:
+        fail(f"{su}: {not_unique} stacks whose equilibrium is not certified unique")
     (pushed,) = one(con, f"SELECT sb_push_pct FROM '{su}' ORDER BY stack DESC LIMIT 1")
     print(f"check_parquet: ok: {folder} (holdem push/fold, {stacks} stacks, SB pushes {pushed:.2f} % at the top)")
 
@@ -536,20 +559,20 @@ def check_zhajinhua(con, folder: Path) -> None:
     ranges = str(folder / "range_equity.parquet")
     classes, cells, mismatch = one(
         con,
-        f"SELECT count(DISTINCT r.suit_class), count(*), count(*) FILTER (WHERE r.top_pct = 100 "
-        f"AND (r.wins <> h.wins OR r.ties <> h.ties OR r.deals <> h.deals OR r.equity <> h.equity)) "
+        f"SELECT count(DISTINCT r.suit_class), count(*), count(*) FILTER (WHERE r.calling_share = 1 "
+        f"AND abs(r.equity - h.equity) > 1e-12) "
         f"FROM '{ranges}' r JOIN (SELECT DISTINCT ON (suit_class, opponents) * FROM '{hands}' "
         f"WHERE method = 'exact') h USING (suit_class, opponents)",
     )
     if classes != 1_755 or cells != 1_755 * 2 * 100 or mismatch:
-        fail(f"{ranges}: {classes} classes, {cells} rows, {mismatch} top-100 % rows unlike hands.parquet")
-    (widening,) = one(
+        fail(f"{ranges}: {classes} classes, {cells} rows, {mismatch} whole-range rows unlike hands.parquet")
+    (shares, outside) = one(
         con,
-        f"SELECT count(*) FROM '{ranges}' a JOIN '{ranges}' b USING (suit_class, opponents) "
-        f"WHERE b.top_pct = a.top_pct + 1 AND b.deals < a.deals",
+        f"SELECT count(DISTINCT calling_share), count(*) FILTER (WHERE calling_share <= 0 "
+        f"OR calling_share > 1 OR equity < 0 OR equity > 1) FROM '{ranges}'",
     )
-    if widening:
-        fail(f"{ranges}: {widening} ranges with fewer deals than the next narrower one")
+    if shares != 100 or outside:
+        fail(f"{ranges}: {shares} distinct calling shares (expected 100), {outside} out of bounds")
     (doubled,) = one(
         con, f"SELECT sum(2 * wins::HUGEINT + ties) FROM '{hands}' WHERE opponents = 1"
     )
@@ -596,7 +619,7 @@ def check_zhajinhua(con, folder: Path) -> None:
     (random_blind,) = one(
         con,
         f"SELECT count(*) FROM '{curve}' WHERE opponents = 'blind' AND "
-        f"(calling_top_pct <> 100 OR ev_raise <> ev_raise_random_callers)",
+        f"(calling_share <> 1 OR ev_raise <> ev_raise_random_callers)",
     )
     if random_blind:
         fail(f"{curve}: {random_blind} blind-opponent rows whose callers are not random hands")

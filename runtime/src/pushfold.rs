@@ -48,6 +48,17 @@ pub struct PushFoldPayload {
     pub exploitability: Vec<f64>,
 }
 
+/// A class is in a push/fold chart's range at a stack when the equilibrium plays it at
+/// least this often: the published charts' convention, under which a class mixed at a low
+/// frequency past its range does not widen its cell.
+pub const CHART_FREQUENCY: f64 = 0.5;
+
+/// Whether a class played with frequency `freq` is in a chart's range
+/// ([`CHART_FREQUENCY`]).
+pub fn charted(freq: f64) -> bool {
+    freq >= CHART_FREQUENCY
+}
+
 /// The small blind's play of one class at one stack.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PushAnswer {
@@ -60,6 +71,14 @@ pub struct PushAnswer {
     pub ev_fold: f64,
 }
 
+impl PushAnswer {
+    /// How much pushing gains over folding, bb: 0 for a mixed (indifferent) class, and
+    /// small wherever the decision is close.
+    pub fn margin(&self) -> f64 {
+        self.ev_push - self.ev_fold
+    }
+}
+
 /// The big blind's play of one class facing a push at one stack.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CallAnswer {
@@ -69,6 +88,13 @@ pub struct CallAnswer {
     /// EV of calling against the small blind's equilibrium pushing range, and of folding.
     pub ev_call: f64,
     pub ev_fold: f64,
+}
+
+impl CallAnswer {
+    /// How much calling gains over folding, bb.
+    pub fn margin(&self) -> f64 {
+        self.ev_call - self.ev_fold
+    }
 }
 
 /// Why a push/fold question could not be answered.

@@ -36,6 +36,25 @@ fn frequency(f: f64, action: &str) -> String {
     }
 }
 
+/// An EV margin to five decimals, 0 (indifferent) where it rounds to nothing.
+fn margin(m: f64) -> String {
+    let text = format!("{m:+.5}");
+    if text == "+0.00000" || text == "-0.00000" {
+        "0 bb (indifferent)".into()
+    } else {
+        format!("{text} bb")
+    }
+}
+
+/// Whether the published charts' convention lists the hand at this stack.
+fn chart(f: f64, action: &str) -> String {
+    if cardtables::pushfold::charted(f) {
+        format!("the chart says {action} (played at least half the time)")
+    } else {
+        "the chart says fold (played less than half the time)".into()
+    }
+}
+
 pub fn query(q: &PushFoldQuestion) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
@@ -68,16 +87,20 @@ pub fn query(q: &PushFoldQuestion) -> anyhow::Result<()> {
         table.ante()
     );
     println!(
-        "  small blind: {}; EV push {:+.4} bb, fold {:+.4} bb",
+        "  small blind: {}; EV push {:+.4} bb, fold {:+.4} bb: pushing gains {}; {}",
         frequency(push.frequency, "push"),
         push.ev_push,
-        push.ev_fold
+        push.ev_fold,
+        margin(push.margin()),
+        chart(push.frequency, "push")
     );
     println!(
-        "  big blind facing a push: {}; EV call {:+.4} bb, fold {:+.4} bb",
+        "  big blind facing a push: {}; EV call {:+.4} bb, fold {:+.4} bb: calling gains {}; {}",
         frequency(call.frequency, "call"),
         call.ev_call,
-        call.ev_fold
+        call.ev_fold,
+        margin(call.margin()),
+        chart(call.frequency, "call")
     );
     println!(
         "game value for the small blind: {value:+.4} bb per hand (exploitability {exploitability:.1e} bb)"

@@ -374,6 +374,9 @@ impl Job for PushFoldJob {
                 e.stakes.stack
             );
         }
+        // Whether each stack's equilibrium is the only one (the charts then do not depend
+        // on the solver).
+        let unique: Vec<bool> = solutions.iter().map(|e| e.unique(&game)).collect();
         progress.phase("building tables");
         let rules = self.rules.canonical_toml();
         let payload = batches::pushfold_payload(&rules, ante, &self.grid, &solutions);
@@ -383,7 +386,12 @@ impl Job for PushFoldJob {
                 ParquetOutput {
                     file: "pushfold.parquet".into(),
                     batches: vec![batches::pushfold_batch(&solutions)?].into(),
-                    plain_columns: vec!["ev_push_bb", "ev_call_bb"],
+                    plain_columns: vec![
+                        "ev_push_bb",
+                        "ev_call_bb",
+                        "push_margin_bb",
+                        "call_margin_bb",
+                    ],
                 },
                 ParquetOutput {
                     file: "thresholds.parquet".into(),
@@ -392,7 +400,7 @@ impl Job for PushFoldJob {
                 },
                 ParquetOutput {
                     file: "summary.parquet".into(),
-                    batches: vec![batches::summary_batch(&solutions)?].into(),
+                    batches: vec![batches::summary_batch(&solutions, &unique)?].into(),
                     plain_columns: vec!["sb_value_bb", "exploitability_bb"],
                 },
             ],
@@ -401,7 +409,7 @@ impl Job for PushFoldJob {
                 bytes: table,
                 entries: (self.grid.count * CLASSES) as u64,
             }],
-            report: self.report(meta, &matrix, &solutions)?,
+            report: self.report(meta, &matrix, &solutions, &unique)?,
             rules,
         })
     }

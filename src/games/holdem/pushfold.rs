@@ -29,6 +29,23 @@
 //! exploitability of the strategies as published — what the SB gains by a best response
 //! plus what the BB gains by one, `max_p' V(p', c) − min_c' V(p, c')` — is computed
 //! directly from the payoffs, not taken from the solver.
+//!
+//! **Which equilibrium.** Where the game has several equilibria an LP returns one vertex
+//! of them, and the frequencies of the classes that mix would be a property of the solver.
+//! [`Equilibrium::unique`] certifies that there is only one: every class whose action EVs
+//! are equal (within 1e-9 bb) is mixed and every mixed class has equal EVs (strict
+//! complementarity), both players mix the same number k of classes, and the k × k matrix
+//! of what the BB's mixed classes gain by calling against the SB's mixed classes is
+//! non-singular. Then any other equilibrium differs only in the mixed frequencies, and
+//! keeping the other player's mixed classes indifferent pins them (a non-singular linear
+//! system), so the equilibrium is unique and every solver that converges, fictitious play
+//! included, converges to these frequencies.
+//!
+//! **The charts' convention.** The published push/fold charts give, per class, the largest
+//! stack at which the hand is played. A hand that mixes is played in part; the charts list
+//! it where the equilibrium plays it at least half the time ([`CHART_FREQUENCY`]), so a
+//! class mixed at 12 % over a few stacks past its pure range does not widen its cell. The
+//! tables give the any-frequency bound beside it.
 
 use super::classes::{combos, CLASSES};
 use super::matchup::{ClassMatrix, BOARDS};
@@ -41,6 +58,11 @@ pub const OPPONENT_COMBOS: f64 = 1225.0;
 
 /// Frequencies this close to 0 or 1 are published as 0 or 1.
 const SNAP: f64 = 1e-9;
+
+pub use cardtables::pushfold::{charted, CHART_FREQUENCY};
+
+/// EV margins this close to 0 count as indifferent in [`Equilibrium::unique`].
+pub const INDIFFERENT: f64 = 1e-9;
 
 /// The blinds, the ante and the stack of one push/fold game, in big blinds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,6 +121,70 @@ pub struct Evaluation {
     pub sb_best: f64,
     /// The SB's value when the BB best-responds to the SB's strategy.
     pub bb_best: f64,
+}
+
+impl Equilibrium {
+    /// The SB's EV margin of pushing each class over folding, bb.
+    pub fn push_margin(&self, class: usize) -> f64 {
+        self.evaluation.ev_push[class] - self.stakes.sb_fold()
+    }
+
+    /// The BB's EV margin of calling a push with each class over folding, bb (NaN where the
+    /// SB pushes no hand the class does not block).
+    pub fn call_margin(&self, class: usize) -> f64 {
+        self.evaluation.ev_call[class] - self.stakes.bb_fold()
+    }
+
+    /// Whether this equilibrium is the game's only one (the module doc's certificate).
+    pub fn unique(&self, game: &PushFoldGame) -> bool {
+        let mixed = |f: f64| f > 0.0 && f < 1.0;
+        let indifferent = |m: f64| m.abs() <= INDIFFERENT;
+        let strict = (0..CLASSES).all(|c| {
+            mixed(self.push[c]) == indifferent(self.push_margin(c))
+                && mixed(self.call[c]) == indifferent(self.call_margin(c))
+        });
+        let sb: Vec<usize> = (0..CLASSES).filter(|&c| mixed(self.push[c])).collect();
+        let bb: Vec<usize> = (0..CLASSES).filter(|&c| mixed(self.call[c])).collect();
+        if !strict || sb.len() != bb.len() {
+            return false;
+        }
+        // What a BB call with class b adds to the SB's net against SB class a.
+        let m: Vec<Vec<f64>> = sb
+            .iter()
+            .map(|&a| {
+                bb.iter()
+                    .map(|&b| game.call_gain(&self.stakes, a, b))
+                    .collect()
+            })
+            .collect();
+        nonsingular(m)
+    }
+}
+
+/// Whether a square matrix is non-singular: Gaussian elimination with partial pivoting,
+/// a pivot below 1e-12 of the largest entry counting as zero.
+fn nonsingular(mut m: Vec<Vec<f64>>) -> bool {
+    let n = m.len();
+    let scale = m.iter().flatten().fold(0.0f64, |a, &x| a.max(x.abs()));
+    for col in 0..n {
+        let Some(pivot) = (col..n).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))
+        else {
+            return false;
+        };
+        if m[pivot][col].abs() <= 1e-12 * scale {
+            return false;
+        }
+        m.swap(col, pivot);
+        let (top, rest) = m.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for row in rest {
+            let factor = row[col] / pivot_row[col];
+            for (x, &p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= factor * p;
+            }
+        }
+    }
+    true
 }
 
 impl Evaluation {

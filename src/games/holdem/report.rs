@@ -7,7 +7,7 @@ use cardtables::Card;
 use super::classes::{class_name, class_of, parse_class, CLASSES};
 use super::job::{HeadsUpJob, MultiwayJob, PreflopJob, PushFoldJob};
 use super::matchup::{ClassMatrix, MatchupResult, BOARDS};
-use super::pushfold::{intervals, range_share, Equilibrium};
+use super::pushfold::{charted, intervals, range_share, Equilibrium, CHART_FREQUENCY};
 use super::sampler::MAX_OPPONENTS;
 use super::sweep::DEALS_PER_COMBO;
 use super::tables::Rows;
@@ -70,7 +70,7 @@ fn pushfold_published(
         else {
             return Vec::new();
         };
-        intervals(grid.count, |k| freq(&solutions[k], c) > 0.0)
+        intervals(grid.count, |k| charted(freq(&solutions[k], c)))
             .into_iter()
             .map(|(a, b)| (grid.stack(a), grid.stack(b)))
             .collect()
@@ -500,6 +500,99 @@ fn multiway_chart(
 }
 
 /// An exploitability in scientific notation (`0` when exactly zero).
+/// The push/fold report's table of marginal cells for one role: every class whose play
+/// beyond the end of its first charted run (gaps, islands, a low-frequency tail) is not a
+/// plain fold, with the EV margin of playing over folding across those stacks, so that a
+/// reader sees how little such a cell is worth.
+fn marginal_cells(
+    grid: &super::rules::StackGrid,
+    solutions: &[Equilibrium],
+    role: &str,
+    freq: super::tables::Frequency,
+    runs: &[Vec<(usize, usize)>],
+) -> String {
+    let margin = |k: usize, c: usize| {
+        if role == "sb_push" {
+            solutions[k].push_margin(c)
+        } else {
+            solutions[k].call_margin(c)
+        }
+    };
+    let label = |k: usize| grid.label(grid.stack(k));
+    let rows: Vec<Vec<String>> = (0..CLASSES)
+        .filter_map(|c| {
+            let any_top = (0..grid.count)
+                .rev()
+                .find(|&k| freq(&solutions[k], c) > 0.0)?;
+            let first_end = runs[c].first().map_or(0, |r| r.1 + 1);
+            let chart_top = runs[c].last().map(|r| r.1);
+            if any_top < first_end {
+                return None;
+            }
+            let span = first_end..=any_top;
+            let (lo, hi) = span
+                .clone()
+                .map(|k| margin(k, c))
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), m| {
+                    (lo.min(m), hi.max(m))
+                });
+            let played: Vec<f64> = span
+                .clone()
+                .map(|k| freq(&solutions[k], c))
+                .filter(|&f| f > 0.0)
+                .collect();
+            Some(vec![
+                class_name(c),
+                chart_top.map_or("–".into(), label),
+                label(any_top),
+                format!("{}–{}", label(first_end), label(any_top)),
+                format!(
+                    "{} of {} ({:.0}–{:.0} %)",
+                    played.len(),
+                    any_top + 1 - first_end,
+                    100.0 * played.iter().copied().fold(1.0, f64::min),
+                    100.0 * played.iter().copied().fold(0.0, f64::max)
+                ),
+                format!("{} to {}", bb5(lo), bb5(hi)),
+            ])
+        })
+        .collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    let action = if role == "sb_push" {
+        "pushing"
+    } else {
+        "calling"
+    };
+    format!(
+        "\nMarginal cells: where a hand is played again, or at a low frequency, past the end \
+         of its first charted run, the EV margin of {action} over folding across those stacks \
+         (0 where it mixes: an indifferent hand). Margins are in `pushfold.parquet`.\n\n{}",
+        markdown_table(
+            &[
+                "hand",
+                "chart to (bb)",
+                "any frequency to (bb)",
+                "stacks",
+                "played at",
+                "margin (bb)",
+            ],
+            &rows,
+        )
+    )
+}
+
+/// A margin in bb to five decimals, with no sign on a margin that rounds to 0.
+fn bb5(m: f64) -> String {
+    let text = format!("{m:+.5}");
+    if text.trim_start_matches(['+', '-']) == "0.00000" {
+        "0".into()
+    } else {
+        text
+    }
+}
+
 fn exploitability_text(x: f64) -> String {
     if x == 0.0 {
         "0".into()
@@ -522,6 +615,7 @@ impl PushFoldJob {
         meta: &JobMeta,
         matrix: &ClassMatrix,
         solutions: &[Equilibrium],
+        unique: &[bool],
     ) -> anyhow::Result<Report> {
         let grid = &self.grid;
         let label = |s: f64| grid.label(s);
@@ -559,6 +653,32 @@ impl PushFoldJob {
              response plus what the BB gains by one) is then computed directly from the \
              payoffs.\n",
         );
+        let certified = unique.iter().filter(|&&u| u).count();
+        let uncertified: Vec<String> = solutions
+            .iter()
+            .zip(unique)
+            .filter(|(_, &u)| !u)
+            .map(|(e, _)| label(e.stakes.stack))
+            .collect();
+        md.push_str(&format!(
+            "\n**Which equilibrium.** At {certified} of the {} stacks the equilibrium is \
+             certified to be the only one: the classes whose two actions have equal EV (within \
+             1e-9 bb) are exactly the mixed ones, both players mix the same number of classes, \
+             and the matrix of what the BB's mixed classes gain by calling against the SB's is \
+             non-singular, which pins every mixed frequency (docs/rules/holdem.md). There the \
+             frequencies are the game's, not the solver's: fictitious play, the method of the \
+             published charts, converges to the same ones.{}\n",
+            grid.count,
+            if uncertified.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " At {} the certificate fails, and the frequencies of the mixed classes \
+                     are one equilibrium of several.",
+                    uncertified.join(", ")
+                )
+            }
+        ));
         md.push_str(&holdem_conventions(&[
             "Amounts are chip EV in big blinds per hand, the player's net result counting the \
              blinds and antes it posted; no tournament (ICM) equity. Push % and call % count \
@@ -628,7 +748,7 @@ impl PushFoldJob {
                 ),
             };
             let runs: Vec<Vec<(usize, usize)>> = (0..CLASSES)
-                .map(|c| intervals(grid.count, |k| freq(&solutions[k], c) > 0.0))
+                .map(|c| intervals(grid.count, |k| charted(freq(&solutions[k], c))))
                 .collect();
             let text = |c: usize| -> String {
                 match runs[c].last() {
@@ -647,16 +767,20 @@ impl PushFoldJob {
                 }
             };
             md.push_str(&format!(
-                "\n## {}\n\nEach cell: the largest stack at which the {} {who} the hand \
-                 (at any frequency); `{}+`: at every stack up to the top of the grid; `*`: \
-                 not at every smaller stack (a gap, listed below); `–`: never from {} bb up. \
-                 Pairs on the diagonal, suited above, offsuit below.\n\n![{role}]({}/{file})\n\n",
+                "\n## {}\n\nEach cell: the largest stack at which the {} {who} the hand at \
+                 least {:.0} % of the time, the published charts' convention (a hand mixed at a \
+                 low frequency past its range does not widen its cell; the bound at any \
+                 frequency is `max_stack_any` in `thresholds.parquet`); `{}+`: at every stack \
+                 up to the top of the grid; `*`: not at every smaller stack (a gap, listed \
+                 below); `–`: never from {} bb up. Pairs on the diagonal, suited above, offsuit \
+                 below.\n\n![{role}]({}/{file})\n\n",
                 if role == "sb_push" {
                     "Small blind: push chart"
                 } else {
                     "Big blind: call chart"
                 },
                 if role == "sb_push" { "SB" } else { "BB" },
+                100.0 * CHART_FREQUENCY,
                 label(last),
                 label(first),
                 meta.name
@@ -682,6 +806,7 @@ impl PushFoldJob {
                     gaps.join("; ")
                 )
             });
+            md.push_str(&marginal_cells(grid, solutions, role, freq, &runs));
             let svg = rank_grid_svg_cells(
                 title,
                 "stack (bb)",

@@ -92,7 +92,7 @@ impl Default for PushFoldSettings {
             stack_min: 1.0,
             stack_max: 25.0,
             stack_step: 0.1,
-            target_exploitability: 1e-6,
+            target_exploitability: 1e-9,
         }
     }
 }

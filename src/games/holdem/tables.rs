@@ -8,7 +8,7 @@ use cardtables::Card;
 
 use super::classes::{class_name, class_of, combos, CLASSES};
 use super::matchup::{ClassMatrix, MatchupResult};
-use super::pushfold::{intervals, range_share, Equilibrium};
+use super::pushfold::{charted, intervals, range_share, Equilibrium};
 use super::rules::StackGrid;
 use super::sweep::DEALS_PER_COMBO;
 use crate::cards::matchups::{two_cards, Matchup};
@@ -213,6 +213,8 @@ pub(super) fn pushfold_batch(solutions: &[Equilibrium]) -> anyhow::Result<Record
         .f64("ev_push_bb", each(&|e, c| e.evaluation.ev_push[c]))
         .f64("ev_fold_bb", each(&|e, _| e.stakes.sb_fold()))
         .f64("ev_call_bb", each(&|e, c| e.evaluation.ev_call[c]))
+        .f64("push_margin_bb", each(&|e, c| e.push_margin(c)))
+        .f64("call_margin_bb", each(&|e, c| e.call_margin(c)))
         .batch()
 }
 
@@ -224,18 +226,24 @@ pub(super) const ROLES: [(&str, Frequency); 2] =
     [("sb_push", |e, c| e.push[c]), ("bb_call", |e, c| e.call[c])];
 
 /// `thresholds.parquet`: for each class and role, every interval of stacks where the
-/// hand is played (frequency above 0), one row each, with the largest such stack; a hand
-/// never played has one row with interval 0 and nulls.
+/// chart plays the hand (at least half the time, [`charted`]), one row each, with the
+/// largest such stack and the largest stack played at any frequency; a hand the chart
+/// never plays has one row with interval 0 and nulls.
 pub(super) fn thresholds_batch(
     grid: &StackGrid,
     solutions: &[Equilibrium],
 ) -> anyhow::Result<RecordBatch> {
     let (mut class, mut role, mut max_stack, mut interval, mut from, mut to) =
         (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let mut max_any = vec![];
     for c in 0..CLASSES {
         for (name, freq) in ROLES {
-            let runs = intervals(grid.count, |k| freq(&solutions[k], c) > 0.0);
+            let runs = intervals(grid.count, |k| charted(freq(&solutions[k], c)));
             let top = runs.last().map(|&(_, last)| grid.stack(last));
+            let any = (0..grid.count)
+                .rev()
+                .find(|&k| freq(&solutions[k], c) > 0.0)
+                .map(|k| grid.stack(k));
             let rows: Vec<(u32, Option<f64>, Option<f64>)> = if runs.is_empty() {
                 vec![(0, None, None)]
             } else {
@@ -248,6 +256,7 @@ pub(super) fn thresholds_batch(
                 class.push(class_name(c));
                 role.push(name);
                 max_stack.push(top);
+                max_any.push(any);
                 interval.push(i);
                 from.push(a);
                 to.push(b);
@@ -258,14 +267,18 @@ pub(super) fn thresholds_batch(
         .str("class", class)
         .str("role", role)
         .f64_or_null("max_stack", max_stack)
+        .f64_or_null("max_stack_any", max_any)
         .u32("interval", interval)
         .f64_or_null("from_stack", from)
         .f64_or_null("to_stack", to)
         .batch()
 }
 
-/// `summary.parquet`: one row per stack.
-pub(super) fn summary_batch(solutions: &[Equilibrium]) -> anyhow::Result<RecordBatch> {
+/// `summary.parquet`: one row per stack; `unique` from [`Equilibrium::unique`].
+pub(super) fn summary_batch(
+    solutions: &[Equilibrium],
+    unique: &[bool],
+) -> anyhow::Result<RecordBatch> {
     let each = |f: &dyn Fn(&Equilibrium) -> f64| solutions.iter().map(f).collect::<Vec<f64>>();
     Columns::new()
         .f64("stack", each(&|e| e.stakes.stack))
@@ -277,6 +290,7 @@ pub(super) fn summary_batch(solutions: &[Equilibrium]) -> anyhow::Result<RecordB
             "exploitability_bb",
             each(&|e| e.evaluation.exploitability()),
         )
+        .bool("unique_equilibrium", unique.iter().copied())
         .batch()
 }
 

@@ -192,6 +192,56 @@ fn push_fold_equilibria_are_mutual_best_responses() {
     debug_assertions,
     ignore = "solves all 47,008 matchup classes: run with --release"
 )]
+fn the_chart_convention_and_the_uniqueness_certificate() {
+    use super::pushfold::charted;
+    let game = pushfold_game();
+    let class = |name: &str| parse_class(name).unwrap();
+    let stacks: Vec<f64> = (0..=8).map(|k| 17.9 + 0.1 * f64::from(k)).collect();
+    let solved = solve_stacks(game, 0.0, &stacks).unwrap();
+    let k8o = class("K8o");
+    for e in &solved {
+        assert!(e.unique(game), "{} bb", e.stakes.stack);
+        let f = e.push[k8o];
+        // Always pushed to 18.0 bb, then mixed at 12–38 %: the chart stops at 18.0.
+        if e.stakes.stack < 18.05 {
+            assert_eq!(f, 1.0, "{} bb", e.stakes.stack);
+        } else if e.stakes.stack < 18.65 {
+            assert!(
+                f > 0.1 && f < 0.4 && !charted(f),
+                "{} bb: {f}",
+                e.stakes.stack
+            );
+            assert!(e.push_margin(k8o).abs() <= 1e-9);
+        } else {
+            assert_eq!(f, 0.0, "{} bb", e.stakes.stack);
+            assert!(e.push_margin(k8o) < 0.0);
+        }
+    }
+    // T3s mixed at 77 % at 7.7 bb is charted (the published 7.7); T7o at 12 % at 9.9 bb is
+    // not (its chart stops at 9.0, with pushing losing money in between).
+    let solved = solve_stacks(game, 0.0, &[7.7, 9.5, 9.9]).unwrap();
+    let (t3s, t7o) = (class("T3s"), class("T7o"));
+    assert!(charted(solved[0].push[t3s]) && solved[0].push[t3s] < 1.0);
+    assert_eq!(solved[1].push[t7o], 0.0);
+    assert!(solved[1].push_margin(t7o) < -1e-3);
+    assert!(solved[2].push[t7o] > 0.0 && !charted(solved[2].push[t7o]));
+    // The certificate is a real test: it fails for strategies that are not the equilibrium,
+    // and moving a mixed frequency away from the certified one makes it exploitable.
+    let e = &solved[2];
+    let mut folded = e.clone();
+    folded.push[t7o] = 0.0;
+    folded.evaluation = game.evaluate(&e.stakes, &folded.push, &folded.call);
+    assert!(!folded.unique(game));
+    let mut moved = e.push.clone();
+    moved[t7o] += 0.01;
+    assert!(game.evaluate(&e.stakes, &moved, &e.call).exploitability() > 1e-9);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves all 47,008 matchup classes: run with --release"
+)]
 fn push_and_call_evs_equal_sums_over_every_opposing_combo() {
     let game = pushfold_game();
     let t = tables();
