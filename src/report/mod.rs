@@ -112,6 +112,17 @@ pub fn with_error(mean: f64, std_error: f64, signed: bool) -> String {
     }
 }
 
+/// A sampled figure whose standard error may be unknown: [`with_error`] where it is known,
+/// else the mean to `decimals` followed by `(s.e. unknown: {why})`, so that a figure
+/// without ± never reads as exact.
+pub fn sampled(mean: f64, std_error: f64, decimals: usize, why: &str) -> String {
+    if std_error.is_finite() {
+        with_error(mean, std_error, false)
+    } else {
+        format!("{mean:.decimals$} (s.e. unknown: {why})")
+    }
+}
+
 /// A figure a report holds up against a published value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Published {

@@ -695,6 +695,39 @@ pub struct CounterResult {
     pub ruin_beyond_goal: f64,
     /// Shoes left before the cut card (wonging out).
     pub shoes_left: u64,
+    /// Standard errors of the figures derived from the whole simulation, by the jackknife
+    /// over its work units ([`CounterResult::with_errors`]); NaN with fewer than two
+    /// units.
+    pub errors: DerivedErrors,
+}
+
+/// Jackknife standard errors of a [`CounterResult`]'s derived figures. The work units are
+/// independent streams of whole shoes, so these errors count the correlation of rounds
+/// within a shoe (which the bet and the count carry from round to round).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DerivedErrors {
+    pub sd: f64,
+    pub mean_bet: f64,
+    pub n0: f64,
+    pub risk_of_ruin: f64,
+    pub ruin_in_trip_formula: f64,
+    pub ruin_beyond_goal: f64,
+    /// Per count of the range: the share of rounds at that count, with its error.
+    pub frequency: Vec<(f64, f64)>,
+    /// Work units the errors come from.
+    pub units: usize,
+}
+
+/// The jackknife standard error of a statistic from its leave-one-out values: NaN with
+/// fewer than two.
+fn jackknife(values: &[f64]) -> f64 {
+    let n = values.len();
+    if n < 2 {
+        return f64::NAN;
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    let spread: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
+    ((n - 1) as f64 / n as f64 * spread).sqrt()
 }
 
 impl CounterResult {
@@ -743,6 +776,7 @@ impl CounterResult {
             session_caps: r.session_caps,
             ruin_beyond_goal: f64::NAN,
             shoes_left: t.shoes_left,
+            errors: DerivedErrors::default(),
             by_count: t
                 .by_count
                 .iter()
@@ -784,6 +818,78 @@ impl CounterResult {
         self.ruin_in_trip_formula = normal_cdf((-bankroll - mean * t) / spread)
             + (-2.0 * mean * bankroll / var).exp() * normal_cdf((-bankroll + mean * t) / spread);
         self
+    }
+}
+
+impl CounterResult {
+    /// The share of rounds at count index `i` of the range, with its jackknife error (NaN
+    /// where none could be estimated).
+    pub fn frequency(&self, i: usize) -> (f64, f64) {
+        self.errors.frequency.get(i).copied().unwrap_or((
+            self.by_count.get(i).map_or(0, |c| c.0) as f64 / self.rounds.max(1) as f64,
+            f64::NAN,
+        ))
+    }
+
+    /// The result of ramp `ramp` over all of `units` (one rule set's), with the risks of
+    /// ruin of [`CounterResult::with_bankroll`] and the jackknife errors of every derived
+    /// figure: each is recomputed with one unit left out, and the spread of those values
+    /// gives its standard error.
+    pub fn of_units(
+        units: &[&CounterTally],
+        ramp: usize,
+        bankroll: f64,
+        trip_rounds: u64,
+        ruin_goal: f64,
+    ) -> CounterResult {
+        let sum = |skip: Option<usize>| {
+            let mut t = CounterTally::default();
+            for (i, u) in units.iter().enumerate() {
+                if Some(i) != skip {
+                    t.add(u);
+                }
+            }
+            t
+        };
+        let result = |t: &CounterTally| {
+            CounterResult::of(t, ramp).with_bankroll(bankroll, trip_rounds, ruin_goal)
+        };
+        let mut whole = result(&sum(None));
+        let total = sum(None);
+        let shares = |t: &CounterTally| -> Vec<f64> {
+            let n = t.rounds().max(1) as f64;
+            t.by_count.iter().map(|c| c.rounds as f64 / n).collect()
+        };
+        let (left_out, left_shares): (Vec<CounterResult>, Vec<Vec<f64>>) = if units.len() < 2 {
+            (Vec::new(), Vec::new())
+        } else {
+            (0..units.len())
+                .map(|i| {
+                    let t = sum(Some(i));
+                    (result(&t), shares(&t))
+                })
+                .unzip()
+        };
+        let error =
+            |f: fn(&CounterResult) -> f64| jackknife(&left_out.iter().map(f).collect::<Vec<f64>>());
+        whole.errors = DerivedErrors {
+            sd: error(|k| k.sd),
+            mean_bet: error(|k| k.mean_bet),
+            n0: error(|k| k.n0),
+            risk_of_ruin: error(|k| k.risk_of_ruin),
+            ruin_in_trip_formula: error(|k| k.ruin_in_trip_formula),
+            ruin_beyond_goal: error(|k| k.ruin_beyond_goal),
+            frequency: shares(&total)
+                .into_iter()
+                .enumerate()
+                .map(|(c, share)| {
+                    let column: Vec<f64> = left_shares.iter().map(|s| s[c]).collect();
+                    (share, jackknife(&column))
+                })
+                .collect(),
+            units: units.len(),
+        };
+        whole
     }
 }
 

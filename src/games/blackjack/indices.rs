@@ -628,8 +628,10 @@ pub struct CountRow {
     pub points: u64,
     /// The round's EV playing the chart, with its standard error.
     pub chart_ev: (f64, f64),
-    /// The same playing the chart with every index.
+    /// The same playing the chart with every index, and a bound on its standard error
+    /// (the sum of its parts' errors, which share sampled points).
     pub indices_ev: f64,
+    pub indices_ev_se: f64,
     /// EV of an insurance bet (per unit insured) when an ace shows, with its error.
     pub insurance_ev: (f64, f64),
     /// Per cell: the first action played at this count on its two-card hands (an
@@ -725,6 +727,7 @@ pub fn summarize(
                 points: n,
                 chart_ev: estimate(&s.round),
                 indices_ev: f64::NAN,
+                indices_ev_se: f64::NAN,
                 // Per round the gain is P(ace) × ½ × EV per unit insured.
                 insurance_ev: if n > 0 && ace > 0.0 {
                     (2.0 * ins / ace, 2.0 * ins_se / ace)
@@ -805,32 +808,31 @@ pub fn summarize(
             Direction::AtOrAbove => t >= x.index,
             Direction::AtOrBelow => t <= x.index,
         };
-        let mut best: Vec<Option<(f64, u8)>> = vec![None; CELLS + 1];
+        let mut best: Vec<Option<(f64, u8, f64)>> = vec![None; CELLS + 1];
         for x in indices.iter().filter(|x| applies(x)) {
-            let (slot, gain, code) = match x.decision {
+            let (slot, (gain, se), code) = match x.decision {
                 Decision::Cell { cell, play, .. } => {
-                    (cell, row.cells[cell].gain[play as usize].0, play as u8)
+                    (cell, row.cells[cell].gain[play as usize], play as u8)
                 }
-                Decision::Insurance => (CELLS, insurance[i].0, 0),
+                Decision::Insurance => (CELLS, insurance[i], 0),
             };
             let better = match best[slot] {
                 None => true,
-                Some((g, _)) => gain > g,
+                Some((g, _, _)) => gain > g,
             };
             if better {
-                best[slot] = Some((gain, code));
+                best[slot] = Some((gain, code, se));
             }
         }
-        row.indices_ev = row.chart_ev.0
-            + best
-                .iter()
-                .flatten()
-                .map(|&(g, _)| if g.is_finite() { g } else { 0.0 })
-                .sum::<f64>();
+        let taken = || best.iter().flatten().filter(|b| b.0.is_finite());
+        row.indices_ev = row.chart_ev.0 + taken().map(|b| b.0).sum::<f64>();
+        // The parts are estimated on the same sampled points, so their errors may be
+        // correlated: the sum of their standard errors bounds the total's.
+        row.indices_ev_se = row.chart_ev.1 + taken().map(|b| b.2).sum::<f64>();
         row.plays = (0..CELLS)
             .map(|c| match (reached[c], best[c]) {
                 (false, _) => NO_ACTION,
-                (true, Some((_, code))) => code,
+                (true, Some((_, code, _))) => code,
                 (true, None) => row.cells[c].chart as u8,
             })
             .collect();

@@ -730,16 +730,18 @@ impl Job for CounterJob {
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
-        let mut sums: Vec<CounterTally> = vec![CounterTally::default(); self.sets.len()];
+        let mut by_set: Vec<Vec<&CounterTally>> = vec![Vec::new(); self.sets.len()];
         for (plan, unit) in self.plan.iter().zip(&units) {
-            sums[plan.set].add(unit);
+            by_set[plan.set].push(unit);
         }
-        let results: Vec<Vec<CounterResult>> = sums
+        let results: Vec<Vec<CounterResult>> = by_set
             .iter()
-            .map(|t| {
+            .map(|units| {
                 (0..self.betting.ramps.len())
                     .map(|ramp| {
-                        CounterResult::of(t, ramp).with_bankroll(
+                        CounterResult::of_units(
+                            units,
+                            ramp,
                             self.betting.bankroll,
                             self.betting.trip_rounds,
                             self.betting.ruin_goal,

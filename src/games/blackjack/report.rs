@@ -21,8 +21,8 @@ use super::tables::{
 };
 use crate::engine::JobMeta;
 use crate::report::{
-    bar_chart_svg, conventions, header, line_chart_svg, markdown_table, published_box, with_error,
-    Line, Published, Report,
+    bar_chart_svg, conventions, header, line_chart_svg, markdown_table, published_box, sampled,
+    with_error, Line, Published, Report,
 };
 
 fn percent(x: f64) -> String {
@@ -1020,6 +1020,18 @@ pub fn build_indices(
             "\n### EV by {}\n\nPer round, in % of the initial bet.\n\n",
             c.axis()
         ));
+        // The range's ends gather every count beyond them: labelled so, and left off the
+        // EV chart, whose points are single counts.
+        let (low, high) = (c.low, c.low + sum.rows.len() as i32 - 1);
+        let end_label = |count: i32| {
+            if count == low {
+                format!("≤ {count:+}")
+            } else if count == high {
+                format!("≥ {count:+}")
+            } else {
+                format!("{count:+}")
+            }
+        };
         let rows: Vec<Vec<String>> = sum
             .rows
             .iter()
@@ -1032,14 +1044,14 @@ pub fn build_indices(
                     }
                 };
                 vec![
-                    format!("{:+}", row.count),
+                    end_label(row.count),
                     format!("{:.3}", 100.0 * row.frequency),
                     row.points.to_string(),
                     pct(row.chart_ev.0, row.chart_ev.1),
                     if row.indices_ev.is_nan() {
                         "—".into()
                     } else {
-                        format!("{:+.3}", 100.0 * row.indices_ev)
+                        pct(row.indices_ev, row.indices_ev_se)
                     },
                     pct(row.insurance_ev.0, row.insurance_ev.1),
                 ]
@@ -1050,7 +1062,7 @@ pub fn build_indices(
             "frequency, %",
             "points",
             "EV, chart, % ± s.e.",
-            "EV, chart + indices, %",
+            "EV, chart + indices, % ± s.e. (at most)",
             "insurance EV, % ± s.e.",
         ];
         md.push_str(&markdown_table(&head, &rows));
@@ -1070,6 +1082,7 @@ pub fn build_indices(
             sum.rows
                 .iter()
                 .filter(|row| row.points > 0 && !f(row).is_nan())
+                .filter(|row| row.count != low && row.count != high)
                 .map(|row| (f64::from(row.count), 100.0 * f(row)))
                 .collect()
         };
@@ -1106,7 +1119,8 @@ pub fn build_indices(
             )?,
         ));
         md.push_str(&format!(
-            "\n![EV by count]({0}/{file})\n\n![Frequency of each count]({0}/{freq_file})\n",
+            "\nThe EV chart leaves off the two ends of the range, which gather every count \
+             beyond them.\n\n![EV by count]({0}/{file})\n\n![Frequency of each count]({0}/{freq_file})\n",
             meta.name
         ));
         md.push_str(&play_lines(sum));
@@ -1135,6 +1149,12 @@ pub fn build_indices(
     })
 }
 
+/// A figure derived from the whole simulation, with its jackknife standard error over
+/// the work units, or, with a single unit, its value and why no error is given.
+fn derived(value: f64, std_error: f64, decimals: usize) -> String {
+    sampled(value, std_error, decimals, "one work unit")
+}
+
 /// The simulated counter of one rule set: its win rate and risk as each ramp bet it, a
 /// column per ramp.
 fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
@@ -1143,11 +1163,11 @@ fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
         ("win rate, units per 100 rounds ± s.e.".into(), |k| {
             with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true)
         }),
-        ("standard deviation per round, units".into(), |k| {
-            format!("{:.3}", k.sd)
+        ("standard deviation per round, units ± s.e.".into(), |k| {
+            derived(k.sd, k.errors.sd, 3)
         }),
-        ("mean bet per round, units".into(), |k| {
-            format!("{:.4}", k.mean_bet)
+        ("mean bet per round, units ± s.e.".into(), |k| {
+            derived(k.mean_bet, k.errors.mean_bet, 4)
         }),
         ("win per unit bet, % ± s.e.".into(), |k| {
             with_error(
@@ -1159,15 +1179,15 @@ fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
         ("SCORE = 10⁶ (win rate ÷ sd)² ± s.e.".into(), |k| {
             with_error(k.score.0, k.score.1, false)
         }),
-        ("N0 = (sd ÷ win rate)², rounds".into(), |k| {
-            format!("{:.0}", k.n0)
+        ("N0 = (sd ÷ win rate)², rounds ± s.e.".into(), |k| {
+            derived(k.n0, k.errors.n0, 0)
         }),
         (
             format!(
-                "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²)",
+                "risk of ruin of {} units, exp(−2 · win rate · bankroll ÷ sd²) ± s.e.",
                 r.betting.bankroll
             ),
-            |k| format!("{:.4}", k.risk_of_ruin),
+            |k| derived(k.risk_of_ruin, k.errors.risk_of_ruin, 4),
         ),
         (
             format!(
@@ -1204,8 +1224,8 @@ fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
                 }
             },
         ),
-        ("lost within a trip: diffusion formula".into(), |k| {
-            format!("{:.4}", k.ruin_in_trip_formula)
+        ("lost within a trip: diffusion formula ± s.e.".into(), |k| {
+            derived(k.ruin_in_trip_formula, k.errors.ruin_in_trip_formula, 4)
         }),
     ];
     let names: Vec<String> = (0..ks.len()).map(|i| r.betting.ramp_text(i)).collect();
@@ -1237,7 +1257,7 @@ fn counter_figures(ks: &[CounterResult], r: &CounterResults) -> String {
         goal = r.betting.ruin_goal,
         beyond = ks
             .iter()
-            .map(|k| format!("{:.1e}", k.ruin_beyond_goal))
+            .map(|k| derived(k.ruin_beyond_goal, k.errors.ruin_beyond_goal, 7))
             .collect::<Vec<_>>()
             .join(", "),
         cap = r.betting.session_rounds,
@@ -1335,10 +1355,10 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
                 format!("`{}`", s.id),
                 r.betting.ramp_text(i),
                 with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
-                format!("{:.3}", k.sd),
+                derived(k.sd, k.errors.sd, 3),
                 with_error(k.score.0, k.score.1, false),
-                format!("{:.0}", k.n0),
-                format!("{:.4}", k.risk_of_ruin),
+                derived(k.n0, k.errors.n0, 0),
+                derived(k.risk_of_ruin, k.errors.risk_of_ruin, 4),
             ]
         })
         .collect();
@@ -1347,10 +1367,10 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
             "rule set",
             "ramp",
             "win, units / 100 rounds ± s.e.",
-            "sd / round",
+            "sd / round ± s.e.",
             "SCORE ± s.e.",
-            "N0",
-            &format!("risk of ruin, {} units", r.betting.bankroll),
+            "N0 ± s.e.",
+            &format!("risk of ruin, {} units ± s.e.", r.betting.bankroll),
         ],
         &rows,
     ));
@@ -1364,15 +1384,29 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
              before the round (insurance included).\n\n",
             c.axis()
         ));
+        // The range's ends gather every count beyond them: labelled as such, and left off
+        // the chart, whose points are single counts.
+        let last = k.by_count.len().saturating_sub(1);
+        let label = |i: usize| {
+            let count = c.low + i as i32;
+            if i == 0 {
+                format!("≤ {count:+}")
+            } else if i == last {
+                format!("≥ {count:+}")
+            } else {
+                format!("{count:+}")
+            }
+        };
         let rows: Vec<Vec<String>> = k
             .by_count
             .iter()
             .enumerate()
             .map(|(i, &(n, ev, se))| {
+                let (share, share_se) = k.frequency(i);
                 vec![
-                    format!("{:+}", c.low + i as i32),
+                    label(i),
                     n.to_string(),
-                    format!("{:.3}", 100.0 * n as f64 / k.rounds.max(1) as f64),
+                    derived(100.0 * share, 100.0 * share_se, 3),
                     if n == 0 {
                         "—".to_string()
                     } else {
@@ -1382,14 +1416,19 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
             })
             .collect();
         md.push_str(&markdown_table(
-            &[c.axis(), "rounds", "frequency, %", "EV per hand, % ± s.e."],
+            &[
+                c.axis(),
+                "rounds",
+                "frequency, % ± s.e.",
+                "EV per hand, % ± s.e.",
+            ],
             &rows,
         ));
         let points: Vec<(f64, f64)> = k
             .by_count
             .iter()
             .enumerate()
-            .filter(|(_, x)| x.0 >= 10_000)
+            .filter(|&(i, x)| x.0 >= 10_000 && i != 0 && i != last)
             .map(|(i, x)| (f64::from(c.low + i as i32), 100.0 * x.1))
             .collect();
         let file = format!("counter_ev_by_count_{set}.svg");
@@ -1404,8 +1443,14 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
             )?,
         ));
         md.push_str(&format!(
-            "\nCounts with fewer than 10,000 rounds are left off the chart.\n\n\
+            "\nThe chart leaves off counts with fewer than 10,000 rounds and the two ends of \
+             the range, which gather every count beyond them. Frequencies are shares of the \
+             rounds; their standard errors, like those of the standard deviation, mean bet, \
+             N0 and risks of ruin by formula, are the jackknife's over the job's work units \
+             (independent streams of whole shoes, so the correlation of rounds within a shoe \
+             counts); a job of a single unit ({} rounds) has no spread to take them from.\n\n\
              ![EV by count]({}/{file})\n",
+            super::sim::ROUNDS_PER_UNIT,
             meta.name
         ));
     }
@@ -1416,7 +1461,7 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
         .flat_map(|(s, ks)| ks.iter().enumerate().map(move |(i, k)| (s, i, k)))
         .map(|(s, i, k)| {
             format!(
-                "{}{}: {} units per 100 rounds, SCORE {:.2}, risk of ruin {:.4}",
+                "{}{}: {} units per 100 rounds, SCORE {}, risk of ruin {}",
                 s.id,
                 if r.betting.ramps.len() > 1 {
                     format!(" ({})", r.betting.ramp_text(i))
@@ -1424,8 +1469,8 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
                     String::new()
                 },
                 with_error(100.0 * k.win_rate.0, 100.0 * k.win_rate.1, true),
-                k.score.0,
-                k.risk_of_ruin
+                with_error(k.score.0, k.score.1, false),
+                derived(k.risk_of_ruin, k.errors.risk_of_ruin, 4)
             )
         })
         .collect();

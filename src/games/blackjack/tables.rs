@@ -544,6 +544,10 @@ impl IndexResults<'_> {
             .f64_or_null("chart_ev_se", rows.iter().map(|(_, r)| opt(r.chart_ev.1)))
             .f64_or_null("indices_ev", rows.iter().map(|(_, r)| opt(r.indices_ev)))
             .f64_or_null(
+                "indices_ev_se",
+                rows.iter().map(|(_, r)| opt(r.indices_ev_se)),
+            )
+            .f64_or_null(
                 "insurance_ev",
                 rows.iter().map(|(_, r)| opt(r.insurance_ev.0)),
             )
@@ -716,12 +720,22 @@ impl CounterResults<'_> {
             .f64("win_rate", rows.iter().map(|(_, _, c)| c.win_rate.0))
             .f64("win_rate_se", rows.iter().map(|(_, _, c)| c.win_rate.1))
             .f64("sd", rows.iter().map(|(_, _, c)| c.sd))
+            .f64_or_null("sd_se", rows.iter().map(|(_, _, c)| nan_null(c.errors.sd)))
             .f64("mean_bet", rows.iter().map(|(_, _, c)| c.mean_bet))
+            .f64_or_null(
+                "mean_bet_se",
+                rows.iter().map(|(_, _, c)| nan_null(c.errors.mean_bet)),
+            )
             .f64("score", rows.iter().map(|(_, _, c)| c.score.0))
             .f64("score_se", rows.iter().map(|(_, _, c)| c.score.1))
             .f64("n0", rows.iter().map(|(_, _, c)| c.n0))
+            .f64_or_null("n0_se", rows.iter().map(|(_, _, c)| nan_null(c.errors.n0)))
             .f64("bankroll", rows.iter().map(|_| self.betting.bankroll))
             .f64("risk_of_ruin", rows.iter().map(|(_, _, c)| c.risk_of_ruin))
+            .f64_or_null(
+                "risk_of_ruin_se",
+                rows.iter().map(|(_, _, c)| nan_null(c.errors.risk_of_ruin)),
+            )
             .u64("trip_rounds", rows.iter().map(|_| self.betting.trip_rounds))
             .u64("trips", rows.iter().map(|(_, _, c)| c.trips))
             .f64_or_null(
@@ -735,6 +749,11 @@ impl CounterResults<'_> {
             .f64(
                 "ruin_in_trip_formula",
                 rows.iter().map(|(_, _, c)| c.ruin_in_trip_formula),
+            )
+            .f64_or_null(
+                "ruin_in_trip_formula_se",
+                rows.iter()
+                    .map(|(_, _, c)| nan_null(c.errors.ruin_in_trip_formula)),
             )
             .f64("ruin_goal", rows.iter().map(|_| self.betting.ruin_goal))
             .u64(
@@ -755,6 +774,11 @@ impl CounterResults<'_> {
                 "ruin_beyond_goal",
                 rows.iter().map(|(_, _, c)| c.ruin_beyond_goal),
             )
+            .f64_or_null(
+                "ruin_beyond_goal_se",
+                rows.iter()
+                    .map(|(_, _, c)| nan_null(c.errors.ruin_beyond_goal)),
+            )
             .u64("shoes_left", rows.iter().map(|(_, _, c)| c.shoes_left))
             .batch()?;
         Ok(ParquetOutput {
@@ -770,17 +794,26 @@ impl CounterResults<'_> {
         // The result by count is the hands', the same for every ramp.
         for (set, k) in self.results.iter().filter_map(|r| r.first()).enumerate() {
             for (i, &(rounds, ev, se)) in k.by_count.iter().enumerate() {
-                rows.push((set, self.counter.low + i as i32, rounds, ev, se));
+                let (share, share_se) = k.frequency(i);
+                rows.push((
+                    set,
+                    self.counter.low + i as i32,
+                    rounds,
+                    ev,
+                    se,
+                    share,
+                    share_se,
+                ));
             }
         }
-        let total = |set: usize| self.results[set].first().map_or(1, |k| k.rounds.max(1)) as f64;
         let nan_null = |x: f64| Some(x).filter(|x| !x.is_nan());
         let batch = Columns::new()
             .str("rule_set", rows.iter().map(|r| self.sets[r.0].id.as_str()))
             .str("system", rows.iter().map(|_| self.counter.name.as_str()))
             .i32("count", rows.iter().map(|r| r.1))
             .u64("rounds", rows.iter().map(|r| r.2))
-            .f64("frequency", rows.iter().map(|r| r.2 as f64 / total(r.0)))
+            .f64("frequency", rows.iter().map(|r| r.5))
+            .f64_or_null("frequency_se", rows.iter().map(|r| nan_null(r.6)))
             .f64_or_null("ev", rows.iter().map(|r| nan_null(r.3)))
             .f64_or_null("ev_se", rows.iter().map(|r| nan_null(r.4)))
             .batch()?;

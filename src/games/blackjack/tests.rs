@@ -2025,3 +2025,54 @@ fn score_is_zero_for_a_ramp_that_loses_and_the_published_value_for_one_that_wins
         winning.score
     );
 }
+
+#[test]
+fn derived_counter_figures_carry_the_jackknife_error_over_units() {
+    use super::counting::CounterResult;
+    use super::sim::{CounterTally, RampTally};
+    // Five units of 10^6 rounds whose mean bets are 1.4, 1.5, 1.6, 1.5, 1.7 units: the
+    // mean bet is a ratio of sums over equal-sized units, whose jackknife error is the
+    // standard error of the units' mean, s / √5.
+    let bets = [1.4, 1.5, 1.6, 1.5, 1.7];
+    let n = 1e6;
+    let units: Vec<CounterTally> = bets
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| CounterTally {
+            by_ramp: vec![RampTally {
+                won: Tally {
+                    rounds: n as u64,
+                    sum: 0.01 * n * (1.0 + i as f64 / 10.0),
+                    sum_squares: 1.3 * n,
+                },
+                bet: b * n,
+                ..RampTally::default()
+            }],
+            by_count: vec![Tally {
+                rounds: n as u64 / (2 + i as u64 % 2),
+                ..Tally::default()
+            }],
+            ..CounterTally::default()
+        })
+        .collect();
+    let refs: Vec<&CounterTally> = units.iter().collect();
+    let k = CounterResult::of_units(&refs, 0, 1_000.0, 100_000, 5.0);
+    let mean = bets.iter().sum::<f64>() / 5.0;
+    let s = (bets.iter().map(|b| (b - mean).powi(2)).sum::<f64>() / 4.0).sqrt();
+    assert!((k.mean_bet - mean).abs() < 1e-12, "{}", k.mean_bet);
+    assert!(
+        (k.errors.mean_bet - s / 5f64.sqrt()).abs() < 1e-12,
+        "{} vs {}",
+        k.errors.mean_bet,
+        s / 5f64.sqrt()
+    );
+    // Every derived figure has an error, and the count's share one too.
+    for e in [k.errors.sd, k.errors.n0, k.errors.risk_of_ruin] {
+        assert!(e.is_finite() && e > 0.0, "{:?}", k.errors);
+    }
+    assert_eq!(k.errors.frequency.len(), 1);
+    assert_eq!(k.errors.units, 5);
+    // One unit: no error can be estimated, and none is made up.
+    let one = CounterResult::of_units(&refs[..1], 0, 1_000.0, 100_000, 5.0);
+    assert!(one.errors.mean_bet.is_nan() && one.errors.sd.is_nan());
+}

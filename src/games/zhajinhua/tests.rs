@@ -608,33 +608,26 @@ fn best_raises_against_calling_ranges_beat_a_fine_scan_for_every_hand() {
         })
         .count();
     assert!(interior > 0);
+    let best_of = |text: &str| {
+        let curve = table.calling_range(&hand(text)).unwrap();
+        let breaks: Vec<f64> = curve.breaks().collect();
+        optimum_raise(
+            pot,
+            call,
+            1.0,
+            cap,
+            &seen,
+            |s| curve.equity(1, s).ok(),
+            &breaks,
+        )
+    };
     // The report's example: Ks Kh Qd's best raise is inside the range, at 152.63; with
     // the range rounded up to whole percents it was 158.10.
-    let curve = table.calling_range(&hand("Ks Kh Qd")).unwrap();
-    let breaks: Vec<f64> = curve.breaks().collect();
-    let best = optimum_raise(
-        pot,
-        call,
-        1.0,
-        cap,
-        &seen,
-        |s| curve.equity(1, s).ok(),
-        &breaks,
-    );
+    let best = best_of("Ks Kh Qd");
     assert!((best.raise_to - 152.63).abs() < 0.005, "{best:?}");
     assert!((best.calling_share - 0.4299).abs() < 0.0001, "{best:?}");
     // Qh 8d 4c: no raise beats a call once its callers are exactly the top 1 − f.
-    let curve = table.calling_range(&hand("Qh 8d 4c")).unwrap();
-    let breaks: Vec<f64> = curve.breaks().collect();
-    let best = optimum_raise(
-        pot,
-        call,
-        1.0,
-        cap,
-        &seen,
-        |s| curve.equity(1, s).ok(),
-        &breaks,
-    );
+    let best = best_of("Qh 8d 4c");
     assert_eq!(best.raise_to, call, "{best:?}");
 }
 
