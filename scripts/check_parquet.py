@@ -676,12 +676,41 @@ def check_niuniu_bidding(con, folder: Path) -> None:
     )
     if disagree:
         fail(f"{disagree} four-card hands disagree with their class's suggested bid")
-    (bad_gain,) = one(
-        con,
-        f"SELECT count(*) FROM '{bidding}' WHERE level = 0 AND (gain <> 0 OR gain_se <> 0)",
-    )
+    (bad_gain,) = one(con, f"SELECT count(*) FROM '{bidding}' WHERE level = 0 AND gain <> 0")
     if bad_gain:
         fail(f"{bad_gain} no-bid rows have a gain over themselves")
+    # Shares are a distribution per class; the regret is the best EV less the strategy's.
+    (bad_class,) = one(
+        con,
+        f"SELECT count(*) FROM (SELECT rank_class, sum(share) AS total, max(ev_bid) AS best, "
+        f"sum(share * ev_bid) AS played, min(regret) AS lo, max(regret) AS hi "
+        f"FROM '{bidding}' GROUP BY rank_class) "
+        f"WHERE abs(total - 1) > 1e-9 OR lo <> hi OR abs(best - played - hi) > 1e-9",
+    )
+    if bad_class:
+        fail(f"{bad_class} classes whose shares do not sum to 1 or whose regret is not best − played")
+    certificate = str(folder / "equilibrium.parquet")
+    (rows, exploitability, class_exploitability, target) = one(
+        con,
+        f"SELECT count(*), max(exploitability), max(class_exploitability), "
+        f"max(target_exploitability) FROM '{certificate}'",
+    )
+    if rows != 1 or not (0 <= class_exploitability <= exploitability < 1e-3):
+        fail(f"equilibrium.parquet: {rows} rows, exploitability {exploitability}, "
+             f"class {class_exploitability}")
+    # The hands' regrets average to the exploitability; the classes' weighted regrets to
+    # the class exploitability, which the solve brought to its target.
+    (mean_regret,) = one(con, f"SELECT avg(bid_regret) FROM '{four}'")
+    (weighted,) = one(
+        con,
+        f"SELECT sum(class_weight * regret) FROM '{bidding}' WHERE level = 0",
+    )
+    if abs(mean_regret - exploitability) > 1e-12 or abs(weighted - class_exploitability) > 1e-12:
+        fail(f"regrets average to {mean_regret} and {weighted}, not the certificate "
+             f"{exploitability} and {class_exploitability}")
+    if class_exploitability > target:
+        print(f"check_parquet: note: {folder}: class exploitability {class_exploitability} "
+              f"above the target {target} (the round limit stopped the solve)")
 
 
 def check_niuniu_multiway(con, folder: Path) -> None:

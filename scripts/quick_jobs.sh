@@ -3,7 +3,7 @@
 # Copies the shipped job files into DIR, adds quick variants of the long ones there, and
 # prints (one per line, as DIR/NAME.toml) every job that scripts/test.sh and
 # scripts/golden.sh run: the fast shipped jobs as they are, the long Monte Carlo jobs with
-# a loose standard error or few rounds, the niuniu bidding model on 500 tables per class
+# a loose standard error or few rounds, the niuniu bidding one-deck check on 500 tables per class
 # and niuniu at a full table on 200 deals per slot,
 # the blackjack grid on three shoes, blackjack count indices on 4 points per count, a counter on 3e6 rounds (two other players, wonging out below -1), and push/fold with an ante on a 1 bb stack grid.
 set -euo pipefail
@@ -21,7 +21,7 @@ sed -e 's/^target_std_error = .*/target_std_error = 0.01/' -e 's/^name = .*/name
   "$repo/jobs/holdem_multiway.toml" > "$dir/holdem_multiway_quick.toml"
 sed -e 's/^stack_step = .*/stack_step = 1.0/' -e 's/^name = .*/name = "holdem_pushfold_ante_quick"/' \
   "$repo/jobs/holdem_pushfold_ante.toml" > "$dir/holdem_pushfold_ante_quick.toml"
-sed -e 's/^deals_per_class = .*/deals_per_class = 500/' -e 's/^rounds = .*/rounds = 2/' \
+sed -e 's/^check_deals_per_class = .*/check_deals_per_class = 500/' \
   -e 's/^name = .*/name = "niuniu_bidding_quick"/' \
   "$repo/jobs/niuniu_bidding.toml" > "$dir/niuniu_bidding_quick.toml"
 sed -e 's/^deals_per_slot = .*/deals_per_slot = 200/' -e 's/^name = .*/name = "niuniu_multiway_quick"/' \

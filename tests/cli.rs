@@ -2319,8 +2319,8 @@ fn a_run_ends_with_its_headline() {
 }
 
 /// The jobs that sample write the same bytes on one thread, on every thread, and as two
-/// shards merged: `niuniu.bidding` simulates in the finish step from streams of (seed,
-/// round, class), `niuniu.multiway` in its units from streams of (seed, unit),
+/// shards merged: `niuniu.bidding` runs its one-deck check in the finish step from streams
+/// of (seed, class), `niuniu.multiway` in its units from streams of (seed, unit),
 /// `blackjack.indices` draws its shoes in its units from streams of (seed, unit), and
 /// `blackjack.counter` plays its rounds in units of 10 M (three here) the same way.
 #[test]
@@ -2329,7 +2329,7 @@ fn sampled_jobs_are_the_same_for_any_threads_and_shards() {
     for (name, text) in [
         (
             "bid",
-            "[job]\nkind = \"niuniu.bidding\"\nname = \"bid\"\n[bidding]\ndeals_per_class = 200\nrounds = 2\n",
+            "[job]\nkind = \"niuniu.bidding\"\nname = \"bid\"\n[bidding]\ncheck_deals_per_class = 200\n",
         ),
         (
             "multi",

@@ -209,11 +209,11 @@ typedef struct ct_niuniu_bidding_answer {
     double player_ev;        /* exact, per stake at x1 against a banker */
     double banker_ev;        /* exact, per stake as banker at x1 against one player */
     double banker_ev_table;  /* exact, as banker at x1 against the whole table */
-    uint32_t bid;            /* the suggested bid: a multiplier, or 0 for no bid */
+    uint32_t bid;            /* the bid the equilibrium makes most often, or 0 for no bid */
     const uint8_t *fifth_cards; /* fifth cards (of 48) giving each category, weakest first */
     size_t categories;
-    const double *bid_evs;   /* simulated EV of each bid level (0 = no bid, then each bid) */
-    const double *gain_se;   /* standard error of each level's gain over no bid */
+    const double *bid_evs;   /* exact EV of each bid level (0 = no bid, then each bid) vs the equilibrium */
+    const double *bid_shares; /* the share of the time the equilibrium bids each level */
     size_t bid_levels;
 } ct_niuniu_bidding_answer;
 

@@ -34,7 +34,7 @@ impl CtNiuniuBidding {
             fifth_cards: a.fifth_cards.as_ptr(),
             categories: a.fifth_cards.len(),
             bid_evs: a.bid_evs.as_ptr(),
-            gain_se: a.gain_se.as_ptr(),
+            bid_shares: a.bid_shares.as_ptr(),
             bid_levels: a.bid_evs.len(),
         })
     }
@@ -54,15 +54,16 @@ pub struct CtNiuniuBiddingAnswer {
     pub banker_ev: f64,
     /// Exact EV as the banker at ×1 against the whole table, in single-player stakes.
     pub banker_ev_table: f64,
-    /// The suggested bid: a banker multiplier, or 0 for no bid.
+    /// The suggested bid: the multiplier the equilibrium bids most often, or 0 for no bid.
     pub bid: u32,
     /// Fifth cards (of 48) giving each category, weakest first (`categories` values).
     pub fifth_cards: *const u8,
     pub categories: usize,
-    /// Simulated EV per stake of each bid level (0 = no bid, then each multiplier), and
-    /// the standard error of each level's gain over no bid (`bid_levels` values each).
+    /// Exact EV per stake of each bid level (0 = no bid, then each multiplier) against
+    /// the other seats playing the equilibrium, and the share of the time the
+    /// equilibrium bids each level with this class (`bid_levels` values each).
     pub bid_evs: *const f64,
-    pub gain_se: *const f64,
+    pub bid_shares: *const f64,
     pub bid_levels: usize,
 }
 

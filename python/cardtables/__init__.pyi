@@ -166,7 +166,7 @@ class BiddingAnswer:
     banker_ev_table: float
     bid: int
     bid_evs: list[float]
-    gain_se: list[float]
+    bid_shares: list[float]
 
 class NiuniuBidding:
     @staticmethod

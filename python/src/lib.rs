@@ -731,10 +731,10 @@ struct BiddingAnswer {
     banker_ev_table: f64,
     /// The suggested bid: a banker multiplier, or 0 for no bid.
     bid: u32,
-    /// Simulated EV of each bid level (0 = no bid, then each bid), and the standard error
-    /// of each level's gain over no bid.
+    /// Exact EV of each bid level (0 = no bid, then each bid) against the other seats
+    /// playing the equilibrium, and the share of the time the equilibrium bids each level.
     bid_evs: Vec<f64>,
-    gain_se: Vec<f64>,
+    bid_shares: Vec<f64>,
 }
 
 py_repr!(BiddingAnswer {
@@ -781,7 +781,7 @@ table_class!(NiuniuBidding, cardtables::NiuniuBidding, |table| NiuniuBidding { t
             banker_ev_table: a.banker_ev_table,
             bid: a.bid,
             bid_evs: a.bid_evs.to_vec(),
-            gain_se: a.gain_se.to_vec(),
+            bid_shares: a.bid_shares.to_vec(),
         })
     }
 );

@@ -208,7 +208,8 @@ def test_niuniu_bidding_answers_equal_the_parquet_rows(tables):
         assert sum(got.fifth_cards) == 48
         for name, n in zip(names, got.fifth_cards):
             assert n / 48 == row[f"p_{name}"], name
-        assert len(got.bid_evs) == len(table.bids) + 1 == len(got.gain_se)
+        assert len(got.bid_evs) == len(table.bids) + 1 == len(got.bid_shares)
+        assert abs(sum(got.bid_shares) - 1) < 1e-9
 
 
 def test_blackjack_indices_answer_the_insurance_index(tables):

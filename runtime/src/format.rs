@@ -47,7 +47,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"CARDTBL\0";
 /// The format version this crate writes.
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 /// The oldest format version this crate reads.
 pub const OLDEST_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.
@@ -572,6 +572,11 @@ impl<'a> Layout<'a> {
     /// A `u32`.
     pub fn u32(&mut self, what: &str) -> Result<u32, TableError> {
         Ok(u32::from_le_bytes(self.le(what)?))
+    }
+
+    /// An `f64`.
+    pub fn f64(&mut self, what: &str) -> Result<f64, TableError> {
+        Ok(f64::from_le_bytes(self.le(what)?))
     }
 
     /// A list of strings.

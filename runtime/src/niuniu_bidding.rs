@@ -7,8 +7,10 @@
 //! cards are dealt from the unseen cards, and as the banker against one such player and
 //! against the job's whole table (by linearity, `players` times the one-player EV: each
 //! player's hand, given the banker's, is a uniform draw from the same unseen cards).
-//! The suggested bid comes from a seeded simulation of the table; its EVs carry a
-//! standard error (see `docs/rules/niuniu.md` for the model).
+//! The bids are the job's bidding equilibrium: per four-rank class, the share of the time
+//! each bid is made and its exact value against the other seats bidding the same way,
+//! with the equilibrium's exploitability, its certificate (see `docs/rules/niuniu.md` for
+//! the model).
 
 use serde::{Deserialize, Serialize};
 
@@ -58,15 +60,20 @@ pub struct NiuniuBiddingPayload {
     /// Per four-card hand: the same for the hand as a player against a banker.
     #[serde(deserialize_with = "format::bounded_vec")]
     pub player: Vec<i64>,
-    /// Per class ([`class_of`]): the suggested bid level.
+    /// Per class ([`class_of`]): the level the equilibrium bids most often.
     #[serde(deserialize_with = "format::bounded_vec")]
     pub class_bid: Vec<u8>,
-    /// Per class and bid level, `[class · (bids + 1) + level]`: the simulated EV per
-    /// stake of bidding that level, and the standard error of its gain over no bid.
+    /// Per class and bid level, `[class · (bids + 1) + level]`: the exact EV per stake of
+    /// bidding that level while every other seat plays the equilibrium.
     #[serde(deserialize_with = "format::bounded_vec")]
     pub class_ev: Vec<f64>,
+    /// Per class and bid level, as `class_ev`: the share of the time the equilibrium bids
+    /// that level (each class's shares sum to 1).
     #[serde(deserialize_with = "format::bounded_vec")]
-    pub class_gain_se: Vec<f64>,
+    pub class_share: Vec<f64>,
+    /// The equilibrium's certificate: the most one seat gains per hand, in stakes, by
+    /// bidding otherwise with its four cards while the others keep the equilibrium.
+    pub exploitability: f64,
 }
 
 /// What the table says about four seen cards.
@@ -85,12 +92,14 @@ pub struct BiddingAnswer<'a> {
     pub banker_ev: f64,
     /// Exact EV as the banker at ×1 against the whole table, in single-player stakes.
     pub banker_ev_table: f64,
-    /// The suggested bid: a banker multiplier, or 0 for no bid.
+    /// The suggested bid: the multiplier the equilibrium bids most often with this
+    /// hand's class, or 0 for no bid.
     pub bid: u32,
-    /// Simulated EV per stake of each bid level (0 = no bid, then each multiplier).
+    /// Exact EV per stake of each bid level (0 = no bid, then each multiplier) against
+    /// the other seats playing the equilibrium.
     pub bid_evs: &'a [f64],
-    /// Standard error of each level's gain over no bid (0 for no bid itself).
-    pub gain_se: &'a [f64],
+    /// The share of the time the equilibrium bids each level with this hand's class.
+    pub bid_shares: &'a [f64],
 }
 
 /// A loaded, validated bidding table.
@@ -157,19 +166,24 @@ fn validate(p: &NiuniuBiddingPayload) -> Result<(), TableError> {
     let levels = p.bids.len() + 1;
     if p.class_bid.len() != CLASSES
         || p.class_ev.len() != CLASSES * levels
-        || p.class_gain_se.len() != CLASSES * levels
+        || p.class_share.len() != CLASSES * levels
     {
-        return invalid("every class needs a bid and an EV per bid level");
+        return invalid("every class needs a bid, and an EV and a share per bid level");
     }
     if p.class_bid.iter().any(|&b| usize::from(b) >= levels) {
         return invalid("a suggested bid level is not one of the table's bids");
     }
-    if p.class_ev.iter().any(|v| !v.is_finite())
-        || p.class_gain_se
-            .iter()
-            .any(|v| !(v.is_finite() && *v >= 0.0))
-    {
-        return invalid("bid EVs must be finite and standard errors finite and not negative");
+    if p.class_ev.iter().any(|v| !v.is_finite()) {
+        return invalid("bid EVs must be finite");
+    }
+    // Shares are probabilities summing to 1 per class (to rounding).
+    if p.class_share.chunks(levels).any(|row| {
+        row.iter().any(|s| !(0.0..=1.0).contains(s)) || (row.iter().sum::<f64>() - 1.0).abs() > 1e-9
+    }) {
+        return invalid("each class's bid shares must lie in 0..=1 and sum to 1");
+    }
+    if !(p.exploitability.is_finite() && p.exploitability >= 0.0) {
+        return invalid("the exploitability must be finite and not negative");
     }
     Ok(())
 }
@@ -182,8 +196,15 @@ format::table_file!(
 );
 
 /// The payload, read field by field in its documented layout (what [`format::decode`]
-/// reads, one bulk copy per array); the game came with format version 4.
-fn read_payload(_version: u16, payload: &[u8]) -> Result<NiuniuBiddingPayload, TableError> {
+/// reads, one bulk copy per array). Versions 5 and older hold simulated bids of a model
+/// that had not converged, so they are refused with what to do.
+fn read_payload(version: u16, payload: &[u8]) -> Result<NiuniuBiddingPayload, TableError> {
+    if version < 6 {
+        return Err(TableError::Invalid(format!(
+            "a format version {version} Niuniu bidding table holds simulated bids, not the \
+             certified equilibrium: regenerate it with `pipeline run`"
+        )));
+    }
     let mut r = Layout::new(payload);
     let rules = r.string("rules")?;
     // A category is at least its name's 8-byte length and a 4-byte multiplier.
@@ -200,7 +221,8 @@ fn read_payload(_version: u16, payload: &[u8]) -> Result<NiuniuBiddingPayload, T
     let player = r.i64s("player")?;
     let class_bid = r.u8s("class_bid")?;
     let class_ev = r.f64s("class_ev")?;
-    let class_gain_se = r.f64s("class_gain_se")?;
+    let class_share = r.f64s("class_share")?;
+    let exploitability = r.f64("exploitability")?;
     r.finish()?;
     Ok(NiuniuBiddingPayload {
         rules,
@@ -212,7 +234,8 @@ fn read_payload(_version: u16, payload: &[u8]) -> Result<NiuniuBiddingPayload, T
         player,
         class_bid,
         class_ev,
-        class_gain_se,
+        class_share,
+        exploitability,
     })
 }
 
@@ -258,7 +281,7 @@ impl NiuniuBidding {
             banker_ev_table: f64::from(p.players) * banker_ev,
             bid: if level == 0 { 0 } else { p.bids[level - 1] },
             bid_evs: &p.class_ev[class * levels..(class + 1) * levels],
-            gain_se: &p.class_gain_se[class * levels..(class + 1) * levels],
+            bid_shares: &p.class_share[class * levels..(class + 1) * levels],
         })
     }
 }
@@ -291,7 +314,10 @@ mod tests {
             player: vec![-7; FOUR_HANDS],
             class_bid: (0..CLASSES).map(|c| (c % 3) as u8).collect(),
             class_ev: (0..CLASSES * 3).map(|i| i as f64).collect(),
-            class_gain_se: vec![0.5; CLASSES * 3],
+            class_share: (0..CLASSES * 3)
+                .map(|i| if i % 3 == 1 { 1.0 } else { 0.0 })
+                .collect(),
+            exploitability: 1e-4,
         }
     }
 
@@ -351,7 +377,13 @@ mod tests {
         bad.bids = vec![2, 2];
         assert!(NiuniuBidding::to_bytes(1, &bad).is_err());
         let mut bad = payload();
-        bad.class_gain_se[0] = f64::NAN;
+        bad.class_share[0] = f64::NAN;
+        assert!(NiuniuBidding::to_bytes(1, &bad).is_err());
+        let mut bad = payload();
+        bad.class_share[0] = 0.5;
+        assert!(NiuniuBidding::to_bytes(1, &bad).is_err());
+        let mut bad = payload();
+        bad.exploitability = -1.0;
         assert!(NiuniuBidding::to_bytes(1, &bad).is_err());
         // A corrupt byte anywhere is caught by the checksum, a short file by the length.
         let bytes = NiuniuBidding::to_bytes(1, &payload()).unwrap();

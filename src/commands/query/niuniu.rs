@@ -64,20 +64,15 @@ fn bidding(q: &NiuniuQuestion, cards: &[cardtables::Card]) -> anyhow::Result<()>
         a.banker_ev_table,
         table.players()
     );
-    println!("EV of each bid (bidding model, per stake, ± one s.e. of the gain over no bid):");
-    for (level, (&ev, &se)) in a.bid_evs.iter().zip(a.gain_se).enumerate() {
+    println!(
+        "EV of each bid (exact, per stake, the other seats playing the equilibrium; share = how often the equilibrium bids it):"
+    );
+    for (level, (&ev, &share)) in a.bid_evs.iter().zip(a.bid_shares).enumerate() {
         let name = match level {
             0 => "no bid".to_string(),
             l => format!("×{}", table.bids()[l - 1]),
         };
-        if level == 0 {
-            println!("  {name:<7} {ev:+.3}");
-        } else {
-            println!(
-                "  {name:<7} {ev:+.3} (gain {:+.3} ± {se:.3})",
-                ev - a.bid_evs[0]
-            );
-        }
+        println!("  {name:<7} {ev:+.6}  share {share:.6}");
     }
     println!(
         "suggested bid:     {}",

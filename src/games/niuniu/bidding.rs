@@ -10,19 +10,16 @@
 //! a uniform draw of five of the 47 other cards whatever the other players hold (the
 //! players are exchangeable), so each settlement has the one-player expectation.
 //!
-//! **Bidding model** ([`simulate_class`]). Every seat sees four cards and bids a banker
-//! multiplier or nothing; the highest bid is the banker (ties drawn evenly); when nobody
-//! bids, a seat drawn evenly is banker at ×1. Each player then settles with the banker
-//! at one stake: the winner's category multiplier times the banker's bid. The other
-//! seats bid by tables over the 1,820 four-card rank classes ([`Mixture`]). Round 0's
-//! table bids the top multiplier exactly where the class's exact banker EV is positive.
-//! Each round, a class's suggested bid is the level with the highest EV against the
-//! average of every earlier round's table (fictitious play, which damps the cycles plain
-//! best responses fall into), bidding only where a bid's gain over not bidding exceeds
-//! [`SIGNIFICANT`] standard errors; the suggestions are the next table. A class's EVs
-//! come from seeded simulated tables in which its four cards (their suits drawn evenly)
-//! sit at one seat; every bid level is scored on the same tables, with each tie of bids
-//! settled by its exact probability rather than a draw.
+//! **The table, simulated** ([`simulate_class`]). Every seat sees four cards and bids a
+//! banker multiplier or nothing; the highest bid is the banker (ties drawn evenly); when
+//! nobody bids, a seat drawn evenly is banker at ×1. Each player then settles with the
+//! banker at one stake: the winner's category multiplier times the banker's bid. The
+//! other seats bid by a mixed strategy over the 1,820 four-card rank classes
+//! ([`Mixture`]). The equilibrium itself is computed exactly with independent seats
+//! (`equilibrium`); this simulation deals every seat from one deck, to measure what that
+//! leaves out, and with [`Deck::PerSeat`] checks the exact values. Every bid level is
+//! scored on the same tables, each tie of bids settled by its exact probability rather
+//! than a draw.
 
 use cardtables::colex::unrank;
 use cardtables::niuniu::{multiset_index, tie_order};
@@ -39,10 +36,6 @@ use crate::cards::fill_unseen;
 /// A payoff in units of 1/60 stake: every share of a tie among at most six seats is a
 /// whole number of them, so the simulated sums are exact integers.
 pub const PAYOFF_UNIT: i64 = 60;
-
-/// How many standard errors a bid's simulated gain over not bidding must exceed for the
-/// model to suggest it.
-pub const SIGNIFICANT: f64 = 2.0;
 
 /// The exact results of one four-card hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,9 +137,13 @@ pub fn four_stats(index: u32, valuer: &Valuer) -> FourStats {
 
 /// The banker's result at ×1 against one player, in stakes: the winner's multiplier, a
 /// category tie going to the banker when `banker_wins_ties`, else to the higher
-/// tie-break card.
+/// tie-break card. Two hands of one category with the same tie-break card, possible only
+/// when seats have decks of their own ([`Deck::PerSeat`]), push.
 #[inline]
 pub fn settle(banker: Hand, player: Hand, banker_wins_ties: bool) -> i64 {
+    if !banker_wins_ties && banker.rank == player.rank && banker.tie == player.tie {
+        return 0;
+    }
     let banker_wins = banker.rank > player.rank
         || (banker.rank == player.rank && (banker_wins_ties || banker.tie > player.tie));
     if banker_wins {
@@ -154,6 +151,17 @@ pub fn settle(banker: Hand, player: Hand, banker_wins_ties: bool) -> i64 {
     } else {
         -player.multiplier
     }
+}
+
+/// How the seats' cards are dealt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deck {
+    /// Every seat from one 52-card deck, as at a real table.
+    Shared,
+    /// Each seat from a deck of its own: the seats' hands are independent (the exact
+    /// model of `equilibrium`, which the tests check with it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    PerSeat,
 }
 
 /// One table of the bidding model, seen from the seat whose EV is measured.
@@ -165,68 +173,73 @@ pub struct Table<'a> {
     pub bids: &'a [u32],
     /// How the other seats bid.
     pub rivals: &'a Mixture,
+    pub deck: Deck,
 }
 
-/// How the other seats bid: per class, how many of the tables played so far bid each
-/// level, each table weighing the same (fictitious play: the rivals bid by the average of
-/// every round's table). A seat draws its level in proportion to those counts.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How the other seats bid: per class, the share of the time each level is bid. A seat
+/// draws its level by those shares, with no draw where one level has them all.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Mixture {
     levels: usize,
-    /// `[class · levels + level]`: tables that bid `level` with `class`.
-    counts: Vec<u32>,
-    tables: u32,
+    /// `[class · levels + level]`: the share of levels up to and including `level`.
+    cumulative: Vec<f64>,
+    /// Per class, the one level it always bids, or `u8::MAX` when it mixes.
+    pure: Vec<u8>,
 }
 
 impl Mixture {
-    /// One table: every class bids its level in `table`.
+    /// Every class bids its level in `table`.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn pure(table: &[u8], levels: usize) -> Mixture {
-        let mut m = Mixture {
-            levels,
-            counts: vec![0; CLASSES * levels],
-            tables: 0,
-        };
-        m.add(table);
-        m
-    }
-
-    /// Adds a table to the average.
-    pub fn add(&mut self, table: &[u8]) {
+        let mut strategy = vec![0.0; table.len() * levels];
         for (class, &level) in table.iter().enumerate() {
-            self.counts[class * self.levels + usize::from(level)] += 1;
+            strategy[class * levels + usize::from(level)] = 1.0;
         }
-        self.tables += 1;
+        Mixture::from_strategy(&strategy, levels)
     }
 
-    /// The share of tables in which `class` bids `level`.
-    pub fn share(&self, class: usize, level: usize) -> f64 {
-        f64::from(self.counts[class * self.levels + level]) / f64::from(self.tables)
+    /// Shares `[class · levels + level]`, each class's summing to 1.
+    pub fn from_strategy(strategy: &[f64], levels: usize) -> Mixture {
+        let mut cumulative = Vec::with_capacity(strategy.len());
+        let mut pure = Vec::with_capacity(strategy.len() / levels);
+        for row in strategy.chunks(levels) {
+            let mut sum = 0.0;
+            for &s in row {
+                sum += s;
+                cumulative.push(sum);
+            }
+            pure.push(
+                row.iter()
+                    .position(|&s| s == 1.0)
+                    .map_or(u8::MAX, |l| l as u8),
+            );
+        }
+        Mixture {
+            levels,
+            cumulative,
+            pure,
+        }
     }
 
-    /// A seat's level with `class`: drawn from the counts, with no draw when every table
-    /// agrees.
+    /// A seat's level with `class`.
     #[inline]
     fn draw(&self, class: usize, rng: &mut Pcg64) -> u8 {
-        let counts = &self.counts[class * self.levels..(class + 1) * self.levels];
-        if let Some(level) = counts.iter().position(|&n| n == self.tables) {
-            return level as u8;
+        if self.pure[class] != u8::MAX {
+            return self.pure[class];
         }
-        let mut pick = rng.random_range(0..self.tables);
-        for (level, &n) in counts.iter().enumerate() {
-            if pick < n {
-                return level as u8;
-            }
-            pick -= n;
-        }
-        unreachable!("the counts of a class sum to the tables")
+        let row = &self.cumulative[class * self.levels..(class + 1) * self.levels];
+        let u: f64 = rng.random::<f64>() * row[self.levels - 1];
+        row.iter().position(|&c| u < c).unwrap_or(self.levels - 1) as u8
     }
 }
 
 /// Simulated results of one class: per bid level, in [`PAYOFF_UNIT`]s, the sums of the
-/// payoffs and of their squares, and the sum of squares of each level's gain over no bid.
+/// payoffs and of their squares, and the sum of squares of each level's gain over the
+/// `base` level (on the same tables).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassSample {
     pub deals: u64,
+    pub base: usize,
     pub sum: Vec<i64>,
     pub sum_sq: Vec<i128>,
     pub gain_sq: Vec<i128>,
@@ -252,42 +265,18 @@ impl ClassSample {
         std_error(self.sum[level], self.sum_sq[level], self.deals)
     }
 
-    /// Standard error of the mean gain of `level` over no bid, per stake.
+    /// Mean gain per stake of `level` over the base level.
+    pub fn gain(&self, level: usize) -> f64 {
+        self.ev(level) - self.ev(self.base)
+    }
+
+    /// Standard error of [`ClassSample::gain`] (0 for the base level itself).
     pub fn gain_se(&self, level: usize) -> f64 {
         std_error(
-            self.sum[level] - self.sum[0],
+            self.sum[level] - self.sum[self.base],
             self.gain_sq[level],
             self.deals,
         )
-    }
-
-    /// The break-even level: the lowest bid whose gain over not bidding exceeds
-    /// [`SIGNIFICANT`] standard errors (0 when none does).
-    pub fn break_even(&self) -> u8 {
-        (1..self.sum.len())
-            .find(|&level| self.significant(level))
-            .unwrap_or(0) as u8
-    }
-
-    /// Whether bidding `level` beats not bidding by more than [`SIGNIFICANT`] standard
-    /// errors.
-    fn significant(&self, level: usize) -> bool {
-        let gain =
-            (self.sum[level] - self.sum[0]) as f64 / (PAYOFF_UNIT as f64 * self.deals as f64);
-        gain > SIGNIFICANT * self.gain_se(level)
-    }
-
-    /// The suggested level: no bid unless some bid's gain over not bidding exceeds
-    /// [`SIGNIFICANT`] standard errors; then, of those bids, the one with the highest EV
-    /// (the lowest on an exact tie). So noise alone never makes a class bid.
-    pub fn best(&self) -> u8 {
-        let mut best = 0;
-        for level in 1..self.sum.len() {
-            if self.significant(level) && (best == 0 || self.sum[level] > self.sum[best]) {
-                best = level;
-            }
-        }
-        best as u8
     }
 }
 
@@ -321,13 +310,20 @@ pub fn class_ranks(class: usize) -> [u8; 4] {
 }
 
 /// Plays `deals` simulated tables with a four-card hand of class `class` at the measured
-/// seat, scoring every bid level on each.
-pub fn simulate_class(table: &Table, class: usize, deals: u64, rng: &mut Pcg64) -> ClassSample {
+/// seat, scoring every bid level on each, and every level's gain over `base`.
+pub fn simulate_class(
+    table: &Table,
+    class: usize,
+    base: usize,
+    deals: u64,
+    rng: &mut Pcg64,
+) -> ClassSample {
     let levels = table.bids.len() + 1;
     let n = table.players;
     let banker_wins_ties = table.scorer.ranking.rules.banker_wins_ties;
     let mut sample = ClassSample {
         deals,
+        base,
         sum: vec![0; levels],
         sum_sq: vec![0; levels],
         gain_sq: vec![0; levels],
@@ -341,23 +337,45 @@ pub fn simulate_class(table: &Table, class: usize, deals: u64, rng: &mut Pcg64) 
     };
     let mut payoff = vec![0i64; levels];
     let mut rest = [Card::from_id(0).expect("card 0"); 48];
+    let mut deck: [Card; 52] = std::array::from_fn(|i| Card::from_id(i as u8).expect("52 cards"));
     for _ in 0..deals {
         let four = deal_class(class, rng);
         fill_unseen(&four, &mut rest);
-        // Rivals' four cards, then every seat's fifth card: 5n + 1 draws.
-        let draws = 5 * n + 1;
+        // Shared deck: the rivals' four cards, then every seat's fifth card, 5n + 1 draws
+        // from the 48 unseen. Per seat: our fifth card from our 48, each rival's five
+        // from a full deck of its own.
+        let draws = match table.deck {
+            Deck::Shared => 5 * n + 1,
+            Deck::PerSeat => 1,
+        };
         for i in 0..draws {
             let j = rng.random_range(i..48);
             rest.swap(i, j);
         }
-        let me = table.scorer.play(&with_fifth(&four, rest[4 * n]));
+        let me_fifth = match table.deck {
+            Deck::Shared => rest[4 * n],
+            Deck::PerSeat => rest[0],
+        };
+        let me = table.scorer.play(&with_fifth(&four, me_fifth));
         let mut rival_level = [0u8; 5];
         let mut rival_hand = [me; 5];
         for r in 0..n {
-            let mut seen: [Card; 4] = rest[4 * r..4 * r + 4].try_into().expect("four cards");
+            let (mut seen, fifth): ([Card; 4], Card) = match table.deck {
+                Deck::Shared => (
+                    rest[4 * r..4 * r + 4].try_into().expect("four cards"),
+                    rest[4 * n + 1 + r],
+                ),
+                Deck::PerSeat => {
+                    for i in 0..5 {
+                        let j = rng.random_range(i..52);
+                        deck.swap(i, j);
+                    }
+                    (deck[..4].try_into().expect("four cards"), deck[4])
+                }
+            };
             seen.sort_unstable();
             rival_level[r] = table.rivals.draw(class_of(&seen), rng);
-            rival_hand[r] = table.scorer.play(&with_fifth(&seen, rest[4 * n + 1 + r]));
+            rival_hand[r] = table.scorer.play(&with_fifth(&seen, fifth));
         }
         // As banker: the sum over every player. As a player: against each rival banker.
         let as_banker: i64 = (0..n)
@@ -387,7 +405,7 @@ pub fn simulate_class(table: &Table, class: usize, deals: u64, rng: &mut Pcg64) 
         for level in 0..levels {
             sample.sum[level] += payoff[level];
             sample.sum_sq[level] += i128::from(payoff[level]) * i128::from(payoff[level]);
-            let gain = i128::from(payoff[level] - payoff[0]);
+            let gain = i128::from(payoff[level] - payoff[base]);
             sample.gain_sq[level] += gain * gain;
         }
     }

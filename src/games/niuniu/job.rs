@@ -16,9 +16,9 @@ use cardtables::{Niuniu, NiuniuBidding};
 use rayon::prelude::*;
 
 use super::bidding::{
-    class_sizes, four_stats, simulate_class, ClassSample, FourStats, Mixture, Scorer, Table,
-    Valuer, SIGNIFICANT,
+    class_sizes, four_stats, simulate_class, Deck, FourStats, Mixture, Scorer, Table, Valuer,
 };
+use super::equilibrium::BidGame;
 use super::eval::{category_table, MULTISETS};
 use super::multiway::{self, sample_slot, Slot, SlotSample};
 use super::opponents::{counts, prepare, Counts, Multiset, Outcome};
@@ -259,14 +259,14 @@ impl Job for HandsJob {
     }
 }
 
-/// First stream selector of the bidding simulation: round `r`, class `c` draws from
-/// `stream(seed, BIDDING_STREAMS + r · CLASSES + c)`, apart from every unit's stream.
+/// First stream selector of the one-deck check: class `c` draws from
+/// `stream(seed, BIDDING_STREAMS + c)`, apart from every unit's stream.
 const BIDDING_STREAMS: u64 = 1 << 40;
 
 /// The `niuniu.bidding` job, planned from a job file: the `niuniu.hands` head-to-head
-/// counts as its units, then in `finish` the exact four-card results and the simulated
-/// bidding model (seconds to a minute, so it is not split into units: a sharded run
-/// computes it where the parts are merged).
+/// counts as its units, then in `finish` the exact four-card results, the bidding
+/// equilibrium and its one-deck check (seconds to a minute, so it is not split into units:
+/// a sharded run computes it where the parts are merged).
 pub struct BiddingJob {
     pub(super) hands: HandsJob,
     pub(super) settings: BiddingSettings,
@@ -294,8 +294,8 @@ impl BiddingJob {
         }
     }
 
-    /// The exact four-card results and the bidding model, from the exact outcomes of
-    /// every five-card slot.
+    /// The exact four-card results, the bidding equilibrium and its one-deck check, from
+    /// the exact outcomes of every five-card slot.
     pub(super) fn compute(&self, outcomes: &[[Outcome; 4]], progress: &Progress) -> Bidding {
         let valuer = Valuer {
             scorer: Scorer {
@@ -309,69 +309,58 @@ impl BiddingJob {
             .into_par_iter()
             .map(|i| four_stats(i, &valuer))
             .collect();
-        let mut bidding = Bidding {
-            stats,
-            sizes: class_sizes(),
-            suggested: Vec::new(),
-            samples: Vec::new(),
-            changes: Vec::new(),
-            close_changes: 0,
-            rivals: Mixture::pure(&[], 1),
-        };
-        let top = self.settings.bids.len() as u8;
-        let first: Vec<u8> = bidding
-            .class_banker_ev()
-            .iter()
-            .map(|&ev| if ev > 0.0 { top } else { 0 })
-            .collect();
-        let mut rivals = Mixture::pure(&first, self.settings.bids.len() + 1);
-        let mut strategy = first;
-        for round in 0..self.settings.rounds {
-            progress.phase(&format!(
-                "bidding model, round {} of {}",
-                round + 1,
-                self.settings.rounds
-            ));
+        progress.phase("bidding equilibrium");
+        let game = BidGame::new(
+            &valuer.scorer,
+            usize::from(self.settings.players),
+            &self.settings.bids,
+        );
+        let start = vec![0u8; CLASSES];
+        let solve = game.solve(
+            &valuer.scorer,
+            &start,
+            self.settings.target_exploitability,
+            self.settings.max_rounds,
+            |round, exploitability| {
+                if round % 100 == 0 {
+                    progress.phase(&format!(
+                        "bidding equilibrium, round {round}: exploitability {exploitability:.2e}"
+                    ));
+                }
+            },
+        );
+        let mut one_deck = Vec::new();
+        if self.settings.check_deals_per_class > 0 {
+            progress.phase("one-deck check of the equilibrium");
+            let rivals = Mixture::from_strategy(&solve.strategy, solve.levels);
             let table = Table {
                 scorer: &valuer.scorer,
                 players: usize::from(self.settings.players),
                 bids: &self.settings.bids,
                 rivals: &rivals,
+                deck: Deck::Shared,
             };
-            let samples: Vec<ClassSample> = (0..CLASSES)
+            one_deck = (0..CLASSES)
                 .into_par_iter()
                 .map(|class| {
-                    let id = BIDDING_STREAMS + u64::from(round) * CLASSES as u64 + class as u64;
-                    let mut rng = stream(self.seed, id);
+                    let mut rng = stream(self.seed, BIDDING_STREAMS + class as u64);
                     simulate_class(
                         &table,
                         class,
-                        u64::from(self.settings.deals_per_class),
+                        usize::from(solve.main_level(class)),
+                        u64::from(self.settings.check_deals_per_class),
                         &mut rng,
                     )
                 })
                 .collect();
-            let next: Vec<u8> = samples.iter().map(ClassSample::best).collect();
-            let changed = next.iter().zip(&strategy).filter(|(a, b)| a != b).count();
-            bidding.changes.push(changed as u32);
-            // Changes between levels whose EVs on this round's tables differ by less than
-            // the significance threshold, taking the sum of their gains' standard errors
-            // as the (bounding) standard error of the difference: within noise.
-            bidding.close_changes = (0..CLASSES)
-                .filter(|&c| next[c] != strategy[c])
-                .filter(|&c| {
-                    let (a, b) = (usize::from(next[c]), usize::from(strategy[c]));
-                    let s = &samples[c];
-                    (s.ev(a) - s.ev(b)).abs() < SIGNIFICANT * (s.gain_se(a) + s.gain_se(b))
-                })
-                .count() as u32;
-            bidding.samples = samples;
-            rivals.add(&next);
-            strategy = next;
         }
-        bidding.rivals = rivals;
-        bidding.suggested = strategy;
-        bidding
+        Bidding {
+            weights: (0..CLASSES).map(|c| game.class_weight(c)).collect(),
+            stats,
+            sizes: class_sizes(),
+            solve,
+            one_deck,
+        }
     }
 }
 
@@ -386,8 +375,8 @@ impl Job for BiddingJob {
                 s.players
             ),
             format!(
-                "bidding model: bids {:?}, {} rounds × {CLASSES} classes × {} simulated tables (seed {})",
-                s.bids, s.rounds, s.deals_per_class, self.seed
+                "bidding equilibrium: bids {:?}, solved to exploitability {:e} (at most {} rounds); one-deck check {} tables per class (seed {})",
+                s.bids, s.target_exploitability, s.max_rounds, s.check_deals_per_class, self.seed
             ),
         ]
     }
@@ -446,6 +435,11 @@ impl Job for BiddingJob {
                 ParquetOutput {
                     file: "bidding.parquet".into(),
                     batches: vec![tables::bidding_batch(&self.settings, &bidding)?].into(),
+                    plain_columns: vec![],
+                },
+                ParquetOutput {
+                    file: "equilibrium.parquet".into(),
+                    batches: vec![tables::equilibrium_batch(&self.settings, &bidding)?].into(),
                     plain_columns: vec![],
                 },
             ],

@@ -11,6 +11,7 @@
 //!   and runtime payloads; `report`: their reports.
 
 mod bidding;
+mod equilibrium;
 pub mod eval;
 pub mod job;
 mod multiway;

@@ -7,13 +7,14 @@ use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 use cardtables::niuniu_bidding::CLASSES;
 
 use super::bidding::made_base;
+use super::equilibrium::AVERAGING;
 use super::multiway::MAX_OTHERS;
 use super::rules::{
     code_name, code_name_zh, BiddingSettings, BombOrder, MultiwaySettings, PayoutTable, Ranking,
     Special, BOMB, BULL_BULL, CODES, FIVE_FACE, FOUR_FACE, NO_BULL,
 };
 use super::tables::{
-    band_label, group_figures, strength_bands, Bidding, CategoryStats, SlotResult,
+    band_label, group_figures, strength_bands, Bidding, CategoryStats, SlotResult, CHECK_Z,
 };
 use crate::engine::JobMeta;
 use crate::report::{
@@ -313,18 +314,41 @@ fn bidding_lines(settings: &BiddingSettings) -> Vec<String> {
          Each is the mean over the 48 equally likely fifth cards."
             .to_string(),
         format!(
-            "Suggested bid: the other seats bid by tables over the 1,820 classes of four \
-             ranks. Round 0's table bids the top multiplier exactly where the class's exact \
-             banker EV is positive; each of the {} rounds simulates {} tables per class \
-             (suits drawn evenly, every bid level scored on the same tables, ties of bids by \
-             their exact probability), the other seats bidding by a table drawn from all \
-             earlier rounds' (fictitious play), and suggests, for each class, the level with \
-             the highest EV of the levels whose gain over not bidding exceeds two standard \
-             errors (no bid when none does). EVs of bids are per stake *including* the \
-             multiplier (a banker at ×3 winning one stake from each of 4 players gains 12), \
-             with one standard error from the simulation.",
-            settings.rounds, settings.deals_per_class
+            "Dealing (the equilibrium's model): each seat's five cards come from a 52-card \
+             deck of its own, so the seats' hands are independent: a seat's four seen cards \
+             are uniform over the 270,725 four-card hands and its fifth card uniform over the \
+             other 48, suits included (the tie-break card's suit counts). Two hands of one \
+             category with the same tie-break card, possible only across decks, push. At a \
+             real table the seats share one deck; the one-deck check below measures what the \
+             independence leaves out."
         ),
+        format!(
+            "Bids: a seat bids by its four cards' rank class (1,820 classes), mixing levels \
+             at fixed shares. The equilibrium is symmetric: every seat plays it. It is solved \
+             by fictitious play on exact values, from no class bidding: round t's best \
+             response of every class (its lowest level of highest value) is averaged into \
+             the strategy with weight {AVERAGING}/(t + {AVERAGING}), until no class gains more \
+             than {:e} stakes per hand by changing its bids or {} rounds have run. Nothing \
+             in the solve is random.",
+            settings.target_exploitability, settings.max_rounds
+        ),
+        "Exploitability (the certificate): the most one seat gains per hand, in stakes at \
+         ×1, by bidding otherwise with its four cards (suits included) while every other \
+         seat keeps the equilibrium: Σ over four-card hands of (the best level's value − \
+         the equilibrium's value) / 270,725. The class exploitability allows only changes by \
+         class."
+            .to_string(),
+        format!(
+            "One-deck check: {} tables per class dealt from one deck (the class's four cards, \
+             suits drawn evenly, at one seat; the other seats drawing their levels from the \
+             equilibrium), every level scored on the same tables, from streams of the job \
+             seed and the class. A level counts as better when it beats the class's main bid \
+             by more than {CHECK_Z} standard errors.",
+            settings.check_deals_per_class
+        ),
+        "EVs of bids are per stake *including* the multiplier: a banker at ×3 winning one \
+         stake from each of 4 players gains 12."
+            .to_string(),
     ]
 }
 
@@ -343,6 +367,7 @@ pub(super) fn build_bidding(
 
     let players = f64::from(settings.players);
     let levels = settings.bids.len() + 1;
+    let solve = &bidding.solve;
     let level_name = |l: usize| match l {
         0 => "no bid".to_string(),
         l => format!("×{}", settings.bids[l - 1]),
@@ -355,7 +380,7 @@ pub(super) fn build_bidding(
         bull_bull_up: u64,
         player: i64,
         banker: i64,
-        by_level: Vec<u64>,
+        by_level: Vec<f64>,
     }
     let bull_bull_rank = usize::from(ranking.rank(BULL_BULL));
     let mut rows: Vec<Row> = (0..11)
@@ -365,7 +390,7 @@ pub(super) fn build_bidding(
             bull_bull_up: 0,
             player: 0,
             banker: 0,
-            by_level: vec![0; levels],
+            by_level: vec![0.0; levels],
         })
         .collect();
     let mut four = [Card::from_id(0).expect("card 0"); 4];
@@ -381,7 +406,10 @@ pub(super) fn build_bidding(
             .sum::<u64>();
         row.player += s.player;
         row.banker += s.banker;
-        row.by_level[usize::from(bidding.suggested[class_of(&four)])] += 1;
+        let class = class_of(&four);
+        for (level, slot) in row.by_level.iter_mut().enumerate() {
+            *slot += solve.strategy[class * levels + level];
+        }
         best.push((s.banker, index as u32));
     }
     let row_name = |i: usize| match i {
@@ -403,7 +431,7 @@ pub(super) fn build_bidding(
                 format!("{:+.4}", Bidding::ev(r.banker) / n),
                 format!("{:+.4}", players * Bidding::ev(r.banker) / n),
             ];
-            cells.extend(r.by_level.iter().map(|&k| format!("{:.3}", k as f64 / n)));
+            cells.extend(r.by_level.iter().map(|&k| format!("{:.3}", k / n)));
             cells
         })
         .collect();
@@ -412,7 +440,8 @@ pub(super) fn build_bidding(
     md.push_str(
         ". The fifth-card odds and every EV at ×1 are exact (all 270,725 four-card hands, \
          each of their 48 fifth cards, every opponent hand from the 47 cards left); the \
-         suggested bids come from a seeded simulation of the bidding model, with standard \
+         bids are an equilibrium of the bidding model solved on exact values and certified \
+         by its exploitability; only the one-deck check is simulated, with standard \
          errors.\n",
     );
     let mut lines = conventions_lines(ranking);
@@ -428,8 +457,8 @@ pub(super) fn build_bidding(
          has a bull whatever the fifth card, and the base is the four cards' total mod 10 \
          (the bull number if the fifth card is worth 10); *none*: no three of them do, so \
          the fifth card decides whether there is a bull at all. Probabilities are over the \
-         48 fifth cards; the last columns are the share of hands whose suggested bid is each \
-         level.\n\n",
+         48 fifth cards; the last columns are the share of the time the equilibrium bids \
+         each level with these hands (exact).\n\n",
     );
     let mut head: Vec<String> = [
         "made base",
@@ -453,7 +482,7 @@ pub(super) fn build_bidding(
          The four-card hands with the highest exact banker EV against one player (against \
          the table of {} players it is {} times as much), the best hand of each of the top \
          rank classes (the other suits of a class differ only through the tie-break card), \
-         with their suggested bid:\n\n",
+         with the bid the equilibrium makes most often:\n\n",
         settings.players, settings.players
     ));
     let mut seen_classes = std::collections::HashSet::new();
@@ -488,7 +517,7 @@ pub(super) fn build_bidding(
                 format!("{:+.6}", players * Bidding::ev(banker)),
                 format!("{:+.6}", Bidding::ev(s.player)),
                 top_two.join(", "),
-                level_name(usize::from(bidding.suggested[class_of(&four)])),
+                level_name(usize::from(solve.main_level(class_of(&four)))),
             ]
         })
         .collect();
@@ -511,59 +540,109 @@ pub(super) fn build_bidding(
         &top_rows,
     ));
 
-    // The bidding model: convergence, precision and the chart.
-    let se: Vec<f64> = (0..CLASSES)
-        .filter(|&c| bidding.suggested[c] > 0)
-        .map(|c| bidding.samples[c].gain_se(usize::from(bidding.suggested[c])))
+    // The equilibrium: its certificate, the shares, the close calls and the check.
+    let bid_share: f64 = rows
+        .iter()
+        .map(|r| r.hands as f64 - r.by_level[0])
+        .sum::<f64>()
+        / FOUR_HANDS as f64;
+    let all_levels: Vec<String> = (0..levels)
+        .map(|l| {
+            let share: f64 = rows.iter().map(|r| r.by_level[l]).sum::<f64>() / FOUR_HANDS as f64;
+            format!("{} {:.4}", level_name(l), share)
+        })
         .collect();
-    let max_se = se.iter().copied().fold(0.0, f64::max);
-    let changes: Vec<String> = bidding.changes.iter().map(u32::to_string).collect();
-    let bidding_hands: u64 = rows.iter().map(|r| r.hands - r.by_level[0]).sum();
+    // Classes that bid a second level at least 0.1% of the time (fictitious play's
+    // averaging leaves most classes a trace of early rounds' bids).
+    let mixed = (0..CLASSES)
+        .filter(|&c| {
+            let main = usize::from(solve.main_level(c));
+            (0..levels).any(|l| l != main && solve.strategy[c * levels + l] >= 1e-3)
+        })
+        .count();
+    // A class's margin: how much its main level's value exceeds the next best level's.
+    let margin = |c: usize| {
+        let main = usize::from(solve.main_level(c));
+        let v = &solve.values[c * levels..(c + 1) * levels];
+        (0..levels)
+            .filter(|&l| l != main)
+            .map(|l| v[main] - v[l])
+            .fold(f64::INFINITY, f64::min)
+    };
+    let close = (0..CLASSES).filter(|&c| margin(c) < 1e-3).count();
     md.push_str(&format!(
-        "\n## Suggested bids\n\n\
-         The suggested bid of a hand is the one with the highest EV; its break-even bid \
-         (`break_even_bid` in `four_cards.parquet`) the lowest that beats not bidding by \
-         more than two standard errors. \
-         Classes (of 1,820) whose suggestion changed in each round: {}; of the last \
-         round's, {} moved between two bids whose EVs differ by less than two standard \
-         errors (bounding the difference's by the sum of the two gains'): within the \
-         simulation's noise. {} of the 270,725 \
-         four-card hands ({:.1}%) bid. Largest standard error of a suggested bid's gain over \
-         not bidding: {}. A suggestion is a best response to the average of the earlier \
-         rounds' tables; where the last round still changes classes, the tables have not \
-         settled into an equilibrium, and the classes that move are those whose best bids \
-         are close in EV.\n\n\
-         Why a hand with no bull yet may bid: a bid below the strong hands' bid changes the \
-         result only at tables where nobody outbids it, and there every other seat holds a \
-         hand that did not bid, a weak one. Without a bid this hand settles one stake with \
-         one banker (or is banker itself with one chance in {}); with a bid of ×k it is \
-         banker against all {} weak hands at ×k. A hand above the average of the weak ones \
-         (a high tie-break card, two cards already totalling 10 or 20) gains; matching the \
-         strong hands' bid would instead make it banker against them half the time.\n\n\
-         ![Suggested bid by made base]({}/bids.svg)\n",
-        changes.join(", "),
-        bidding.close_changes,
-        bidding_hands,
-        100.0 * bidding_hands as f64 / FOUR_HANDS as f64,
-        if se.is_empty() {
-            "no class bids".to_string()
-        } else {
-            format!("{max_se:.3} stakes")
-        },
-        settings.players + 1,
-        settings.players,
+        "\n## The bidding equilibrium\n\n\
+         Solved in {} rounds. **Exploitability: {:.3e} stakes per hand** — no seat gains \
+         more than that, on average per hand, by bidding otherwise with its four cards \
+         while the others keep the equilibrium (`exploitability` in `equilibrium.parquet`). \
+         Changing bids by class alone gains at most {:.3e}; the rest is what the suits of \
+         the four cards are worth beyond their ranks (the tie-break card's suit), which a \
+         strategy by class cannot use (`bid_regret` in `four_cards.parquet`, per hand). The \
+         average value of a seat is {:+.1e} stakes per hand: the table's payments sum to \
+         zero, so a symmetric equilibrium is worth nothing on average.\n\n\
+         In the equilibrium {:.1}% of four-card hands bid; the share of hands at each level: \
+         {}. {} of the 1,820 classes bid a second level at least 0.1% of the time (the \
+         others' shares off their main bid are traces of early rounds, left by fictitious \
+         play's averaging; `share` in `bidding.parquet`); in {} classes the main bid's value exceeds the next \
+         best level's by less than 0.001 stakes, close calls a table's small differences \
+         from the model could turn.\n\n\
+         ![Bid shares by made base]({}/bids.svg)\n",
+        solve.rounds,
+        solve.exploitability,
+        solve.class_exploitability,
+        (0..CLASSES)
+            .map(|c| bidding.weights[c] * solve.class_value(c))
+            .sum::<f64>(),
+        100.0 * bid_share,
+        all_levels.join(", "),
+        mixed,
+        close,
         meta.name
     ));
+    md.push_str(&match bidding.one_deck_summary() {
+        None => "\nNo one-deck check was run (`check_deals_per_class = 0`).\n".to_string(),
+        Some(s) if s.classes == 0 => format!(
+            "\n**One-deck check.** On {} tables per class dealt from one deck, no class has \
+             a level that beats the equilibrium's main bid by more than {CHECK_Z} standard \
+             errors. The largest standard error of a class's gain is {:.3} stakes, so a \
+             class's one-deck gain of more than about {:.1} stakes would have shown; smaller \
+             ones are not ruled out. `bidding.parquet` gives every class's one-deck EVs and \
+             gains with their standard errors.\n",
+            settings.check_deals_per_class,
+            s.max_se,
+            CHECK_Z * s.max_se
+        ),
+        Some(s) => format!(
+            "\n**One-deck check.** On {} tables per class dealt from one deck, {} classes \
+             ({:.2}% of hands) have a level that beats the equilibrium's main bid by more \
+             than {CHECK_Z} standard errors; what those levels gain, weighted by how often \
+             the classes are dealt, is {} stakes per hand: an estimate of what dealing from \
+             one deck adds to the exploitability (gains within {CHECK_Z} standard errors are \
+             not counted; the largest standard error of a class's gain is {:.3} stakes). \
+             `bidding.parquet` gives every class's one-deck EVs and gains with their standard \
+             errors.\n",
+            settings.check_deals_per_class,
+            s.classes,
+            100.0 * s.weight,
+            with_error(s.gain, s.gain_se, false),
+            s.max_se
+        ),
+    });
     md.push_str(
         "\nChecks that hold for these tables (asserted when they are built or in the test \
          suite): every four-card hand's fifth-card counts sum to 48; the fifth-card \
          distribution and EVs equal those of the five-card table for every completion; the \
          banker EV against the table equals a seeded simulation of full tables within four \
-         standard errors.\n\n## Tables\n\n\
+         standard errors; the equilibrium's exact values equal a brute-force sum over every \
+         rival bid and hand on small games and a seeded simulation of independent seats \
+         within four standard errors; the seats' values average to zero.\n\n## Tables\n\n\
          `four_cards.parquet` (one row per four-card hand: `p_<category>` over the 48 fifth \
-         cards, the exact EVs, the suggested bid), `bidding.parquet` (one row per class and \
-         bid level: the simulated EV, its gain over not bidding and that gain's standard \
-         error) and `niuniu_bidding.bin` (the runtime table: \
+         cards, the exact EVs, the bid the equilibrium makes most often and its share, what \
+         the hand's own best bid gains over its class's), `bidding.parquet` (one row per \
+         class and bid level: the equilibrium's share, the exact EV and gain over not \
+         bidding, the class's regret, the one-deck check's EV and gain with standard \
+         errors), `equilibrium.parquet` (one row: the exploitability, the rounds, the \
+         one-deck check's findings) and `niuniu_bidding.bin` (the runtime table: \
          `cardtables::NiuniuBidding`, or `pipeline query niuniu` with four cards).\n",
     );
 
@@ -573,15 +652,10 @@ pub(super) fn build_bidding(
     let chart_columns: Vec<String> = (0..levels).map(level_name).collect();
     let shares: Vec<Vec<f64>> = rows
         .iter()
-        .map(|r| {
-            r.by_level
-                .iter()
-                .map(|&k| k as f64 / r.hands as f64)
-                .collect()
-        })
+        .map(|r| r.by_level.iter().map(|&k| k / r.hands as f64).collect())
         .collect();
     let chart = heat_grid_svg(
-        "Suggested bid by the bull four cards already make (share of hands)",
+        "The equilibrium's bids by the bull four cards already make (share of hands)",
         &chart_rows,
         &chart_columns,
         &shares,
@@ -598,9 +672,10 @@ pub(super) fn build_bidding(
             Bidding::ev(top.0)
         ),
         format!(
-            "{:.1}% of four-card hands bid in the model ({} rounds)",
-            100.0 * bidding_hands as f64 / FOUR_HANDS as f64,
-            settings.rounds
+            "bidding equilibrium: exploitability {:.2e} stakes per hand ({} rounds, exact); {:.1}% of four-card hands bid",
+            solve.exploitability,
+            solve.rounds,
+            100.0 * bid_share
         ),
     ];
     Ok(Report {

@@ -351,19 +351,24 @@ impl Ranking {
     }
 }
 
-/// The `[bidding]` table of a `niuniu.bidding` job: the table and its bids, and how hard
-/// to simulate the bidding model.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The `[bidding]` table of a `niuniu.bidding` job: the table and its bids, how closely
+/// to solve the bidding equilibrium, and how hard to check it on tables dealt from one
+/// deck.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BiddingSettings {
     /// Players the banker faces: the table seats `players + 1`.
     pub players: u8,
     /// The banker multipliers a player may bid, increasing (no bid is always possible).
     pub bids: Vec<u32>,
-    /// Simulated tables per four-card class in each round of the bidding model.
-    pub deals_per_class: u32,
-    /// Best-response rounds of the bidding model.
-    pub rounds: u32,
+    /// The solve stops once no class gains more than this per hand (stakes) by changing
+    /// its bids.
+    pub target_exploitability: f64,
+    /// Most fictitious-play rounds of the solve.
+    pub max_rounds: u32,
+    /// Simulated tables dealt from one deck per class, to measure what the independent
+    /// seats of the exact model leave out (0: no check).
+    pub check_deals_per_class: u32,
 }
 
 impl Default for BiddingSettings {
@@ -371,16 +376,19 @@ impl Default for BiddingSettings {
         BiddingSettings {
             players: 4,
             bids: vec![1, 2, 3, 4],
-            deals_per_class: 10_000,
-            rounds: 8,
+            target_exploitability: 1e-9,
+            max_rounds: 100_000,
+            check_deals_per_class: 100_000,
         }
     }
 }
 
-/// Most best-response rounds a bidding job may ask for.
-pub const MAX_ROUNDS: u32 = 50;
-/// Fewest and most simulated tables per class and round.
-pub const DEALS_PER_CLASS: std::ops::RangeInclusive<u32> = 100..=10_000_000;
+/// Most fictitious-play rounds a bidding job may ask for.
+pub const MAX_ROUNDS: u32 = 1_000_000;
+/// Fewest and most one-deck check tables per class (besides 0, no check).
+pub const CHECK_DEALS_PER_CLASS: std::ops::RangeInclusive<u32> = 100..=10_000_000;
+/// Smallest and largest exploitability target, stakes per hand.
+pub const TARGET_EXPLOITABILITY: std::ops::RangeInclusive<f64> = 1e-12..=1.0;
 
 impl BiddingSettings {
     /// Reads and checks `[bidding]`; an error names the field and says what is allowed.
@@ -416,21 +424,36 @@ impl BiddingSettings {
                 ),
             ));
         }
-        if !DEALS_PER_CLASS.contains(&s.deals_per_class) {
+        if !TARGET_EXPLOITABILITY.contains(&s.target_exploitability) {
             return Err(field(
-                "deals_per_class",
+                "target_exploitability",
                 format!(
-                    "{}: use {} to {} simulated tables per class and round",
-                    s.deals_per_class,
-                    DEALS_PER_CLASS.start(),
-                    DEALS_PER_CLASS.end()
+                    "{}: use {:e} to {} stakes per hand (default 1e-9)",
+                    s.target_exploitability,
+                    TARGET_EXPLOITABILITY.start(),
+                    TARGET_EXPLOITABILITY.end()
                 ),
             ));
         }
-        if !(1..=MAX_ROUNDS).contains(&s.rounds) {
+        if !(1..=MAX_ROUNDS).contains(&s.max_rounds) {
             return Err(field(
-                "rounds",
-                format!("{}: use 1 to {MAX_ROUNDS} best-response rounds", s.rounds),
+                "max_rounds",
+                format!(
+                    "{}: use 1 to {MAX_ROUNDS} fictitious-play rounds (default 100000)",
+                    s.max_rounds
+                ),
+            ));
+        }
+        if s.check_deals_per_class != 0 && !CHECK_DEALS_PER_CLASS.contains(&s.check_deals_per_class)
+        {
+            return Err(field(
+                "check_deals_per_class",
+                format!(
+                    "{}: use 0 (no check) or {} to {} simulated tables per class",
+                    s.check_deals_per_class,
+                    CHECK_DEALS_PER_CLASS.start(),
+                    CHECK_DEALS_PER_CLASS.end()
+                ),
             ));
         }
         Ok(s)

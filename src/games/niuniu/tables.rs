@@ -14,7 +14,8 @@ use cardtables::niuniu::{CategoryInfo, HANDS, OPPONENT_HANDS};
 use cardtables::niuniu_bidding::{class_of, NiuniuBiddingPayload, CLASSES, FIFTH_CARDS};
 use cardtables::Card;
 
-use super::bidding::{class_ranks, made_base, ClassSample, FourStats, Mixture};
+use super::bidding::{class_ranks, made_base, ClassSample, FourStats};
+use super::equilibrium::Solve;
 use super::multiway::{Slot, SlotSample, MAX_OTHERS};
 use super::opponents::Outcome;
 use super::rules::BiddingSettings;
@@ -324,20 +325,66 @@ pub(super) struct Bidding {
     pub(super) stats: Vec<FourStats>,
     /// Four-card hands per class.
     pub(super) sizes: Vec<u32>,
-    /// The suggested bid level per class (the last round's best responses).
-    pub(super) suggested: Vec<u8>,
-    /// The last round's simulated results per class.
-    pub(super) samples: Vec<ClassSample>,
-    /// Classes whose suggestion changed in each round.
-    pub(super) changes: Vec<u32>,
-    /// Of the last round's changes, those between two levels whose simulated EVs are
-    /// within noise of each other.
-    pub(super) close_changes: u32,
-    /// The tables the other seats bid by in the last round (every earlier round's, averaged).
-    pub(super) rivals: Mixture,
+    /// Each class's chance of being dealt.
+    pub(super) weights: Vec<f64>,
+    /// The bidding equilibrium and its certificate.
+    pub(super) solve: Solve,
+    /// The one-deck check per class, each level's gain measured over the class's main
+    /// level (empty when the job asks for none).
+    pub(super) one_deck: Vec<ClassSample>,
 }
 
+/// What the one-deck check found: classes with a level that beats the equilibrium's main
+/// level by more than [`CHECK_Z`] standard errors on tables dealt from one deck.
+pub(super) struct OneDeckSummary {
+    pub(super) classes: usize,
+    /// Their share of all deals.
+    pub(super) weight: f64,
+    /// Σ weight · best significant gain, stakes per hand, and its standard error.
+    pub(super) gain: f64,
+    pub(super) gain_se: f64,
+    /// The largest standard error of a gain over the main level.
+    pub(super) max_se: f64,
+}
+
+/// How many standard errors a one-deck gain must exceed to count.
+pub(super) const CHECK_Z: f64 = 3.0;
+
 impl Bidding {
+    /// The one-deck check's findings, or `None` when the job ran none.
+    pub(super) fn one_deck_summary(&self) -> Option<OneDeckSummary> {
+        if self.one_deck.is_empty() {
+            return None;
+        }
+        let mut out = OneDeckSummary {
+            classes: 0,
+            weight: 0.0,
+            gain: 0.0,
+            gain_se: 0.0,
+            max_se: 0.0,
+        };
+        let mut variance = 0.0;
+        for (c, s) in self.one_deck.iter().enumerate() {
+            let levels = 0..s.sum.len();
+            out.max_se = levels
+                .clone()
+                .map(|l| s.gain_se(l))
+                .fold(out.max_se, f64::max);
+            let best = levels
+                .filter(|&l| s.gain(l) > CHECK_Z * s.gain_se(l))
+                .max_by(|&a, &b| s.gain(a).total_cmp(&s.gain(b)));
+            if let Some(l) = best {
+                let w = self.weights[c];
+                out.classes += 1;
+                out.weight += w;
+                out.gain += w * s.gain(l);
+                variance += (w * s.gain_se(l)).powi(2);
+            }
+        }
+        out.gain_se = variance.sqrt();
+        Some(out)
+    }
+
     /// Exact one-player EV per stake of a four-card hand's numerator.
     pub(super) fn ev(numerator: i64) -> f64 {
         numerator as f64 / (f64::from(FIFTH_CARDS) * f64::from(OPPONENT_HANDS))
@@ -426,14 +473,17 @@ pub(super) fn four_cards_batch(
             "suggested_bid",
             class
                 .iter()
-                .map(|&c| bid_of(settings, bidding.suggested[usize::from(c)])),
+                .map(|&c| bid_of(settings, bidding.solve.main_level(usize::from(c)))),
         )
-        .u32(
-            "break_even_bid",
-            class
-                .iter()
-                .map(|&c| bid_of(settings, bidding.samples[usize::from(c)].break_even())),
+        .f64(
+            "suggested_bid_share",
+            class.iter().map(|&c| {
+                let c = usize::from(c);
+                let l = usize::from(bidding.solve.main_level(c));
+                bidding.solve.strategy[c * bidding.solve.levels + l]
+            }),
         )
+        .f64("bid_regret", bidding.solve.hand_regret.iter().copied())
         .batch()
 }
 
@@ -445,7 +495,13 @@ pub(super) fn bidding_batch(
     let levels = settings.bids.len() + 1;
     let rows = || (0..CLASSES).flat_map(move |c| (0..levels).map(move |l| (c, l)));
     let exact = bidding.class_banker_ev();
-    let sample = |c: usize| &bidding.samples[c];
+    let solve = &bidding.solve;
+    let checked = !bidding.one_deck.is_empty();
+    let check = |f: fn(&ClassSample, usize) -> f64| {
+        rows()
+            .map(|(c, l)| checked.then(|| f(&bidding.one_deck[c], l)))
+            .collect::<Vec<_>>()
+    };
     Columns::new()
         .u16("rank_class", rows().map(|(c, _)| c as u16))
         .str(
@@ -453,25 +509,51 @@ pub(super) fn bidding_batch(
             rows().map(|(c, _)| class_text(c)).collect::<Vec<_>>(),
         )
         .u32("hands", rows().map(|(c, _)| bidding.sizes[c]))
+        .f64("class_weight", rows().map(|(c, _)| bidding.weights[c]))
         .f64("banker_ev", rows().map(|(c, _)| exact[c]))
         .u8("level", rows().map(|(_, l)| l as u8))
         .u32("bid", rows().map(|(_, l)| bid_of(settings, l as u8)))
-        .f64("ev_bid", rows().map(|(c, l)| sample(c).ev(l)))
-        .f64("ev_bid_se", rows().map(|(c, l)| sample(c).ev_se(l)))
+        .f64("share", rows().map(|(c, l)| solve.strategy[c * levels + l]))
+        .f64("ev_bid", rows().map(|(c, l)| solve.values[c * levels + l]))
         .f64(
             "gain",
-            rows().map(|(c, l)| sample(c).ev(l) - sample(c).ev(0)),
+            rows().map(|(c, l)| solve.values[c * levels + l] - solve.values[c * levels]),
         )
-        .f64("gain_se", rows().map(|(c, l)| sample(c).gain_se(l)))
+        .f64("regret", rows().map(|(c, _)| solve.class_regret(c)))
         .bool(
             "suggested",
-            rows().map(|(c, l)| usize::from(bidding.suggested[c]) == l),
+            rows().map(|(c, l)| usize::from(solve.main_level(c)) == l),
         )
-        .f64(
-            "rival_share",
-            rows().map(|(c, l)| bidding.rivals.share(c, l)),
+        .f64_or_null("one_deck_ev", check(ClassSample::ev))
+        .f64_or_null("one_deck_ev_se", check(ClassSample::ev_se))
+        .f64_or_null("one_deck_gain", check(ClassSample::gain))
+        .f64_or_null("one_deck_gain_se", check(ClassSample::gain_se))
+        .batch()
+}
+
+/// `equilibrium.parquet`: one row, the bidding equilibrium's certificate and the
+/// one-deck check's findings.
+pub(super) fn equilibrium_batch(
+    settings: &BiddingSettings,
+    bidding: &Bidding,
+) -> anyhow::Result<RecordBatch> {
+    let solve = &bidding.solve;
+    let summary = bidding.one_deck_summary();
+    let field = |f: fn(&OneDeckSummary) -> f64| [summary.as_ref().map(f)];
+    Columns::new()
+        .u8("players", [settings.players])
+        .f64("exploitability", [solve.exploitability])
+        .f64("class_exploitability", [solve.class_exploitability])
+        .f64("target_exploitability", [settings.target_exploitability])
+        .u32("rounds", [solve.rounds])
+        .u32("check_deals_per_class", [settings.check_deals_per_class])
+        .i32_or_null(
+            "one_deck_classes",
+            [summary.as_ref().map(|s| s.classes as i32)],
         )
-        .u64("deals", rows().map(|(c, _)| sample(c).deals))
+        .f64_or_null("one_deck_weight", field(|s| s.weight))
+        .f64_or_null("one_deck_gain", field(|s| s.gain))
+        .f64_or_null("one_deck_gain_se", field(|s| s.gain_se))
         .batch()
 }
 
@@ -483,15 +565,6 @@ pub(super) fn bidding_payload(
     bidding: &Bidding,
 ) -> NiuniuBiddingPayload {
     let cats = ranking.codes_by_rank.len();
-    let levels = settings.bids.len() + 1;
-    let per_level = |f: &dyn Fn(&ClassSample, usize) -> f64| -> Vec<f64> {
-        bidding
-            .samples
-            .iter()
-            .flat_map(|s| (0..levels).map(move |l| (s, l)))
-            .map(|(s, l)| f(s, l))
-            .collect()
-    };
     NiuniuBiddingPayload {
         rules,
         categories: ranking
@@ -511,9 +584,10 @@ pub(super) fn bidding_payload(
             .collect(),
         banker: bidding.stats.iter().map(|s| s.banker).collect(),
         player: bidding.stats.iter().map(|s| s.player).collect(),
-        class_bid: bidding.suggested.clone(),
-        class_ev: per_level(&|s, l| s.ev(l)),
-        class_gain_se: per_level(&|s, l| if l == 0 { 0.0 } else { s.gain_se(l) }),
+        class_bid: (0..CLASSES).map(|c| bidding.solve.main_level(c)).collect(),
+        class_ev: bidding.solve.values.clone(),
+        class_share: bidding.solve.strategy.clone(),
+        exploitability: bidding.solve.exploitability,
     }
 }
 

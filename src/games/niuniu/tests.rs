@@ -467,7 +467,10 @@ fn bombs_settle_by_the_rule_in_force_and_every_win_count_agrees_with_a_sweep() {
 
 // ---- niuniu.bidding: the four-card tables and the bidding model ----
 
-use super::bidding::{four_stats, simulate_class, FourStats, Mixture, Scorer, Table, Valuer};
+use super::bidding::{
+    four_stats, settle, simulate_class, Deck, FourStats, Hand, Mixture, Scorer, Table, Valuer,
+};
+use super::equilibrium::BidGame;
 use super::job::BiddingJob;
 use super::opponents::Outcome;
 use cardtables::niuniu_bidding::{class_of, CLASSES, FOUR_HANDS};
@@ -689,9 +692,10 @@ fn the_table_simulation_agrees_with_the_exact_evs() {
                     players: usize::from(players),
                     bids,
                     rivals: &rivals,
+                    deck: Deck::Shared,
                 };
                 let mut rng = crate::engine::stream(11, class as u64);
-                let s = simulate_class(&table, class, 40_000, &mut rng);
+                let s = simulate_class(&table, class, 0, 40_000, &mut rng);
                 for (level, want) in [(0, expected[0]), (top, expected[1])] {
                     assert!(
                         s.ev_se(level) > 0.0,
@@ -720,8 +724,7 @@ fn the_table_simulation_agrees_with_the_exact_evs() {
 #[cfg_attr(debug_assertions, ignore = "runs the job: run with --release")]
 fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
     let settings = BiddingSettings {
-        deals_per_class: 300,
-        rounds: 2,
+        check_deals_per_class: 300,
         ..BiddingSettings::default()
     };
     let run = || {
@@ -788,18 +791,28 @@ fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
     // A 2 3 4: no three make ten, so most fifth cards leave no bull.
     let weak = table.lookup(&parse_cards("As 2h 3d 4c").unwrap()).unwrap();
     assert!(weak.banker_ev < 0.0);
-    assert_eq!(bid("As 2h 3d 4c"), 0);
-    // The break-even bid is never above the suggested one, and only bidding hands have one.
-    let be_col = batch.schema().index_of("break_even_bid").unwrap();
-    let even = batch
-        .column(be_col)
+    // It bids below the made bulls, and whatever it bids it loses on average at this
+    // table of strong bids.
+    assert!(bid("As 2h 3d 4c") < 4);
+    assert!(weak.bid_evs.iter().all(|&v| v < 0.0));
+    assert!((weak.bid_shares.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    // Every hand's regret is its own best bid's gain over its class's: never negative,
+    // and its mean is the table's exploitability.
+    let regret = f64s("bid_regret");
+    let mean = (0..FOUR_HANDS).map(|i| regret.value(i)).sum::<f64>() / FOUR_HANDS as f64;
+    assert!((0..FOUR_HANDS).all(|i| regret.value(i) >= 0.0));
+    let certificate = &outputs.parquet[2].batches.collect().unwrap()[0];
+    let exploitability = certificate
+        .column(certificate.schema().index_of("exploitability").unwrap())
         .as_any()
-        .downcast_ref::<UInt32Array>()
-        .unwrap();
-    for i in 0..FOUR_HANDS {
-        assert!(even.value(i) <= bids.value(i));
-        assert_eq!(even.value(i) == 0, bids.value(i) == 0);
-    }
+        .downcast_ref::<Float64Array>()
+        .unwrap()
+        .value(0);
+    assert!(
+        (mean - exploitability).abs() < 1e-15,
+        "{mean} {exploitability}"
+    );
+    assert!(exploitability < 1e-3, "{exploitability}");
 }
 
 // ---- niuniu.multiway: every hand against 1 to 5 players ----
@@ -1012,4 +1025,162 @@ fn beating_two_players_agrees_with_exact_counting() {
 
 fn high_card_suit(sorted: &[Card; 5]) -> u8 {
     sorted.iter().max_by_key(|c| tie_order(**c)).unwrap().suit()
+}
+
+// ---- niuniu.bidding: the exact equilibrium ----
+
+/// The value of bidding `mine` with hand `me` when the rivals bid and hold `rivals`, by
+/// the table's rules read directly: the highest bid is banker (ties drawn evenly), and
+/// when nobody bids every seat is banker at ×1 with equal chance.
+fn table_value(
+    me: Hand,
+    mine: usize,
+    rivals: &[(usize, Hand)],
+    multiplier: &[f64],
+    bwt: bool,
+) -> f64 {
+    let n = rivals.len() as f64;
+    let top = rivals.iter().map(|r| r.0).max().unwrap();
+    let as_banker: f64 = rivals.iter().map(|r| settle(me, r.1, bwt) as f64).sum();
+    let as_player = |r: &(usize, Hand)| -settle(r.1, me, bwt) as f64;
+    let at = |level: usize| rivals.iter().filter(move |r| r.0 == level);
+    if mine == 0 && top == 0 {
+        (as_banker + rivals.iter().map(as_player).sum::<f64>()) / (n + 1.0)
+    } else if mine > top {
+        multiplier[mine] * as_banker
+    } else if mine == top {
+        let k = at(top).count() as f64;
+        multiplier[top] * (as_banker + at(top).map(as_player).sum::<f64>()) / (k + 1.0)
+    } else {
+        let k = at(top).count() as f64;
+        multiplier[top] * at(top).map(as_player).sum::<f64>() / k
+    }
+}
+
+/// The per-strength values of the exact model equal a direct sum over every way 1, 2 or
+/// 3 rivals can bid and hold, by the table's rules, with strengths that tie on the
+/// category and on the tie-break card, under both tie rules.
+#[test]
+fn equilibrium_values_equal_a_direct_sum_over_the_rivals() {
+    // Two categories (multipliers 1 and 3), tie orders 0, 1 and 7 of each.
+    let payout: Vec<f64> = (0..104).map(|h| if h < 52 { 1.0 } else { 3.0 }).collect();
+    let strengths = [0usize, 1, 7, 52, 53, 59];
+    let hand = |h: usize| Hand {
+        rank: (h / 52) as u8,
+        tie: (h % 52) as u8,
+        multiplier: payout[h] as i64,
+    };
+    let multiplier = vec![1.0, 2.0, 5.0];
+    // A rival's chance of each (level, strength): uneven, with level 1 never bid at the
+    // strongest strengths.
+    let mut atoms = Vec::new();
+    for (i, &h) in strengths.iter().enumerate() {
+        for level in 0..3 {
+            if level == 1 && h >= 53 {
+                continue;
+            }
+            atoms.push((level, h, (1 + (i * 3 + level) % 5) as f64));
+        }
+    }
+    let total: f64 = atoms.iter().map(|a| a.2).sum();
+    for bwt in [false, true] {
+        for n in 1..=3usize {
+            let game = BidGame::synthetic(n, multiplier.clone(), bwt, payout.clone());
+            let mut rival = vec![0.0; 3 * 104];
+            for &(level, h, w) in &atoms {
+                rival[level * 104 + h] += w / total;
+            }
+            let values = game.strength_values(&rival);
+            for &me in &strengths {
+                for mine in 0..3 {
+                    let mut direct = 0.0;
+                    let mut pick = vec![0usize; n];
+                    loop {
+                        let rivals: Vec<(usize, Hand)> = pick
+                            .iter()
+                            .map(|&i| (atoms[i].0, hand(atoms[i].1)))
+                            .collect();
+                        let chance: f64 = pick.iter().map(|&i| atoms[i].2 / total).product();
+                        direct += chance * table_value(hand(me), mine, &rivals, &multiplier, bwt);
+                        // The next combination of atoms, odometer-wise.
+                        let mut d = 0;
+                        while d < n && pick[d] + 1 == atoms.len() {
+                            pick[d] = 0;
+                            d += 1;
+                        }
+                        if d == n {
+                            break;
+                        }
+                        pick[d] += 1;
+                    }
+                    let got = values[me * 3 + mine];
+                    assert!(
+                        (got - direct).abs() < 1e-12,
+                        "bwt {bwt}, {n} rivals, strength {me}, level {mine}: {got} vs {direct}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The solved equilibrium: the certificate holds (class exploitability at the target,
+/// any four-card deviation under 1e-3), the seats' values average to zero, and the exact
+/// values agree with a seeded simulation of independent seats playing it, within four
+/// standard errors, for classes from the weakest to the strongest.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves the equilibrium: run with --release"
+)]
+fn the_bidding_equilibrium_is_certified_and_matches_a_simulation() {
+    for (rules, players) in [(NiuniuRules::default(), 4u8), (banker_ties_rules(), 2)] {
+        let hands = HandsJob::from_ranking(Ranking::new(rules).unwrap());
+        let scorer = Scorer {
+            ranking: &hands.ranking,
+            categories: &hands.categories,
+        };
+        let bids = [1u32, 2, 3, 4];
+        let game = BidGame::new(&scorer, usize::from(players), &bids);
+        let solve = game.solve(&scorer, &vec![0u8; CLASSES], 1e-9, 100_000, |_, _| {});
+        assert!(
+            solve.class_exploitability <= 1e-9,
+            "{}",
+            solve.class_exploitability
+        );
+        assert!(solve.exploitability < 1e-3, "{}", solve.exploitability);
+        assert!(solve.exploitability >= solve.class_exploitability - 1e-12);
+        let weight: f64 = (0..CLASSES).map(|c| game.class_weight(c)).sum();
+        assert!((weight - 1.0).abs() < 1e-12);
+        let mean: f64 = (0..CLASSES)
+            .map(|c| game.class_weight(c) * solve.class_value(c))
+            .sum();
+        assert!(mean.abs() < 1e-9, "mean value {mean}");
+        let rivals = Mixture::from_strategy(&solve.strategy, solve.levels);
+        let table = Table {
+            scorer: &scorer,
+            players: usize::from(players),
+            bids: &bids,
+            rivals: &rivals,
+            deck: Deck::PerSeat,
+        };
+        let mut worst = 0.0f64;
+        for class in [0usize, 450, 911, 1274, 1819] {
+            let mut rng = crate::engine::stream(23, class as u64);
+            let s = simulate_class(&table, class, 0, 60_000, &mut rng);
+            for level in 0..solve.levels {
+                let want = solve.values[class * solve.levels + level];
+                let z = (s.ev(level) - want) / s.ev_se(level);
+                worst = worst.max(z.abs());
+                assert!(
+                    z.abs() < 4.0,
+                    "class {} level {level}: simulated {} ± {}, exact {want}",
+                    super::tables::class_text(class),
+                    s.ev(level),
+                    s.ev_se(level)
+                );
+            }
+        }
+        assert!(worst > 0.0);
+    }
 }
