@@ -7,8 +7,9 @@ REPORTS_A and REPORTS_B hold the reports (NAME.md) of the same jobs run with two
 seeds. An exact figure is the same under any seed; a sampled one almost always moves. So
 every number that differs between the two reports must be written as a sampled figure:
 followed by `±` (the estimate) or preceded by it (its standard error), or followed by the
-report's words for a figure whose error is unknown. A bare number that moves with the seed
-is a Monte Carlo figure printed as if it were exact, and fails the check.
+report's words for a figure whose error is unknown or zero. A whole number is a tally of
+the simulation (rounds, deals, sessions), printed as counted. Any other bare number that
+moves with the seed is a Monte Carlo figure printed as if it were exact, and fails.
 
 Lines whose words (everything but the numbers) differ between the runs, such as a list of
 the sampled close calls, are compared as a whole: each must carry a `±`.
@@ -19,8 +20,11 @@ import sys
 from pathlib import Path
 
 NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
-# What may follow a sampled figure whose standard error cannot be given.
-UNKNOWN = ("(s.e. unknown",)
+# What may follow a sampled figure whose standard error cannot be given or is zero.
+UNKNOWN = ("(s.e. unknown", "(no deal lost)", "(no deal won)")
+# A whole number is a tally of the simulation (rounds played, deals, sessions lost,
+# classes found), printed as counted: estimates are never printed as whole numbers.
+WHOLE = re.compile(r"[-+−]?\d[\d,]*")
 
 
 def split(line: str):
@@ -35,6 +39,11 @@ def attached(line: str, start: int, end: int) -> bool:
     after = line[end:].lstrip()
     before = line[:start].rstrip()
     if after.startswith("±") or before.endswith("±"):
+        return True
+    if WHOLE.fullmatch(line[start:end]) and not after.startswith("%"):
+        return True
+    # A standard error itself: "the largest standard error of a gain is 0.173".
+    if "standard error" in before[-60:] or "s.e." in before[-60:]:
         return True
     # `0.512 (± 0.003)` and `0.512 ± 0.003 %` forms, and unknown errors.
     return after.startswith("(±") or any(after.startswith(u) for u in UNKNOWN)
@@ -52,7 +61,8 @@ def check(a: Path, b: Path) -> list[str]:
         words_x, nums_x = split(x)
         words_y, nums_y = split(y)
         if words_x != words_y:
-            if "±" not in x or "±" not in y:
+            marked = ("±",) + UNKNOWN
+            if not (any(m in x for m in marked) and any(m in y for m in marked)):
                 problems.append(f"{a.name}:{number}: changes with the seed and has no ±: {x}")
             continue
         for (s, e, vx), (_, _, vy) in zip(nums_x, nums_y):
@@ -75,7 +85,7 @@ def main() -> None:
             moved += 1
         problems += check(ra, rb)
     if problems:
-        print("\n".join(problems[:40]))
+        print("\n".join(problems[:400]))
         sys.exit(f"check_pm: FAILED: {len(problems)} sampled figures printed without ±")
     if moved == 0:
         sys.exit("check_pm: FAILED: no report changed with the seed: the check saw nothing")

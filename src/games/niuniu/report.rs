@@ -614,8 +614,8 @@ pub(super) fn build_bidding(
         ),
         Some(s) => format!(
             "\n**One-deck check.** On {} tables per class dealt from one deck, {} classes \
-             ({:.2}% of hands) have a level that beats the equilibrium's main bid by more \
-             than {CHECK_Z} standard errors; what those levels gain, weighted by how often \
+             have a level that beats the equilibrium's main bid by more than {CHECK_Z} \
+             standard errors; what those levels gain, weighted by how often \
              the classes are dealt, is {} stakes per hand: an estimate of what dealing from \
              one deck adds to the exploitability (gains within {CHECK_Z} standard errors are \
              not counted; the largest standard error of a class's gain is {:.3} stakes). \
@@ -623,7 +623,6 @@ pub(super) fn build_bidding(
              errors.\n",
             settings.check_deals_per_class,
             s.classes,
-            100.0 * s.weight,
             with_error(s.gain, s.gain_se, false),
             s.max_se
         ),
