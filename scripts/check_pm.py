@@ -11,17 +11,19 @@ report's words for a figure whose error is unknown or zero. A whole number is a 
 the simulation (rounds, deals, sessions), printed as counted. Any other bare number that
 moves with the seed is a Monte Carlo figure printed as if it were exact, and fails.
 
-Lines whose words (everything but the numbers) differ between the runs, such as a list of
-the sampled close calls, are compared as a whole: each must carry a `±`.
+The reports are aligned line by line on their words (everything but the numbers); lines
+only one run printed, or printed with other words (a list whose rows depend on the sample),
+must each carry a `±` unless every number in them is a tally.
 """
 
+import difflib
 import re
 import sys
 from pathlib import Path
 
 NUMBER = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
 # What may follow a sampled figure whose standard error cannot be given or is zero.
-UNKNOWN = ("(s.e. unknown", "(no deal lost)", "(no deal won)")
+UNKNOWN = ("(s.e. unknown", "(no deal lost)", "(no deal won)", "(no deal differed)")
 # A whole number is a tally of the simulation (rounds played, deals, sessions lost,
 # classes found), printed as counted: estimates are never printed as whole numbers.
 WHOLE = re.compile(r"[-+−]?\d[\d,]*")
@@ -49,27 +51,50 @@ def attached(line: str, start: int, end: int) -> bool:
     return after.startswith("(±") or any(after.startswith(u) for u in UNKNOWN)
 
 
+def marked(line: str) -> bool:
+    """Whether a line carries a sampled figure's mark: a ± or an error-unknown phrase."""
+    return any(m in line for m in ("±",) + UNKNOWN)
+
+
+def fractional(line: str) -> bool:
+    """Whether a line holds a number that is not a whole-number tally."""
+    return any(
+        not WHOLE.fullmatch(m.group()) or line[m.end():].startswith("%")
+        for m in NUMBER.finditer(line)
+    )
+
+
 def check(a: Path, b: Path) -> list[str]:
     problems = []
     lines_a = a.read_text().splitlines()
     lines_b = b.read_text().splitlines()
-    if len(lines_a) != len(lines_b):
-        return [f"{a.name}: {len(lines_a)} lines under one seed, {len(lines_b)} under another"]
-    for number, (x, y) in enumerate(zip(lines_a, lines_b), start=1):
-        if x == y:
+    # Align the two reports on their words, so a table or list whose length depends on
+    # the sample (rows past a sampled threshold) does not shift every line after it.
+    words_a = [split(x)[0] for x in lines_a]
+    words_b = [split(y)[0] for y in lines_b]
+    matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            # Lines only one run printed, or printed with other words: each that holds a
+            # figure other than a tally must mark it as sampled.
+            for number, x in list(enumerate(lines_a[i1:i2], start=i1 + 1)) + list(
+                enumerate(lines_b[j1:j2], start=j1 + 1)
+            ):
+                if fractional(x) and not marked(x):
+                    problems.append(f"{a.name}:{number}: changes with the seed and has no ±: {x}")
             continue
-        words_x, nums_x = split(x)
-        words_y, nums_y = split(y)
-        if words_x != words_y:
-            marked = ("±",) + UNKNOWN
-            if not (any(m in x for m in marked) and any(m in y for m in marked)):
-                problems.append(f"{a.name}:{number}: changes with the seed and has no ±: {x}")
-            continue
-        for (s, e, vx), (_, _, vy) in zip(nums_x, nums_y):
-            if vx != vy and not attached(x, s, e):
-                problems.append(
-                    f"{a.name}:{number}: {vx} (another seed: {vy}) is sampled but has no ±: {x}"
-                )
+        for k in range(i2 - i1):
+            x, y = lines_a[i1 + k], lines_b[j1 + k]
+            if x == y:
+                continue
+            _, nums_x = split(x)
+            _, nums_y = split(y)
+            for (s, e, vx), (_, _, vy) in zip(nums_x, nums_y):
+                if vx != vy and not attached(x, s, e):
+                    problems.append(
+                        f"{a.name}:{i1 + k + 1}: {vx} (another seed: {vy}) is sampled but "
+                        f"has no ±: {x}"
+                    )
     return problems
 
 

@@ -262,7 +262,10 @@ pub fn build(
                     "{} %",
                     with_error(100.0 * t.mean(), 100.0 * t.std_error(), true)
                 ),
-                format!("{:+.2}", (t.mean() - a.chart_ev) / t.std_error()),
+                format!(
+                    "{} %",
+                    with_error(100.0 * (t.mean() - a.chart_ev), 100.0 * t.std_error(), true)
+                ),
             )
         } else {
             ("not simulated".into(), String::new())
@@ -282,7 +285,7 @@ pub fn build(
             "EV, composition-dependent play",
             "EV, basic strategy (exact)",
             "EV, basic strategy simulated ± s.e.",
-            "(sim − exact) / s.e.",
+            "sim − exact ± s.e.",
             "rounds",
         ],
         &rows,
@@ -299,11 +302,16 @@ pub fn build(
         let mean = z.iter().sum::<f64>() / n;
         let sd = (z.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)).sqrt();
         let worst = z.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        // Under exact EVs the z are independent standard normal draws: their mean has
+        // standard error sd/√n, their standard deviation about sd/√(2(n − 1)).
         md.push_str(&format!(
-            "\nOver the {} simulated rule sets, (sim − exact) / s.e. has mean {mean:+.3} and \
-             standard deviation {sd:.3}, largest |z| {worst:.2}: what independent standard normal \
-             draws give when every exact EV is right.\n",
-            z.len()
+            "\nOver the {} simulated rule sets, z = (sim − exact) / s.e. has mean {} and \
+             standard deviation {}; largest |z|, in standard errors: {worst:.2}. Independent \
+             standard normal draws (mean 0, standard deviation 1) are what every exact EV \
+             being right gives.\n",
+            z.len(),
+            with_error(mean, sd / n.sqrt(), true),
+            with_error(sd, sd / (2.0 * (n - 1.0)).sqrt(), false),
         ));
     }
     md.push_str(&split_play(r));

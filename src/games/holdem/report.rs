@@ -16,7 +16,7 @@ use crate::cards::matchups::{two_cards, Matchup};
 use crate::engine::JobMeta;
 use crate::report::{
     conventions, header, line_chart_svg, markdown_table, published_box, rank_grid, rank_grid_svg,
-    rank_grid_svg_cells, Line, Published, Report,
+    rank_grid_svg_cells, with_error, Line, Published, Report,
 };
 
 /// The conventions section of a Hold'em report: the rules and the meaning of equity, which
@@ -360,10 +360,11 @@ impl MultiwayJob {
         md.push_str(&holdem_conventions(&[
             "Against n opponents every opponent holds a random hand; the fair share of the pot \
              is 1/(n + 1), and equity × (n + 1) says how a class does against it. The table \
-             prints every column to the first significant digit of the sampled columns' \
-             standard error bound (3 to 9 opponents; 1 and 2 are exact).",
+             prints the exact columns (1 and 2 opponents) to four decimals and each sampled \
+             one (3 to 9) with its standard error.",
         ]));
         let equity = |class: usize, n: usize| rows.equity[(n - 1) * CLASSES + class];
+        let std_error = |class: usize, n: usize| rows.std_error[(n - 1) * CLASSES + class];
         // The one-opponent column is exact.
         md.push_str(&published_box(&against_one_random_published(|c| {
             equity(c, 1)
@@ -376,27 +377,29 @@ impl MultiwayJob {
             "AA", "KK", "QQ", "AKs", "AKo", "JJ", "TT", "AQs", "KQs", "JTs", "77", "22", "T9s",
             "54s", "A2o", "72o",
         ];
-        // One significant digit of the standard error bound.
-        let d = crate::report::error_decimals(self.target)
-            .saturating_sub(1)
-            .max(1);
         let table: Vec<Vec<String>> = shown
             .iter()
             .filter_map(|name| super::classes::parse_class(name))
             .map(|c| {
                 let mut row = vec![class_name(c)];
-                row.extend((1..=MAX_OPPONENTS).map(|n| format!("{:.d$}", equity(c, n))));
+                row.extend((1..=MAX_OPPONENTS).map(|n| match std_error(c, n) {
+                    se if se > 0.0 => with_error(equity(c, n), se, false),
+                    _ => format!("{:.4}", equity(c, n)),
+                }));
                 row
             })
             .collect();
         md.push_str("## Equity by number of opponents\n\n");
         md.push_str(&markdown_table(&header, &table));
         md.push_str("\nEvery class and opponent count is in `multiway.parquet`.\n");
-        let (md_chart, chart) = multiway_chart(meta, &equity)?;
+        let (md_chart, chart) = multiway_chart(meta, &equity, &std_error)?;
         md.push_str(&md_chart);
         let aa = super::classes::parse_class("AA").map(|c| {
             (1..=MAX_OPPONENTS)
-                .map(|n| format!("{:.3}", equity(c, n)))
+                .map(|n| match std_error(c, n) {
+                    se if se > 0.0 => with_error(equity(c, n), se, false),
+                    _ => format!("{:.4}", equity(c, n)),
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         });
@@ -424,6 +427,7 @@ const CHART_OPPONENTS: [usize; 4] = [1, 2, 5, 9];
 fn multiway_chart(
     meta: &JobMeta,
     equity: &dyn Fn(usize, usize) -> f64,
+    std_error: &dyn Fn(usize, usize) -> f64,
 ) -> anyhow::Result<(String, String)> {
     let counts: Vec<usize> = CHART_OPPONENTS
         .into_iter()
@@ -472,14 +476,23 @@ fn multiway_chart(
             .total_cmp(&(share(a, most) / share(a, 1)))
             .then(a.cmp(&b))
     });
+    // A multiple against a sampled column carries its standard error.
+    let multiple = |c: usize, n: usize| {
+        let se = std_error(c, n) * (n + 1) as f64;
+        if se > 0.0 {
+            with_error(share(c, n), se, false)
+        } else {
+            format!("{:.2}", share(c, n))
+        }
+    };
     let named = |cs: &[usize]| {
         cs.iter()
             .map(|&c| {
                 format!(
-                    "{} ({:.2} → {:.2})",
+                    "{} ({} → {})",
                     class_name(c),
-                    share(c, 1),
-                    share(c, most)
+                    multiple(c, 1),
+                    multiple(c, most)
                 )
             })
             .collect::<Vec<_>>()

@@ -545,7 +545,13 @@ impl Job for MultiwayJob {
                 let deals = u64::from(self.settings.deals_per_slot);
                 if samples.len() != want.len()
                     || samples.iter().zip(want).any(|((id, s), slot)| {
-                        *id != slot.id || s.deals != deals || s.beat_all.iter().any(|&w| w > deals)
+                        *id != slot.id
+                            || s.deals != deals
+                            || s.beat_all.iter().any(|&w| w > deals)
+                            || s.banker_sum_sq
+                                .iter()
+                                .chain(&s.banker_sum_4th)
+                                .any(|&v| v < 0)
                     })
                 {
                     return Err("sampled slots differ from the unit's slots".into());

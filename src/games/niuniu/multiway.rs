@@ -75,10 +75,13 @@ pub struct SlotSample {
     pub deals: u64,
     /// Deals in which the hand beat all of the first N others.
     pub beat_all: [u64; MAX_OTHERS],
-    /// The banker's summed result against the first N others, and its square, summed
-    /// over the deals (in stakes at ×1).
+    /// The banker's summed result against the first N others, and its square, cube and
+    /// fourth power, summed over the deals (in stakes at ×1): the higher moments give the
+    /// standard error of the result's standard deviation.
     pub banker_sum: [i64; MAX_OTHERS],
     pub banker_sum_sq: [i128; MAX_OTHERS],
+    pub banker_sum_cube: [i128; MAX_OTHERS],
+    pub banker_sum_4th: [i128; MAX_OTHERS],
 }
 
 impl SlotSample {
@@ -101,6 +104,22 @@ impl SlotSample {
     /// Mean square of the banker's result against `others` players.
     pub fn banker_mean_sq(&self, others: usize) -> f64 {
         self.banker_sum_sq[others - 1] as f64 / self.deals as f64
+    }
+
+    /// The sampling covariance matrix of (mean result, mean square result) against
+    /// `others` players: `[var x, cov(x, x²), var x²] / deals`, from the moments.
+    pub fn banker_moment_covariance(&self, others: usize) -> [f64; 3] {
+        let n = self.deals as f64;
+        let i = others - 1;
+        let m1 = self.banker_sum[i] as f64 / n;
+        let m2 = self.banker_sum_sq[i] as f64 / n;
+        let m3 = self.banker_sum_cube[i] as f64 / n;
+        let m4 = self.banker_sum_4th[i] as f64 / n;
+        [
+            (m2 - m1 * m1).max(0.0) / n,
+            (m3 - m1 * m2) / n,
+            (m4 - m2 * m2).max(0.0) / n,
+        ]
     }
 }
 
@@ -134,7 +153,10 @@ pub fn sample_slot(scorer: &Scorer, slot: &Slot, deals: u64, rng: &mut Pcg64) ->
             banker += settle(me, them, banker_wins_ties);
             sample.beat_all[n] += u64::from(all);
             sample.banker_sum[n] += banker;
-            sample.banker_sum_sq[n] += i128::from(banker) * i128::from(banker);
+            let square = i128::from(banker) * i128::from(banker);
+            sample.banker_sum_sq[n] += square;
+            sample.banker_sum_cube[n] += square * i128::from(banker);
+            sample.banker_sum_4th[n] += square * square;
         }
     }
     sample

@@ -695,6 +695,16 @@ fn sampled(p: f64, std_error: f64) -> String {
     }
 }
 
+/// A simulated standard deviation with its standard error; one every deal agreed on says
+/// so instead of printing ± 0.
+fn sd_text(sd: f64, std_error: f64) -> String {
+    if std_error > 0.0 {
+        with_error(sd, std_error, false)
+    } else {
+        format!("{sd:.3} (no deal differed)")
+    }
+}
+
 /// The `niuniu.multiway` report: by category and by strength band, the chance of beating
 /// all of 1 to 5 other players and the banker's EV and spread against them, with the
 /// curves by category.
@@ -782,9 +792,9 @@ pub(super) fn build_multiway(
             vec![
                 format!("`{}`", code_name(c)),
                 format!("{:+.6}", one.banker_ev),
-                format!("{:.3}", one.banker_sd),
+                sd_text(one.banker_sd, one.banker_sd_se),
                 format!("{:+.6}", five.banker_ev),
-                format!("{:.3}", five.banker_sd),
+                sd_text(five.banker_sd, five.banker_sd_se),
             ]
         })
         .collect();
@@ -807,14 +817,14 @@ pub(super) fn build_multiway(
     let banker_five = MAX_OTHERS as f64 * total as f64 / (HANDS as f64 * f64::from(OPPONENT_HANDS));
     md.push_str(&format!(
         "\nOver every banker hand: EV {:+.6} per player stake against 5 players (exact: 5 × \
-         the one-player mean{}), standard deviation {:.3} stakes (simulated).\n",
+         the one-player mean{}), standard deviation {} stakes (simulated).\n",
         banker_five,
         if ranking.rules.banker_wins_ties {
             ""
         } else {
             ", which is zero: the settlement is symmetric"
         },
-        all(MAX_OTHERS).banker_sd
+        sd_text(all(MAX_OTHERS).banker_sd, all(MAX_OTHERS).banker_sd_se)
     ));
 
     let bands = settings.strength_bands;
@@ -860,7 +870,8 @@ pub(super) fn build_multiway(
          does the simulated banker's mean against five players with five times the exact \
          one-player EV, slot by slot.\n\n## Tables\n\n`slots.parquet` (one row per slot and \
          number of other players: `ranks`, `tie_card`, the category, `hands`, \
-         `p_beat_all` with `std_error` and `method`, `banker_ev`, `banker_sd`) and \
+         `p_beat_all` with `std_error` and `method`, `banker_ev`, `banker_sd` with \
+         `banker_sd_se`) and \
          `summary.parquet` (the same per category and per strength band). A hand's slot is \
          its five ranks with its tie-break card (`high_card` in the `niuniu.hands` table, \
          or the ♠ of a bomb's four under `bomb_order = \"quad_rank\"`).\n",
@@ -891,9 +902,9 @@ pub(super) fn build_multiway(
             sampled(bull_bull.p_beat_all, bull_bull.std_error)
         ),
         format!(
-            "banker against 5 players: EV {:+.6}, s.d. {:.3} stakes",
+            "banker against 5 players: EV {:+.6}, s.d. {} stakes",
             banker_five,
-            all(MAX_OTHERS).banker_sd
+            sd_text(all(MAX_OTHERS).banker_sd, all(MAX_OTHERS).banker_sd_se)
         ),
     ];
     Ok(Report {

@@ -626,10 +626,12 @@ impl SlotResult {
 
     /// The simulated standard deviation of the banker's result against `others` players.
     pub(super) fn banker_sd(&self, others: usize) -> f64 {
-        let mean = self.sample.banker_mean(others);
-        (self.sample.banker_mean_sq(others) - mean * mean)
-            .max(0.0)
-            .sqrt()
+        group_figures(std::iter::once(self), others).banker_sd
+    }
+
+    /// The standard error of [`SlotResult::banker_sd`].
+    pub(super) fn banker_sd_se(&self, others: usize) -> f64 {
+        group_figures(std::iter::once(self), others).banker_sd_se
     }
 }
 
@@ -699,19 +701,21 @@ pub(super) fn slots_batch(
         .dict("method", rows().map(|(_, n)| u8::from(n > 1)), &methods)
         .f64("banker_ev", rows().map(|(r, n)| r.banker_ev(n)))
         .f64("banker_sd", rows().map(|(r, n)| r.banker_sd(n)))
+        .f64("banker_sd_se", rows().map(|(r, n)| r.banker_sd_se(n)))
         .u64("deals", rows().map(|(r, _)| r.sample.deals))
         .batch()
 }
 
 /// Hand-weighted means over a group of slots against `others` players: P(beat all) with
 /// its standard error, the banker's exact EV and the banker's simulated standard
-/// deviation over the group's hands and deals.
+/// deviation over the group's hands and deals, with its standard error.
 pub(super) struct GroupFigures {
     pub(super) hands: u64,
     pub(super) p_beat_all: f64,
     pub(super) std_error: f64,
     pub(super) banker_ev: f64,
     pub(super) banker_sd: f64,
+    pub(super) banker_sd_se: f64,
 }
 
 pub(super) fn group_figures<'a>(
@@ -721,7 +725,7 @@ pub(super) fn group_figures<'a>(
     let hands: u64 = slots.clone().map(|r| u64::from(r.slot.hands)).sum();
     let w = |r: &SlotResult| f64::from(r.slot.hands) / hands as f64;
     let (mut p, mut var, mut ev, mut mean, mut mean_sq) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for r in slots {
+    for r in slots.clone() {
         let (pr, se) = r.p_beat_all(others);
         p += w(r) * pr;
         var += (w(r) * se).powi(2);
@@ -729,12 +733,27 @@ pub(super) fn group_figures<'a>(
         mean += w(r) * r.sample.banker_mean(others);
         mean_sq += w(r) * r.sample.banker_mean_sq(others);
     }
+    // The variance s² = Σ w·E[x²] − (Σ w·E[x])² by the delta method: each slot's deals
+    // are independent, with gradient (−2·mean, 1)·w on its (E[x], E[x²]).
+    let mut var_s2 = 0.0;
+    for r in slots {
+        let [vx, cov, vx2] = r.sample.banker_moment_covariance(others);
+        let (a, b) = (-2.0 * mean * w(r), w(r));
+        var_s2 += a * a * vx + 2.0 * a * b * cov + b * b * vx2;
+    }
+    let sd = (mean_sq - mean * mean).max(0.0).sqrt();
     GroupFigures {
         hands,
         p_beat_all: p,
         std_error: var.sqrt(),
         banker_ev: ev,
-        banker_sd: (mean_sq - mean * mean).max(0.0).sqrt(),
+        banker_sd: sd,
+        // se(s) = se(s²) / 2s; a spread of zero (every deal alike) has none.
+        banker_sd_se: if sd > 0.0 {
+            var_s2.max(0.0).sqrt() / (2.0 * sd)
+        } else {
+            0.0
+        },
     }
 }
 
@@ -808,6 +827,7 @@ pub(super) fn multiway_summary_batch(
         .f64("std_error", figures.iter().map(|f| f.std_error))
         .f64("banker_ev", figures.iter().map(|f| f.banker_ev))
         .f64("banker_sd", figures.iter().map(|f| f.banker_sd))
+        .f64("banker_sd_se", figures.iter().map(|f| f.banker_sd_se))
         .batch()
 }
 
