@@ -115,6 +115,15 @@ expect "insurance: " \
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 
+step "the counter job the indices job wrote plays every index play it found"
+generated="$out/reports/blackjack_indices_quick/counter_0.toml"
+plays=$(grep -o '<summary>[0-9]* index plays' "$out/reports/blackjack_indices_quick.md" | grep -o '[0-9]*')
+expect "; 1 hand(s), 0 other player(s); $plays index play(s)" $bin check "$generated"
+mkdir -p "$out/generated"
+sed 's/^rounds = .*/rounds = 2_000_000/' "$generated" > "$out/generated/counter.toml"
+(cd "$out/generated" && "$bin" run counter.toml --out . --quiet > /dev/null)
+expect "$plays index play" cat "$out/generated/reports/blackjack_indices_quick_counter_0.md"
+
 step "the C ABI: build examples/c/lookup.c against libcardtables_ffi and check its answers against pipeline query"
 cargo build --release --quiet -p cardtables-ffi
 "${CC:-cc}" -std=c99 -Wall -Wextra -Werror -Iffi/include examples/c/lookup.c \

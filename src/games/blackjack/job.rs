@@ -351,6 +351,10 @@ struct CountPlan {
 /// every rule set of the grid, under one counting system (`indices` has the method).
 pub struct IndicesJob {
     seed: u64,
+    /// The job's name, and its `[count]` table as written (re-serialized): what a counter
+    /// job that plays the indices found needs to count the same way.
+    name: String,
+    count_table: String,
     /// `[rules]`, `[grid]`, `[count]` and `[indices]` as the outputs record them.
     rules_toml: String,
     sets: Vec<RuleSetSpec>,
@@ -390,6 +394,8 @@ impl IndicesJob {
         }
         Ok(IndicesJob {
             seed: spec.run.seed,
+            name: spec.name.clone(),
+            count_table: count_table(spec),
             rules_toml: format!(
                 "{rules_toml}{}{}",
                 counter.canonical_toml(),
@@ -532,12 +538,68 @@ impl Job for IndicesJob {
                 bytes: table,
                 entries: (self.sets.len() * indices::CELLS * self.counter.counts()) as u64,
             }],
-            report: report::build_indices(meta, &self.settings, &results, &|set| {
-                self.chart(set).clone()
-            })?,
+            report: {
+                let mut report = report::build_indices(meta, &self.settings, &results, &|set| {
+                    self.chart(set).clone()
+                })?;
+                for (set, sum) in self.summaries_files(results.summaries) {
+                    report.charts.push((report::counter_job_file(set), sum));
+                }
+                report
+            },
             rules: self.rules_toml.clone(),
         })
     }
+}
+
+impl IndicesJob {
+    /// Per rule set, the text of a `blackjack.counter` job that plays the index plays
+    /// found: the set's rules, this job's count, its penetration and seed, the counter's
+    /// default bet ramps.
+    fn summaries_files<'a>(
+        &'a self,
+        summaries: &'a [Summary],
+    ) -> impl Iterator<Item = (usize, String)> + 'a {
+        summaries.iter().enumerate().map(move |(set, sum)| {
+            let spec = &self.sets[set];
+            let rules = toml::to_string(&spec.rules).expect("plain data serializes");
+            let (play, plays) = report::play_table(sum);
+            let play = play.replacen(
+                "[play]\n",
+                &format!("[play]\npenetration = {}\n", self.settings.penetration),
+                1,
+            );
+            let text = format!(
+                "# A `blackjack.counter` job that plays the {plays} index plays the \
+                 `blackjack.indices` job `{name}` found\n# for rule set `{id}`: its rules, its \
+                 count and penetration, the counter's default bet ramps.\n# Written by that \
+                 job; run it with `pipeline run` and this file's path.\n\
+                 [job]\nkind = \"blackjack.counter\"\nname = \"{name}_counter_{set}\"\n\
+                 description = \"Counter playing the indices {name} found for {id}\"\n\n\
+                 [rules]\n{rules}\n{count}\n{play}\n[betting]\nrounds = 100_000_000\n\n\
+                 [run]\nseed = {seed}\n",
+                name = self.name,
+                id = spec.id,
+                count = self.count_table,
+                seed = self.seed,
+            );
+            (set, text)
+        })
+    }
+}
+
+/// The job's `[count]` table as written, re-serialized (empty when it has none: the
+/// defaults).
+fn count_table(spec: &JobSpec) -> String {
+    let count = spec
+        .text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| t.get("count").cloned())
+        .unwrap_or_else(|| toml::Value::Table(toml::Table::new()));
+    let mut out = toml::Table::new();
+    out.insert("count".into(), count);
+    toml::to_string(&out).expect("plain data serializes")
 }
 
 /// The rule sets of a job as `describe` lists them.

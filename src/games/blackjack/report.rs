@@ -762,8 +762,15 @@ fn as_illustrious(
     })
 }
 
-/// The index plays of one rule set as `[play]` lines of a `blackjack.counter` job file.
-fn play_lines(sum: &Summary) -> String {
+/// The file name, beside an indices report, of the counter job that plays rule set
+/// `set`'s index plays.
+pub(super) fn counter_job_file(set: usize) -> String {
+    format!("counter_{set}.toml")
+}
+
+/// The index plays of one rule set as the `[play]` table of a `blackjack.counter` job
+/// file, and how many plays it lists.
+pub(super) fn play_table(sum: &Summary) -> (String, usize) {
     let mut toml = String::from("[play]\n");
     if let Some(from) = sum.insure_from() {
         toml.push_str(&format!("insure_from = {from}\n"));
@@ -786,12 +793,21 @@ fn play_lines(sum: &Summary) -> String {
         }
     }
     toml.push_str("]\n");
+    (toml, plays)
+}
+
+/// The index plays of one rule set as `[play]` lines, and where the ready counter job is.
+fn play_lines(name: &str, set: usize, sum: &Summary) -> String {
+    let (toml, plays) = play_table(sum);
     format!(
-        "\n### These plays at the table\n\nTo simulate a counter who bets a ramp and plays \
-         these indices, copy the lines below into the `[play]` table of a \
-         `blackjack.counter` job with the same `[rules]` and `[count]` \
-         (`jobs/blackjack_counter.toml`).\n\n<details><summary>{plays} index plays as job-file \
-         lines</summary>\n\n```toml\n{toml}```\n\n</details>\n"
+        "\n### These plays at the table\n\nA `blackjack.counter` job that plays these \
+         indices with this rule set, this count and this penetration (and the counter's \
+         default bet ramps) is written beside this report: `pipeline run \
+         reports/{name}/{file}`. To play them in another counter job, copy the lines below \
+         into its `[play]` table, with the same `[rules]` and `[count]` \
+         (`jobs/blackjack_counter.toml`).\n\n<details><summary>{plays} index plays as \
+         job-file lines</summary>\n\n```toml\n{toml}```\n\n</details>\n",
+        file = counter_job_file(set)
     )
 }
 
@@ -1131,7 +1147,7 @@ pub fn build_indices(
              beyond them.\n\n![EV by count]({0}/{file})\n\n![Frequency of each count]({0}/{freq_file})\n",
             meta.name
         ));
-        md.push_str(&play_lines(sum));
+        md.push_str(&play_lines(&meta.name, set, sum));
     }
     let headline = r
         .sets
@@ -1352,6 +1368,19 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
         },
     ));
     md.push_str(&conventions(&lines));
+    md.push_str(
+        "\n## Matches published figures\n\nNo published figure matches this simulation \
+         closely enough to check it against. The nearest are the SCORE tables of Don \
+         Schlesinger's *Blackjack Attack* for Hi-Lo with the Illustrious 18 and the Fab 4 \
+         surrenders: they bet an *optimal* ramp for each spread, scaled to a bankroll of \
+         10,000 units at 13.5 % risk of ruin, and cover 4.5 and 5 of 6 decks dealt; this \
+         job bets the ramps it is given (SCORE below rescales each to the same risk, but \
+         keeps its shape), deals to its own cut card and has surrender only where its \
+         rules allow it. Which figure to compare would depend on those choices, and we had \
+         no source at hand to check a published value against, so none is printed. The \
+         exact parts of this job (the basic strategy chart, the published indices it \
+         plays) are checked in the `blackjack.strategy` and `blackjack.indices` reports.\n",
+    );
     md.push_str("\n## Win rate and risk\n\n");
     let rows: Vec<Vec<String>> = r
         .sets

@@ -103,12 +103,15 @@ fn conventions_lines(ranking: &Ranking) -> Vec<String> {
 /// Category counts beside their textbook counts, where the category is not shadowed by a
 /// special hand listed before it: all hands C(52,5); 五花牛 C(12,5) = 792; 四花牛
 /// C(12,4)·4 = 1,980; 炸弹 13·48 = 624.
-fn published(ranking: &Ranking, stats: &[CategoryStats; CODES]) -> Vec<Published> {
+fn published(ranking: &Ranking, hands_of: &dyn Fn(u8) -> f64) -> Vec<Published> {
     const SOURCE: &str = "counting: C(52,5) hands; five of the 12 J/Q/K, C(12,5); four of \
                           them and one of the four 10s, C(12,4)·4; four of a kind, 13·48";
     let mut figures = vec![Published {
         what: "five-card hands".into(),
-        ours: stats.iter().map(|s| s.hands as f64).sum(),
+        ours: (0..CODES as u8)
+            .filter(|&c| ranking.rank_of_code[usize::from(c)].is_some())
+            .map(hands_of)
+            .sum(),
         published: 2_598_960.0,
         decimals: 0,
         tolerance: None,
@@ -135,7 +138,7 @@ fn published(ranking: &Ranking, stats: &[CategoryStats; CODES]) -> Vec<Published
         if unshadowed(special, shadows) {
             figures.push(Published {
                 what: what.into(),
-                ours: stats[usize::from(code)].hands as f64,
+                ours: hands_of(code),
                 published: count,
                 decimals: 0,
                 tolerance: None,
@@ -191,7 +194,9 @@ pub(super) fn build(
         "\nCategory order, strongest first: {}.\n\nThe rule set as the tables record it:\n\n```toml\n{rules}```\n",
         order.join(" > ")
     ));
-    md.push_str(&published_box(&published(ranking, stats))?);
+    md.push_str(&published_box(&published(ranking, &|c| {
+        stats[usize::from(c)].hands as f64
+    }))?);
     md.push_str("\n## Categories\n\n");
     md.push_str(&markdown_table(
         &[
@@ -447,6 +452,24 @@ pub(super) fn build_bidding(
     let mut lines = conventions_lines(ranking);
     lines.extend(bidding_lines(settings));
     md.push_str(&conventions(&lines));
+    // Every five-card hand is four seen cards and a fifth in five ways: the fifth-card
+    // counts of all four-card hands, summed, are five times the five-card counts.
+    let mut fifth_sums = vec![0u64; ranking.codes_by_rank.len()];
+    for s in &bidding.stats {
+        for (sum, &n) in fifth_sums.iter_mut().zip(&s.fifth_cards) {
+            *sum += u64::from(n);
+        }
+    }
+    md.push_str(&published_box(&published(ranking, &|code| {
+        fifth_sums[usize::from(ranking.rank(code))] as f64 / 5.0
+    }))?);
+    md.push_str(
+        "\nThe box counts five-card hands from this job's fifth-card odds (every five-card \
+         hand is four seen cards and a fifth in five ways, so the odds of all four-card \
+         hands, summed, count each five-card hand five times). Nothing published prices \
+         this table's bidding to check the equilibrium against; its certificate is the \
+         exploitability below.\n",
+    );
     md.push_str(&format!(
         "\nThe rule set and bidding settings as the tables record them:\n\n```toml\n{rules}```\n"
     ));
@@ -743,6 +766,19 @@ pub(super) fn build_multiway(
             .to_string(),
     );
     md.push_str(&conventions(&lines));
+    md.push_str(&published_box(&published(ranking, &|code| {
+        results
+            .iter()
+            .filter(|r| r.code == code)
+            .map(|r| f64::from(r.slot.hands))
+            .sum()
+    }))?);
+    md.push_str(
+        "\nNothing published gives the chance of beating every one of several players or \
+         the banker's spread at a full table that we could check; the box holds the nearest \
+         published figures: the category counts of the hands the slots hold, which every \
+         figure below is weighted by.\n",
+    );
     md.push_str(&format!(
         "\nThe rule set and settings as the tables record them:\n\n```toml\n{rules}```\n"
     ));
