@@ -91,6 +91,16 @@ def check_documented(con, folder: Path, kind: str, schemas: dict) -> None:
         if want is None:
             fail(f"{path}: no `### `{kind}`: `{path.name}`` section in docs/tables.md")
         check_float_statistics(path)
+        # The contract: signed integers only, shares from 0 to 1 (no percent columns).
+        unsigned = [(name, typ) for name, typ in got if typ.startswith("U") and "INT" in typ]
+        if unsigned:
+            fail(f"{path}: unsigned integer columns {unsigned}: every integer column is signed")
+        percent = [name for name, _ in got if name.endswith("_pct") or "percent" in name]
+        if percent:
+            fail(f"{path}: percent columns {percent}: every share runs from 0 to 1")
+        contract = metadata_of(con, str(path)).get("pipeline.contract")
+        if contract != "2":
+            fail(f"{path}: pipeline.contract is {contract!r}, not the documented 2")
         names = {name for name, _ in got}
         want = [(name, typ) for name, typ, optional in want if not optional or name in names]
         if got != want:
@@ -408,9 +418,9 @@ def check_holdem_pushfold(con, folder: Path) -> None:
         fail(f"{pf}: {not_best} rows whose action is not a best response")
     (mismatch,) = one(
         con,
-        f"SELECT count(*) FROM '{su}' s JOIN (SELECT stack, 100 * sum(combos * push_freq) / 1326 AS p, "
-        f"100 * sum(combos * call_freq) / 1326 AS c FROM '{pf}' GROUP BY stack) r USING (stack) "
-        f"WHERE abs(s.sb_push_pct - r.p) > 1e-9 OR abs(s.bb_call_pct - r.c) > 1e-9 OR s.exploitability_bb > 1e-9",
+        f"SELECT count(*) FROM '{su}' s JOIN (SELECT stack, sum(combos * push_freq) / 1326 AS p, "
+        f"sum(combos * call_freq) / 1326 AS c FROM '{pf}' GROUP BY stack) r USING (stack) "
+        f"WHERE abs(s.sb_push_share - r.p) > 1e-11 OR abs(s.bb_call_share - r.c) > 1e-11 OR s.exploitability_bb > 1e-9",
     )
     (summary_rows,) = one(con, f"SELECT count(*) FROM '{su}'")
     if mismatch or summary_rows != stacks:
@@ -447,8 +457,8 @@ def check_holdem_pushfold(con, folder: Path) -> None:
     (not_unique,) = one(con, f"SELECT count(*) FILTER (WHERE NOT unique_equilibrium) FROM '{su}'")
     if not_unique:
         fail(f"{su}: {not_unique} stacks whose equilibrium is not certified unique")
-    (pushed,) = one(con, f"SELECT sb_push_pct FROM '{su}' ORDER BY stack DESC LIMIT 1")
-    print(f"check_parquet: ok: {folder} (holdem push/fold, {stacks} stacks, SB pushes {pushed:.2f} % at the top)")
+    (pushed,) = one(con, f"SELECT sb_push_share FROM '{su}' ORDER BY stack DESC LIMIT 1")
+    print(f"check_parquet: ok: {folder} (holdem push/fold, {stacks} stacks, SB pushes {100 * pushed:.2f} % at the top)")
 
 
 def check_holdem_preflop(con, folder: Path) -> None:
@@ -609,8 +619,8 @@ def check_zhajinhua(con, folder: Path) -> None:
     (cheaper,) = one(
         con,
         f"SELECT count(*) FROM '{decisions}' s JOIN '{decisions}' b USING "
-        f"(equity, pot, call, raise_to, fold_rate) WHERE s.opponents = 'seen' AND "
-        f"b.opponents = 'blind' AND (s.ev_call <> b.ev_call OR "
+        f"(equity, pot, call, raise_to, fold_rate) WHERE s.caller_view = 'seen' AND "
+        f"b.caller_view = 'blind' AND (s.ev_call <> b.ev_call OR "
         f"(s.raise_to > s.call AND s.fold_rate < 1 AND b.ev_raise >= s.ev_raise AND s.equity > 0))",
     )
     if cheaper:
@@ -618,7 +628,7 @@ def check_zhajinhua(con, folder: Path) -> None:
     curve = str(folder / "raise_curve.parquet")
     (random_blind,) = one(
         con,
-        f"SELECT count(*) FROM '{curve}' WHERE opponents = 'blind' AND "
+        f"SELECT count(*) FROM '{curve}' WHERE caller_view = 'blind' AND "
         f"(calling_share <> 1 OR ev_raise <> ev_raise_random_callers)",
     )
     if random_blind:

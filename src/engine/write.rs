@@ -77,6 +77,10 @@ fn write_outputs(
             env!("CARGO_PKG_VERSION").to_string(),
         ),
         ("pipeline.rules".to_string(), outputs.rules.clone()),
+        (
+            "pipeline.contract".to_string(),
+            crate::sink::parquet::CONTRACT_VERSION.to_string(),
+        ),
     ];
     let rel = |p: &Path| {
         p.strip_prefix(root)

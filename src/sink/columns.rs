@@ -3,13 +3,18 @@
 //!
 //! A column is nullable exactly when it holds a null (as Arrow's `try_from_iter` decides),
 //! so a table's Parquet schema follows from its data and every builder call is one line.
+//!
+//! Every integer column is written signed, one size up from the Rust type it is filled
+//! from (`u8` → Int16, `u16` → Int32, `u32` and `u64` → Int64), so that ordinary
+//! arithmetic (`total - 20`, `c1 - c5`) is right in every reader: unsigned columns wrap
+//! in pandas and polars and overflow in DuckDB. Category columns are plain strings (the
+//! `*_rank` column beside one gives its order).
 
 use std::sync::Arc;
 
-use arrow_array::types::UInt8Type;
 use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int32Array, RecordBatch, StringArray,
-    UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+    Array, ArrayRef, BooleanArray, Float64Array, Int16Array, Int32Array, Int64Array, RecordBatch,
+    StringArray,
 };
 
 /// The columns of one record batch, in schema order.
@@ -33,25 +38,32 @@ impl Columns {
         self
     }
 
+    /// `u8` values, written as Int16.
     pub fn u8(self, name: &'static str, values: impl IntoIterator<Item = u8>) -> Columns {
-        self.array(name, Arc::new(UInt8Array::from_iter_values(values)))
+        let values = values.into_iter().map(i16::from);
+        self.array(name, Arc::new(Int16Array::from_iter_values(values)))
     }
 
-    /// A `u8` column with nulls (`None`).
+    /// `u8` values with nulls (`None`), written as Int16.
     pub fn u8_or_null(
         self,
         name: &'static str,
         values: impl IntoIterator<Item = Option<u8>>,
     ) -> Columns {
-        self.array(name, Arc::new(values.into_iter().collect::<UInt8Array>()))
+        let values = values.into_iter().map(|v| v.map(i16::from));
+        self.array(name, Arc::new(values.collect::<Int16Array>()))
     }
 
+    /// `u16` values, written as Int32.
     pub fn u16(self, name: &'static str, values: impl IntoIterator<Item = u16>) -> Columns {
-        self.array(name, Arc::new(UInt16Array::from_iter_values(values)))
+        let values = values.into_iter().map(i32::from);
+        self.array(name, Arc::new(Int32Array::from_iter_values(values)))
     }
 
+    /// `u32` values, written as Int64.
     pub fn u32(self, name: &'static str, values: impl IntoIterator<Item = u32>) -> Columns {
-        self.array(name, Arc::new(UInt32Array::from_iter_values(values)))
+        let values = values.into_iter().map(i64::from);
+        self.array(name, Arc::new(Int64Array::from_iter_values(values)))
     }
 
     pub fn i32(self, name: &'static str, values: impl IntoIterator<Item = i32>) -> Columns {
@@ -67,8 +79,17 @@ impl Columns {
         self.array(name, Arc::new(values.into_iter().collect::<Int32Array>()))
     }
 
-    pub fn u64(self, name: &'static str, values: impl IntoIterator<Item = u64>) -> Columns {
-        self.array(name, Arc::new(UInt64Array::from_iter_values(values)))
+    /// `u64` values, written as Int64; a value above `i64::MAX` is an error of the batch.
+    pub fn u64(mut self, name: &'static str, values: impl IntoIterator<Item = u64>) -> Columns {
+        let values: Result<Vec<i64>, _> = values.into_iter().map(i64::try_from).collect();
+        match values {
+            Ok(v) => self.array(name, Arc::new(Int64Array::from(v))),
+            Err(_) => {
+                self.error
+                    .get_or_insert_with(|| anyhow::anyhow!("column {name}: a count above 2^63"));
+                self
+            }
+        }
     }
 
     pub fn f64(self, name: &'static str, values: impl IntoIterator<Item = f64>) -> Columns {
@@ -98,23 +119,26 @@ impl Columns {
         self.array(name, Arc::new(StringArray::from_iter_values(values)))
     }
 
-    /// A dictionary-encoded string column (a category): `keys` index `names`.
+    /// A category column: `keys` index `names`, written as plain strings (a key out of
+    /// range is an error of the batch).
     pub fn dict(
         mut self,
         name: &'static str,
         keys: impl IntoIterator<Item = u8>,
         names: &Arc<StringArray>,
     ) -> Columns {
-        let keys = UInt8Array::from_iter_values(keys);
-        let values: ArrayRef = names.clone();
-        match DictionaryArray::<UInt8Type>::try_new(keys, values) {
-            Ok(array) => self.array(name, Arc::new(array)),
-            Err(e) => {
-                self.error
-                    .get_or_insert_with(|| anyhow::anyhow!("column {name}: {e}"));
-                self
+        let mut out = Vec::new();
+        for key in keys {
+            let key = usize::from(key);
+            if key >= names.len() {
+                self.error.get_or_insert_with(|| {
+                    anyhow::anyhow!("column {name}: key {key} of {} names", names.len())
+                });
+                return self;
             }
+            out.push(names.value(key));
         }
+        self.array(name, Arc::new(StringArray::from(out)))
     }
 
     /// The record batch; fails on an error met while building, on columns of different
@@ -147,6 +171,8 @@ mod tests {
             .str("c", ["x", "y"])
             .dict("d", [1, 0], &names)
             .u64("e", [7, 8])
+            .u16("f", [65_535, 0])
+            .u32("g", [u32::MAX, 0])
             .batch()
             .unwrap();
         let schema = batch.schema();
@@ -155,11 +181,33 @@ mod tests {
             .iter()
             .map(|f| (f.name().as_str(), f.data_type(), f.is_nullable()))
             .collect();
-        assert_eq!(fields[0], ("a", &DataType::UInt8, false));
+        // Integers signed and one size up, so every value fits and subtracts safely;
+        // categories as plain strings.
+        assert_eq!(fields[0], ("a", &DataType::Int16, false));
         assert_eq!(fields[1], ("b", &DataType::Float64, true));
         assert_eq!(fields[2], ("c", &DataType::Utf8, false));
-        assert!(matches!(fields[3].1, DataType::Dictionary(_, _)));
-        assert_eq!(fields[4], ("e", &DataType::UInt64, false));
+        assert_eq!(fields[3], ("d", &DataType::Utf8, false));
+        assert_eq!(fields[4], ("e", &DataType::Int64, false));
+        assert_eq!(fields[5], ("f", &DataType::Int32, false));
+        assert_eq!(fields[6], ("g", &DataType::Int64, false));
+        let d = batch
+            .column(3)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap();
+        assert_eq!((d.value(0), d.value(1)), ("high", "low"));
+        let f = batch
+            .column(5)
+            .as_any()
+            .downcast_ref::<Int32Array>()
+            .unwrap();
+        assert_eq!(f.value(0), 65_535);
+        let g = batch
+            .column(6)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .unwrap();
+        assert_eq!(g.value(0), i64::from(u32::MAX));
         assert_eq!(batch.num_rows(), 2);
     }
 
@@ -175,5 +223,7 @@ mod tests {
             .batch()
             .unwrap_err();
         assert!(e.to_string().contains("twice"), "{e}");
+        let e = Columns::new().u64("big", [u64::MAX]).batch().unwrap_err();
+        assert!(e.to_string().contains("column big"), "{e}");
     }
 }

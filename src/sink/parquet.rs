@@ -18,6 +18,11 @@ use rayon::prelude::*;
 
 use super::{stage, Staged};
 
+/// Version of the data contract (`docs/tables.md`) the files follow, written as
+/// `pipeline.contract` in every file's metadata: 2 made every integer column signed, every
+/// share 0–1 and every text column a plain string.
+pub const CONTRACT_VERSION: u32 = 2;
+
 /// One Parquet table a job produces.
 pub struct ParquetOutput {
     /// File name inside the job's output folder, e.g. `hands.parquet`.

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use arrow_array::{
-    ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray, UInt64Array, UInt8Array,
+    ArrayRef, BooleanArray, Float64Array, Int16Array, Int64Array, RecordBatch, StringArray,
 };
 use cardtables::blackjack::{cell_code, Action, Row, RuleSet, ACTIONS, NO_ACTION, RANKS};
 
@@ -98,7 +98,9 @@ fn upcard_columns(ups: &[usize]) -> [(&'static str, ArrayRef); 2] {
     [
         (
             "upcard",
-            Arc::new(UInt8Array::from_iter_values(ups.iter().map(|&u| value(u)))),
+            Arc::new(Int16Array::from_iter_values(
+                ups.iter().map(|&u| i16::from(value(u))),
+            )),
         ),
         (
             "upcard_label",
@@ -118,8 +120,8 @@ fn rule_columns(rows: &[&BlackjackRules]) -> Vec<(&'static str, ArrayRef)> {
     vec![
         (
             "decks",
-            Arc::new(UInt8Array::from_iter(rows.iter().map(|r| match r.decks {
-                Decks::Finite(n) => Some(n),
+            Arc::new(Int16Array::from_iter(rows.iter().map(|r| match r.decks {
+                Decks::Finite(n) => Some(i16::from(n)),
                 Decks::Infinite(_) => None,
             }))),
         ),
@@ -139,8 +141,8 @@ fn rule_columns(rows: &[&BlackjackRules]) -> Vec<(&'static str, ArrayRef)> {
         ("double_after_split", flag(&|r| r.double_after_split)),
         (
             "max_split_hands",
-            Arc::new(UInt8Array::from_iter_values(
-                rows.iter().map(|r| r.max_split_hands),
+            Arc::new(Int16Array::from_iter_values(
+                rows.iter().map(|r| i16::from(r.max_split_hands)),
             )),
         ),
         ("resplit_aces", flag(&|r| r.resplit_aces)),
@@ -257,7 +259,12 @@ impl Results<'_> {
         columns.extend(rule_columns(&rules));
         columns.push(("hand_label", strings(hand)));
         columns.push(("hand_kind", strings(kind)));
-        columns.push(("total", Arc::new(UInt8Array::from(total))));
+        columns.push((
+            "total",
+            Arc::new(Int16Array::from_iter_values(
+                total.into_iter().map(i16::from),
+            )),
+        ));
         columns.push(("cards", strings(cards)));
         columns.extend(upcard_columns(&up));
         for (name, col) in [
@@ -335,7 +342,12 @@ impl Results<'_> {
                     ("rule_set", strings(set)),
                     ("hand_label", strings(row)),
                     ("hand_kind", strings(kind)),
-                    ("total", Arc::new(UInt8Array::from(value)) as ArrayRef),
+                    (
+                        "total",
+                        Arc::new(Int16Array::from_iter_values(
+                            value.into_iter().map(i16::from),
+                        )) as ArrayRef,
+                    ),
                 ]
                 .into_iter()
                 .chain(upcard_columns(&up))
@@ -405,8 +417,8 @@ impl Results<'_> {
             ),
             (
                 "rounds",
-                Arc::new(UInt64Array::from_iter_values(
-                    self.basic.iter().map(|t| t.rounds),
+                Arc::new(Int64Array::from_iter_values(
+                    self.basic.iter().map(|t| t.rounds as i64),
                 )),
             ),
         ]);

@@ -283,8 +283,8 @@ pub(super) fn summary_batch(
     Columns::new()
         .f64("stack", each(&|e| e.stakes.stack))
         .f64("ante", each(&|e| e.stakes.ante))
-        .f64("sb_push_pct", each(&|e| 100.0 * range_share(&e.push)))
-        .f64("bb_call_pct", each(&|e| 100.0 * range_share(&e.call)))
+        .f64("sb_push_share", each(&|e| range_share(&e.push)))
+        .f64("bb_call_share", each(&|e| range_share(&e.call)))
         .f64("sb_value_bb", each(&|e| e.evaluation.value))
         .f64(
             "exploitability_bb",

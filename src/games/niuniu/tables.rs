@@ -4,10 +4,8 @@
 use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
-use arrow_array::types::UInt8Type;
 use arrow_array::{
-    ArrayRef, DictionaryArray, Float64Array, RecordBatch, StringArray, UInt16Array, UInt32Array,
-    UInt8Array,
+    ArrayRef, Float64Array, Int16Array, Int32Array, Int64Array, RecordBatch, StringArray,
 };
 use cardtables::colex::{binomial, unrank};
 use cardtables::niuniu::{CategoryInfo, HANDS, OPPONENT_HANDS};
@@ -61,24 +59,23 @@ struct HandRow {
 /// The schema of `hands.parquet`.
 pub(super) fn hands_schema() -> Arc<arrow_schema::Schema> {
     use arrow_schema::{DataType, Field, Schema};
-    let dict = || DataType::Dictionary(Box::new(DataType::UInt8), Box::new(DataType::Utf8));
     Arc::new(Schema::new(vec![
-        Field::new("hand_index", DataType::UInt32, false),
+        Field::new("hand_index", DataType::Int64, false),
         Field::new("cards", DataType::Utf8, false),
-        Field::new("c1", DataType::UInt8, false),
-        Field::new("c2", DataType::UInt8, false),
-        Field::new("c3", DataType::UInt8, false),
-        Field::new("c4", DataType::UInt8, false),
-        Field::new("c5", DataType::UInt8, false),
-        Field::new("category", dict(), false),
-        Field::new("category_rank", DataType::UInt8, false),
-        Field::new("bull", DataType::UInt8, true),
-        Field::new("point_total", DataType::UInt8, false),
+        Field::new("c1", DataType::Int16, false),
+        Field::new("c2", DataType::Int16, false),
+        Field::new("c3", DataType::Int16, false),
+        Field::new("c4", DataType::Int16, false),
+        Field::new("c5", DataType::Int16, false),
+        Field::new("category", DataType::Utf8, false),
+        Field::new("category_rank", DataType::Int16, false),
+        Field::new("bull", DataType::Int16, true),
+        Field::new("point_total", DataType::Int16, false),
         Field::new("grouping", DataType::Utf8, true),
-        Field::new("high_card", dict(), false),
-        Field::new("strength", DataType::UInt16, false),
-        Field::new("multiplier", DataType::UInt16, false),
-        Field::new("wins", DataType::UInt32, false),
+        Field::new("high_card", DataType::Utf8, false),
+        Field::new("strength", DataType::Int32, false),
+        Field::new("multiplier", DataType::Int32, false),
+        Field::new("wins", DataType::Int64, false),
         Field::new("win_probability", DataType::Float64, false),
         Field::new("banker_ev", DataType::Float64, false),
     ]))
@@ -224,29 +221,41 @@ impl HandRows {
             (0..52u8).map(|id| Card::from_id(id).expect("id < 52").to_string()),
         ));
         let [c1, c2, c3, c4, c5] = c;
+        let small = |v: Vec<u8>| -> ArrayRef {
+            Arc::new(Int16Array::from_iter_values(v.into_iter().map(i16::from)))
+        };
+        let named = |keys: &[u8], names: &StringArray| -> ArrayRef {
+            Arc::new(StringArray::from_iter_values(
+                keys.iter().map(|&k| names.value(usize::from(k))),
+            ))
+        };
         let columns: Vec<ArrayRef> = vec![
-            Arc::new(UInt32Array::from(hand_index)),
+            Arc::new(Int64Array::from_iter_values(
+                hand_index.into_iter().map(i64::from),
+            )),
             Arc::new(text.finish()),
-            Arc::new(UInt8Array::from(c1)),
-            Arc::new(UInt8Array::from(c2)),
-            Arc::new(UInt8Array::from(c3)),
-            Arc::new(UInt8Array::from(c4)),
-            Arc::new(UInt8Array::from(c5)),
-            Arc::new(DictionaryArray::<UInt8Type>::try_new(
-                UInt8Array::from(category.clone()),
-                self.names.clone(),
-            )?),
-            Arc::new(UInt8Array::from(category)),
-            Arc::new(UInt8Array::from(bull)),
-            Arc::new(UInt8Array::from(point_total)),
+            small(c1),
+            small(c2),
+            small(c3),
+            small(c4),
+            small(c5),
+            named(&category, &self.names),
+            small(category),
+            Arc::new(Int16Array::from_iter(
+                bull.into_iter().map(|b: Option<u8>| b.map(i16::from)),
+            )),
+            small(point_total),
             Arc::new(grouping.finish()),
-            Arc::new(DictionaryArray::<UInt8Type>::try_new(
-                UInt8Array::from(high),
-                card_names,
-            )?),
-            Arc::new(UInt16Array::from(strength)),
-            Arc::new(UInt16Array::from(multiplier)),
-            Arc::new(UInt32Array::from(wins)),
+            named(&high, &card_names),
+            Arc::new(Int32Array::from_iter_values(
+                strength.into_iter().map(i32::from),
+            )),
+            Arc::new(Int32Array::from_iter_values(
+                multiplier.into_iter().map(i32::from),
+            )),
+            Arc::new(Int64Array::from_iter_values(
+                wins.into_iter().map(i64::from),
+            )),
             Arc::new(Float64Array::from(win_probability)),
             Arc::new(Float64Array::from(banker_ev)),
         ];

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use arrow_array::{Array, Float64Array, UInt16Array, UInt32Array, UInt8Array};
+use arrow_array::{Array, Float64Array, Int16Array, Int32Array, Int64Array};
 use cardtables::colex::{binomial, index_sorted};
 use cardtables::niuniu::{HANDS, OPPONENT_HANDS};
 use cardtables::{parse_cards, Card, Niuniu};
@@ -108,9 +108,11 @@ fn results_of(outputs: &Outputs) -> Results {
     let mut wins = Vec::with_capacity(HANDS);
     for batch in &hands {
         let s = batch.column(strength_col).as_any();
-        strength.extend(s.downcast_ref::<UInt16Array>().unwrap().values());
+        let s = s.downcast_ref::<Int32Array>().unwrap();
+        strength.extend(s.values().iter().map(|&v| u16::try_from(v).unwrap()));
         let w = batch.column(wins_col).as_any();
-        wins.extend(w.downcast_ref::<UInt32Array>().unwrap().values());
+        let w = w.downcast_ref::<Int64Array>().unwrap();
+        wins.extend(w.values().iter().map(|&v| u32::try_from(v).unwrap()));
         let ev = batch
             .column(ev_col)
             .as_any()
@@ -120,9 +122,9 @@ fn results_of(outputs: &Outputs) -> Results {
         let b = batch
             .column(bull_col)
             .as_any()
-            .downcast_ref::<UInt8Array>()
+            .downcast_ref::<Int16Array>()
             .unwrap();
-        bull.extend((0..b.len()).map(|i| b.is_valid(i).then(|| b.value(i))));
+        bull.extend((0..b.len()).map(|i| b.is_valid(i).then(|| u8::try_from(b.value(i)).unwrap())));
     }
     Results {
         table,
@@ -764,7 +766,7 @@ fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
     let bids = batch
         .column(bid_col)
         .as_any()
-        .downcast_ref::<UInt32Array>()
+        .downcast_ref::<Int64Array>()
         .unwrap();
     let bull_bull = table
         .categories()
@@ -783,7 +785,7 @@ fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
             f64::from(a.fifth_cards[bull_bull]) / 48.0,
             p_bull_bull.value(i)
         );
-        assert_eq!(a.bid, bids.value(i));
+        assert_eq!(i64::from(a.bid), bids.value(i));
     }
     let bid = |text: &str| table.lookup(&parse_cards(text).unwrap()).unwrap().bid;
     // K Q J and a 10: a bull already made, 四花牛 on 9 fifth cards.

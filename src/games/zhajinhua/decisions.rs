@@ -112,7 +112,7 @@ pub fn grid_batch(stakes: &BettingRules) -> anyhow::Result<RecordBatch> {
     let r = &rows;
     let opponents = |b: &Betting| if b.opponents_blind { "blind" } else { "seen" };
     Columns::new()
-        .str("opponents", r.iter().map(|r| opponents(&r.betting)))
+        .str("caller_view", r.iter().map(|r| opponents(&r.betting)))
         .f64("equity", r.iter().map(|r| r.equity))
         .f64("pot", r.iter().map(|r| r.pot))
         .f64("call", r.iter().map(|r| r.call))

@@ -183,7 +183,7 @@ impl HandsJob {
             points.iter().map(|(_, p)| f(p)).collect::<Vec<f64>>()
         };
         Columns::new()
-            .str("opponents", who)
+            .str("caller_view", who)
             .str("cards", hand)
             .f64("equity", points.iter().map(|(w, _)| *w))
             .f64("pot", vec![CURVE_POT; n])
