@@ -2,10 +2,32 @@
 # The one test command (README, CI): formatting, lints, every Rust test in release mode,
 # then real runs of the fast jobs (and quick variants of the long ones) whose Parquet is
 # read back with DuckDB, and questions to the runtime tables they wrote.
+#
+# Usage: scripts/test.sh [--quick]
+#   --quick: formatting, module structure, lints and the Rust tests only (no job runs, no
+#            C, Python or signal checks): the loop while editing. CI runs the full script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+quick=false
+case "${1:-}" in
+  --quick) quick=true ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
+
+# Each step prints its name; the next one (and the end) prints how long it took.
+step_name=""
+step_start=$SECONDS
+script_start=$SECONDS
+step() {
+  if [ -n "$step_name" ]; then
+    printf '    (%s: %d s)\n' "$step_name" $((SECONDS - step_start))
+  fi
+  step_name=$1
+  step_start=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -24,6 +46,12 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 read -r passed failed < <(awk '/^test result:/ { p += $4; f += $6 } END { print p + 0, f + 0 }' "$log")
+
+if $quick; then
+  step "quick mode: done"
+  echo "$passed passed, $failed failed (quick mode: no job runs; $((SECONDS - script_start)) s in all)"
+  exit 0
+fi
 
 step "python environment (.venv): the Parquet readers, and maturin, NumPy and pytest for the Python package"
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import duckdb, pyarrow, numpy, pytest" 2>/dev/null \
@@ -251,4 +279,4 @@ if [ "${CI:-}" = "true" ] || [ "${PIPELINE_TEST_SLURM:-}" = "1" ]; then
 fi
 
 step "all checks passed"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed ($((SECONDS - script_start)) s in all)"
