@@ -155,13 +155,14 @@ pub struct BlackjackQuestion {
 pub struct PushFoldQuestion {
     /// A class (AKo, 77, T9s) or two cards (As Kd).
     pub hand: String,
-    /// Effective stack in big blinds (answered at the table's grid stack at or below it).
-    #[arg(long, value_parser = positive_amount, allow_negative_numbers = true)]
+    /// Effective stack in big blinds, `12` or `12bb` (answered at the table's grid stack
+    /// at or below it).
+    #[arg(long, value_parser = positive_big_blinds, allow_negative_numbers = true)]
     pub stack: f64,
-    /// Ante per player in big blinds: the table must have been computed with it
-    /// (default: 0 with tables/holdem_pushfold/pushfold.bin, else
+    /// Ante per player in big blinds, `0.125` or `0.125bb`: the table must have been
+    /// computed with it (default: 0 with tables/holdem_pushfold/pushfold.bin, else
     /// tables/holdem_pushfold_ante/pushfold.bin).
-    #[arg(long, value_parser = amount, allow_negative_numbers = true)]
+    #[arg(long, value_parser = big_blinds, allow_negative_numbers = true)]
     pub ante: Option<f64>,
     /// The table to read.
     #[arg(long)]
@@ -338,6 +339,26 @@ fn positive_amount(text: &str) -> Result<f64, String> {
     }
 }
 
+/// An amount in big blinds: a number, optionally followed by `bb` (any case, a space
+/// allowed), as players write stacks.
+fn big_blinds(text: &str) -> Result<f64, String> {
+    amount(strip_bb(text))
+}
+
+/// A positive amount in big blinds (a stack).
+fn positive_big_blinds(text: &str) -> Result<f64, String> {
+    positive_amount(strip_bb(text))
+}
+
+/// `text` without a trailing `bb` unit.
+fn strip_bb(text: &str) -> &str {
+    let t = text.trim();
+    match t.len().checked_sub(2).filter(|&i| t.is_char_boundary(i)) {
+        Some(i) if t[i..].eq_ignore_ascii_case("bb") => t[..i].trim_end(),
+        _ => t,
+    }
+}
+
 /// A five-card stud deck size: 52, 32 or 28.
 fn deck(text: &str) -> Result<u8, String> {
     let deck: u8 = text
@@ -350,6 +371,17 @@ fn deck(text: &str) -> Result<u8, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stacks_may_carry_their_unit() {
+        for text in ["12", "12bb", "12BB", "12 bb", " 12bb "] {
+            assert_eq!(positive_big_blinds(text), Ok(12.0), "{text}");
+        }
+        assert_eq!(big_blinds("0.125bb"), Ok(0.125));
+        for bad in ["bb", "12b", "-3bb", "0bb", "12bbb", "€"] {
+            assert!(positive_big_blinds(bad).is_err(), "{bad}");
+        }
+    }
     use clap::CommandFactory;
 
     #[test]

@@ -167,16 +167,19 @@ fn suit_of(c: char) -> Option<u8> {
         .map(|s| s as u8)
 }
 
-/// Reads card text such as `"As Kh Td 2c"`, `"AsKhTd2c"`, `"10♠ 9♥"` or `"As,Kh"`.
+/// Reads card text such as `"As Kh Td 2c"`, `"AsKhTd2c"`, `"10♠ 9♥"`, `"As,Kh"` or, suit
+/// first, `"♠A ♥K"`.
 ///
-/// Ranks are `23456789TJQKA` (any case, `10` for T); suits are `shdc` or `♠♥♦♣`.
-/// Cards may be separated by spaces or commas. A card given twice is an error.
+/// Ranks are `23456789TJQKA` (any case, `10` for T); suits are `shdc` or `♠♥♦♣`, after
+/// the rank or before it. Cards may be separated by spaces or commas. A card given twice
+/// is an error.
 ///
 /// ```
 /// use cardtables::parse_cards;
 /// let cards = parse_cards("A♠ 10h,2d").unwrap();
 /// assert_eq!(cards.iter().map(|c| c.to_string()).collect::<Vec<_>>(), ["As", "Th", "2d"]);
 /// assert!(parse_cards("As As").is_err());
+/// assert_eq!(parse_cards("♠K ♥10 dQ").unwrap(), parse_cards("Ks Th Qd").unwrap());
 /// ```
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
     let mut cards = Vec::new();
@@ -222,7 +225,7 @@ struct ReadRank {
 }
 
 /// The card grammar: a rank (`23456789TJQKA` in any case, or `10`), then an optional
-/// suit, with spaces or commas between cards (or nothing).
+/// suit, or a suit then a rank, with spaces or commas between cards (or nothing).
 fn tokens(text: &str) -> impl Iterator<Item = Result<(ReadRank, Option<u8>), CardError>> + '_ {
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -232,6 +235,18 @@ fn tokens(text: &str) -> impl Iterator<Item = Result<(ReadRank, Option<u8>), Car
         }
         let &c = chars.get(i)?;
         let position = i + 1;
+        // Suit first (`♠K`, `sK`, `♥10`): a suit, then a rank, is one card.
+        if let Some(suit) = suit_of(c) {
+            let rank = match (chars.get(i + 1), chars.get(i + 2)) {
+                (Some('1'), Some('0')) => Some((8, i + 3)),
+                (Some(&r), _) => rank_of(r).map(|r| (r, i + 2)),
+                (None, _) => None,
+            };
+            if let Some((rank, next)) = rank {
+                i = next;
+                return Some(Ok((ReadRank { rank, position }, Some(suit))));
+            }
+        }
         let (rank, next) = if c == '1' && chars.get(i + 1) == Some(&'0') {
             (8, i + 2)
         } else {
@@ -271,6 +286,23 @@ mod tests {
             let card = Card::from_id(id).unwrap();
             assert_eq!(parse_cards(&card.to_string()).unwrap(), vec![card]);
         }
+    }
+
+    #[test]
+    fn accepts_the_suit_first() {
+        for id in 0..52 {
+            let card = Card::from_id(id).unwrap();
+            let text = card.to_string();
+            let (rank, suit) = text.split_at(1);
+            assert_eq!(parse_cards(&format!("{suit}{rank}")).unwrap(), vec![card]);
+        }
+        assert_eq!(
+            parse_cards("♠K♥10,dQ").unwrap(),
+            parse_cards("Ks Th Qd").unwrap()
+        );
+        // Rank first still wins where both readings start: `Ks` is the king of spades.
+        assert_eq!(parse_cards("KsQh").unwrap(), parse_cards("Ks Qh").unwrap());
+        assert!(matches!(parse_cards("s"), Err(CardError::BadRank { .. })));
     }
 
     #[test]

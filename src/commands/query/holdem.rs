@@ -10,6 +10,7 @@ use super::{bet_actions, method_note, open_table, print_actions, raises};
 use crate::cli::HoldemQuestion;
 use crate::commands::UsageError;
 use crate::games::holdem::classes::class_name;
+use crate::games::holdem::sampler::MAX_OPPONENTS as MULTIWAY_MAX;
 
 pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
@@ -77,7 +78,20 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
         let table = open_table(&path, job, "--table", |p| cardtables::Holdem::open(p))?;
         let r = match table.preflop(class, q.opponents) {
             Ok(r) => r,
-            Err(e @ HoldemQueryError::Opponents { .. }) => return Err(usage(&e)),
+            Err(e @ HoldemQueryError::Opponents { max, .. }) => {
+                // Point to the job whose table answers the question.
+                let hint = if max < MULTIWAY_MAX {
+                    format!(
+                        "; against more opponents ask the multiway table: `pipeline run \
+                         jobs/holdem_multiway.toml` writes tables/holdem_multiway/holdem.bin \
+                         (1 to {MULTIWAY_MAX} opponents), which this query reads by default \
+                         when --table is left out"
+                    )
+                } else {
+                    String::new()
+                };
+                return Err(usage(&format!("--opponents: {e}{hint}")));
+            }
             Err(e) => return Err(e.into()),
         };
         println!(

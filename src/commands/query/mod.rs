@@ -47,9 +47,10 @@ fn print_actions(actions: &[(String, f64)]) {
 }
 
 /// The raise-to amounts a question prices: those given, else 2× and 3× the call and
-/// call + pot; each must be at least the call.
+/// call + pot; each must be at least the call, and each is priced once (a size given or
+/// reached twice, like 3× the call equal to call + pot, is listed once).
 fn raises(bet: &crate::cli::Bet) -> anyhow::Result<Vec<f64>> {
-    let raises = if bet.raises.is_empty() {
+    let mut raises = if bet.raises.is_empty() {
         vec![
             2.0 * bet.call.max(1.0),
             3.0 * bet.call.max(1.0),
@@ -64,6 +65,12 @@ fn raises(bet: &crate::cli::Bet) -> anyhow::Result<Vec<f64>> {
             bet.call
         )));
     }
+    let mut seen: Vec<f64> = Vec::with_capacity(raises.len());
+    raises.retain(|r| {
+        let new = !seen.contains(r);
+        seen.push(*r);
+        new
+    });
     Ok(raises)
 }
 
