@@ -98,7 +98,7 @@ impl Valuer<'_> {
 }
 
 /// `four` (increasing ids) with `card` inserted in order.
-fn with_fifth(four: &[Card; 4], card: Card) -> [Card; 5] {
+pub fn with_fifth(four: &[Card; 4], card: Card) -> [Card; 5] {
     let mut out = [card; 5];
     let mut at = 0;
     for (i, &c) in four.iter().enumerate() {

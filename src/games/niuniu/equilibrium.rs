@@ -39,7 +39,7 @@ use cardtables::colex::unrank;
 use cardtables::niuniu_bidding::{class_of, CLASSES, FIFTH_CARDS, FOUR_HANDS, MAX_BIDS};
 use cardtables::Card;
 
-use super::bidding::Scorer;
+use super::bidding::{with_fifth, Scorer};
 
 /// Tie-break positions per category: one per card.
 const TIES: usize = 52;
@@ -128,22 +128,6 @@ impl Solve {
 fn strength(scorer: &Scorer, five: &[Card; 5]) -> u16 {
     let hand = scorer.play(five);
     u16::from(hand.rank) * TIES as u16 + u16::from(hand.tie)
-}
-
-/// `four` (increasing ids) with `card` inserted in order.
-fn with_fifth(four: &[Card; 4], card: Card) -> [Card; 5] {
-    let mut out = [card; 5];
-    let mut at = 0;
-    for (i, &c) in four.iter().enumerate() {
-        if c < card {
-            out[i] = c;
-            at = i + 1;
-        } else {
-            out[i + 1] = c;
-        }
-    }
-    out[at] = card;
-    out
 }
 
 /// The strengths of the 48 fifth cards of the four-card hand with colex index `index`,
