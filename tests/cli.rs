@@ -2319,8 +2319,8 @@ fn a_run_ends_with_its_headline() {
 }
 
 /// The jobs that sample write the same bytes on one thread, on every thread, and as two
-/// shards merged: `niuniu.bidding` runs its one-deck check in the finish step from streams
-/// of (seed, class), `niuniu.multiway` in its units from streams of (seed, unit),
+/// shards merged: `niuniu.bidding` runs its one-deck check in units (each shard solving
+/// the equilibrium it checks) from streams of (seed, class), `niuniu.multiway` in its units from streams of (seed, unit),
 /// `blackjack.indices` draws its shoes in its units from streams of (seed, unit), and
 /// `blackjack.counter` plays its rounds in units of 10 M (three here) the same way.
 #[test]

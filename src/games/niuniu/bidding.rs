@@ -236,7 +236,7 @@ impl Mixture {
 /// Simulated results of one class: per bid level, in [`PAYOFF_UNIT`]s, the sums of the
 /// payoffs and of their squares, and the sum of squares of each level's gain over the
 /// `base` level (on the same tables).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClassSample {
     pub deals: u64,
     pub base: usize,
@@ -255,6 +255,37 @@ fn std_error(sum: i64, sum_sq: i128, n: u64) -> f64 {
 }
 
 impl ClassSample {
+    /// Checks a sample read back from a checkpoint or part against what
+    /// [`simulate_class`] produces for `levels` levels and `deals` tables: its lengths,
+    /// its base level, and sums small enough that every figure derived from them is
+    /// computed without overflow.
+    pub fn validate(&self, levels: usize, deals: u64) -> Result<(), String> {
+        if self.deals != deals {
+            return Err(format!("{} tables, expected {deals}", self.deals));
+        }
+        if self.base >= levels {
+            return Err(format!("base level {} of {levels}", self.base));
+        }
+        for (name, len) in [
+            ("sum", self.sum.len()),
+            ("sum_sq", self.sum_sq.len()),
+            ("gain_sq", self.gain_sq.len()),
+        ] {
+            if len != levels {
+                return Err(format!("{len} {name} values, expected {levels}"));
+            }
+        }
+        if self
+            .sum
+            .iter()
+            .any(|s| s.unsigned_abs() > (i64::MAX / 4) as u64)
+            || self.sum_sq.iter().chain(&self.gain_sq).any(|&q| q < 0)
+        {
+            return Err("sums out of range".into());
+        }
+        Ok(())
+    }
+
     /// Mean payoff per stake of bid level `level`.
     pub fn ev(&self, level: usize) -> f64 {
         self.sum[level] as f64 / (PAYOFF_UNIT as f64 * self.deals as f64)

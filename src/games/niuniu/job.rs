@@ -8,7 +8,7 @@
 //! [`Counts`] of its multisets. `finish` expands those to the 2,598,960 hands
 //! (`super::tables`) and writes the report (`super::report`).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use cardtables::niuniu::{CategoryInfo, NiuniuPayload, HANDS, NO_CATEGORY, OPPONENT_HANDS, SLOTS};
 use cardtables::niuniu_bidding::{CLASSES, FIFTH_CARDS, FOUR_HANDS};
@@ -16,9 +16,10 @@ use cardtables::{Niuniu, NiuniuBidding};
 use rayon::prelude::*;
 
 use super::bidding::{
-    class_sizes, four_stats, simulate_class, Deck, FourStats, Mixture, Scorer, Table, Valuer,
+    class_sizes, four_stats, simulate_class, ClassSample, Deck, FourStats, Mixture, Scorer, Table,
+    Valuer,
 };
-use super::equilibrium::BidGame;
+use super::equilibrium::{BidGame, Solve};
 use super::eval::{category_table, MULTISETS};
 use super::multiway::{self, sample_slot, Slot, SlotSample};
 use super::opponents::{counts, prepare, Counts, Multiset, Outcome};
@@ -263,14 +264,44 @@ impl Job for HandsJob {
 /// `stream(seed, BIDDING_STREAMS + c)`, apart from every unit's stream.
 const BIDDING_STREAMS: u64 = 1 << 40;
 
-/// The `niuniu.bidding` job, planned from a job file: the `niuniu.hands` head-to-head
-/// counts as its units, then in `finish` the exact four-card results, the bidding
-/// equilibrium and its one-deck check (seconds to a minute, so it is not split into units:
-/// a sharded run computes it where the parts are merged).
+/// Four-rank classes per one-deck check unit: 35 units of 52 classes.
+const CLASSES_PER_CHECK_UNIT: usize = 52;
+
+/// A unit result of `niuniu.bidding`.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub enum BiddingUnit {
+    /// Head-to-head counts of a range of rank multisets, as `niuniu.hands`.
+    Counts(Vec<Counts>),
+    /// The one-deck check of a range of four-rank classes, in class order.
+    Check(Vec<ClassSample>),
+}
+
+/// The exact part of `niuniu.bidding`: what the one-deck check and the outputs start from.
+#[derive(Clone)]
+pub(super) struct Solved {
+    /// Exact results by (rank multiset, tie-break suit), from the head-to-head counts.
+    outcomes: Vec<[Outcome; 4]>,
+    stats: Vec<FourStats>,
+    weights: Vec<f64>,
+    solve: Solve,
+}
+
+/// The `niuniu.bidding` job, planned from a job file.
+///
+/// Its units are the `niuniu.hands` head-to-head counts, then (when `check_deals_per_class`
+/// is not 0) the one-deck check of the equilibrium, 52 classes per unit. A check unit
+/// needs the equilibrium, and a unit sees only the rules: so the first check unit a
+/// process runs computes the counts, the four-card results and the equilibrium itself
+/// (about 2 s of CPU, once per process, shared by its other check units and its
+/// `finish`). The checks, which grow to hours with `check_deals_per_class`, are then
+/// checkpointed and sharded like any units; a merge computes the equilibrium once more
+/// and no simulation.
 pub struct BiddingJob {
     pub(super) hands: HandsJob,
     pub(super) settings: BiddingSettings,
     seed: u64,
+    /// The exact part, once a check unit of this process has computed it.
+    solved: OnceLock<Solved>,
 }
 
 impl BiddingJob {
@@ -282,6 +313,7 @@ impl BiddingJob {
             hands,
             settings,
             seed: spec.run.seed,
+            solved: OnceLock::new(),
         })
     }
 
@@ -291,18 +323,38 @@ impl BiddingJob {
             hands: HandsJob::from_ranking(ranking),
             settings,
             seed,
+            solved: OnceLock::new(),
         }
     }
 
-    /// The exact four-card results, the bidding equilibrium and its one-deck check, from
-    /// the exact outcomes of every five-card slot.
-    pub(super) fn compute(&self, outcomes: &[[Outcome; 4]], progress: &Progress) -> Bidding {
+    fn scorer(&self) -> Scorer<'_> {
+        Scorer {
+            ranking: &self.hands.ranking,
+            categories: &self.hands.categories,
+        }
+    }
+
+    /// Units of the one-deck check.
+    fn check_units(&self) -> usize {
+        if self.settings.check_deals_per_class == 0 {
+            0
+        } else {
+            CLASSES.div_ceil(CLASSES_PER_CHECK_UNIT)
+        }
+    }
+
+    /// The classes check unit `unit` (counted from the first check unit) simulates.
+    fn check_classes(unit: usize) -> std::ops::Range<usize> {
+        let start = unit * CLASSES_PER_CHECK_UNIT;
+        start..(start + CLASSES_PER_CHECK_UNIT).min(CLASSES)
+    }
+
+    /// The exact four-card results and the bidding equilibrium, from the exact outcomes
+    /// of every five-card slot.
+    fn solve_outcomes(&self, outcomes: Vec<[Outcome; 4]>, progress: &Progress) -> Solved {
         let valuer = Valuer {
-            scorer: Scorer {
-                ranking: &self.hands.ranking,
-                categories: &self.hands.categories,
-            },
-            outcomes,
+            scorer: self.scorer(),
+            outcomes: &outcomes,
         };
         progress.phase("four-card hands");
         let stats: Vec<FourStats> = (0..FOUR_HANDS as u32)
@@ -329,43 +381,111 @@ impl BiddingJob {
                 }
             },
         );
-        let mut one_deck = Vec::new();
-        if self.settings.check_deals_per_class > 0 {
-            progress.phase("one-deck check of the equilibrium");
-            let rivals = Mixture::from_strategy(&solve.strategy, solve.levels);
-            let table = Table {
-                scorer: &valuer.scorer,
-                players: usize::from(self.settings.players),
-                bids: &self.settings.bids,
-                rivals: &rivals,
-                deck: Deck::Shared,
-            };
-            one_deck = (0..CLASSES)
-                .into_par_iter()
-                .map(|class| {
-                    let mut rng = stream(self.seed, BIDDING_STREAMS + class as u64);
-                    simulate_class(
-                        &table,
-                        class,
-                        usize::from(solve.main_level(class)),
-                        u64::from(self.settings.check_deals_per_class),
-                        &mut rng,
-                    )
-                })
-                .collect();
-        }
-        Bidding {
+        Solved {
             weights: (0..CLASSES).map(|c| game.class_weight(c)).collect(),
+            outcomes,
             stats,
-            sizes: class_sizes(),
             solve,
-            one_deck,
         }
+    }
+
+    /// The exact part for a check unit: computed by the first one this process runs.
+    ///
+    /// It is computed on a thread of its own, in a pool of as many threads as the unit's:
+    /// a unit's own thread waiting inside a parallel loop could otherwise pick up another
+    /// check unit and wait for itself.
+    fn solved_for_units(&self) -> &Solved {
+        self.solved.get_or_init(|| {
+            let threads = rayon::current_num_threads();
+            let compute = || {
+                let units = (0..self.hands.unit_count())
+                    .into_par_iter()
+                    .map(|u| self.hands.run_unit(u))
+                    .collect();
+                let outcomes = self
+                    .hands
+                    .outcomes_of_units(units)
+                    .expect("the counts of run_unit are complete");
+                self.solve_outcomes(outcomes, &Progress::hidden())
+            };
+            std::thread::scope(|scope| {
+                let worker = scope.spawn(|| {
+                    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                        Ok(pool) => pool.install(compute),
+                        // No pool of its own: the global one (at most one thread a core).
+                        Err(_) => compute(),
+                    }
+                });
+                match worker.join() {
+                    Ok(solved) => solved,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            })
+        })
+    }
+
+    /// The one-deck check of `classes`, against the equilibrium of `solved`.
+    fn check(&self, solved: &Solved, classes: std::ops::Range<usize>) -> Vec<ClassSample> {
+        let rivals = Mixture::from_strategy(&solved.solve.strategy, solved.solve.levels);
+        let table = Table {
+            scorer: &self.scorer(),
+            players: usize::from(self.settings.players),
+            bids: &self.settings.bids,
+            rivals: &rivals,
+            deck: Deck::Shared,
+        };
+        classes
+            .into_par_iter()
+            .map(|class| {
+                let mut rng = stream(self.seed, BIDDING_STREAMS + class as u64);
+                simulate_class(
+                    &table,
+                    class,
+                    usize::from(solved.solve.main_level(class)),
+                    u64::from(self.settings.check_deals_per_class),
+                    &mut rng,
+                )
+            })
+            .collect()
+    }
+
+    /// Everything the outputs need, from the units in index order.
+    pub(super) fn bidding(
+        &self,
+        units: Vec<BiddingUnit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Bidding> {
+        let mut counts = Vec::new();
+        let mut one_deck = Vec::new();
+        for unit in units {
+            match unit {
+                BiddingUnit::Counts(c) => counts.push(c),
+                BiddingUnit::Check(c) => one_deck.extend(c),
+            }
+        }
+        let outcomes = self.hands.outcomes_of_units(counts)?;
+        let solved = match self.solved.get() {
+            Some(solved) => {
+                anyhow::ensure!(
+                    solved.outcomes == outcomes,
+                    "internal error: the check units' outcomes differ from the units'"
+                );
+                solved.clone()
+            }
+            None => self.solve_outcomes(outcomes, progress),
+        };
+        Ok(Bidding {
+            weights: solved.weights,
+            stats: solved.stats,
+            sizes: class_sizes(),
+            solve: solved.solve,
+            one_deck,
+        })
     }
 }
 
 impl Job for BiddingJob {
-    type Unit = Vec<Counts>;
+    type Unit = BiddingUnit;
 
     fn describe(&self) -> Vec<String> {
         let s = &self.settings;
@@ -375,32 +495,66 @@ impl Job for BiddingJob {
                 s.players
             ),
             format!(
-                "bidding equilibrium: bids {:?}, solved to exploitability {:e} (at most {} rounds); one-deck check {} tables per class (seed {})",
-                s.bids, s.target_exploitability, s.max_rounds, s.check_deals_per_class, self.seed
+                "bidding equilibrium: bids {:?}, solved to exploitability {:e} (at most {} rounds); one-deck check {} tables per class (seed {}), {} units",
+                s.bids,
+                s.target_exploitability,
+                s.max_rounds,
+                s.check_deals_per_class,
+                self.seed,
+                self.check_units()
             ),
         ]
     }
 
     fn unit_count(&self) -> usize {
-        self.hands.unit_count()
+        self.hands.unit_count() + self.check_units()
     }
 
-    fn check_unit(&self, index: usize, unit: &Vec<Counts>) -> Result<(), String> {
-        self.hands.check_unit(index, unit)
+    fn check_unit(&self, index: usize, unit: &BiddingUnit) -> Result<(), String> {
+        let counts = self.hands.unit_count();
+        match unit {
+            BiddingUnit::Counts(c) if index < counts => self.hands.check_unit(index, c),
+            BiddingUnit::Check(samples) if index >= counts => {
+                let classes = Self::check_classes(index - counts);
+                if samples.len() != classes.len() {
+                    return Err(format!(
+                        "{} checked classes, expected {}",
+                        samples.len(),
+                        classes.len()
+                    ));
+                }
+                let levels = self.settings.bids.len() + 1;
+                for (class, s) in classes.zip(samples) {
+                    s.validate(levels, u64::from(self.settings.check_deals_per_class))
+                        .map_err(|e| format!("class {class}: {e}"))?;
+                }
+                Ok(())
+            }
+            BiddingUnit::Counts(_) => {
+                Err("head-to-head counts where a one-deck check belongs".into())
+            }
+            BiddingUnit::Check(_) => {
+                Err("a one-deck check where head-to-head counts belong".into())
+            }
+        }
     }
 
-    fn run_unit(&self, index: usize) -> Vec<Counts> {
-        self.hands.run_unit(index)
+    fn run_unit(&self, index: usize) -> BiddingUnit {
+        let counts = self.hands.unit_count();
+        if index < counts {
+            return BiddingUnit::Counts(self.hands.run_unit(index));
+        }
+        let solved = self.solved_for_units();
+        BiddingUnit::Check(self.check(solved, Self::check_classes(index - counts)))
     }
 
     fn finish(
         &self,
         meta: &JobMeta,
-        units: Vec<Vec<Counts>>,
+        units: Vec<BiddingUnit>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
-        let outcomes = self.hands.outcomes_of_units(units)?;
-        let bidding = self.compute(&outcomes, progress);
+        let bidding = self.bidding(units, progress)?;
         let ranking = &self.hands.ranking;
         for (index, s) in bidding.stats.iter().enumerate() {
             let total: u32 = s.fifth_cards.iter().map(|&n| u32::from(n)).sum();

@@ -157,7 +157,7 @@ pub fn counts(ours: &Multiset, all: &[Option<Multiset>]) -> Counts {
 }
 
 /// Exact head-to-head results shared by every hand with the same ranks and high suit.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// Opponent hands beaten, of C(47,5).
     pub wins: u32,

@@ -488,9 +488,9 @@ fn banker_ties_rules() -> NiuniuRules {
 
 /// The exact five-card outcomes of a rule set, as `niuniu.bidding` computes them.
 fn outcomes_of(job: &BiddingJob) -> Vec<[Outcome; 4]> {
-    let units: Vec<_> = (0..job.unit_count())
+    let units: Vec<_> = (0..job.hands.unit_count())
         .into_par_iter()
-        .map(|u| job.run_unit(u))
+        .map(|u| job.hands.run_unit(u))
         .collect();
     job.hands.outcomes_of_units(units).unwrap()
 }
@@ -722,6 +722,73 @@ fn the_table_simulation_agrees_with_the_exact_evs() {
 /// The whole job on a small simulation: the runtime table answers every sampled
 /// four-card hand as its `four_cards.parquet` row, the same seed gives the same bytes,
 /// and strong made hands bid while hopeless ones do not.
+/// The one-deck check is units, as a shard computes them: check units run by a job that
+/// never ran the counts (so computes the equilibrium itself), counts by another, and the
+/// outputs built by a third, are the bytes of one job doing everything. Swapped or forged
+/// unit results are refused.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "runs the job: run with --release")]
+fn the_bidding_check_units_shard_to_the_same_bytes() {
+    use super::job::BiddingUnit;
+    let settings = BiddingSettings {
+        check_deals_per_class: 200,
+        ..BiddingSettings::default()
+    };
+    let job = || {
+        BiddingJob::from_parts(
+            Ranking::new(NiuniuRules::default()).unwrap(),
+            settings.clone(),
+            11,
+        )
+    };
+    let meta = JobMeta::named("test", "niuniu.bidding");
+    let whole = job();
+    let n = whole.unit_count();
+    let counts = whole.hands.unit_count();
+    assert_eq!(n, counts + 35, "35 check units of 52 classes");
+    let units: Vec<_> = (0..n).into_par_iter().map(|u| whole.run_unit(u)).collect();
+    for (u, unit) in units.iter().enumerate() {
+        whole.check_unit(u, unit).unwrap();
+    }
+    let one = whole.finish(&meta, units, &Progress::hidden()).unwrap();
+
+    let (checker, counter, merger) = (job(), job(), job());
+    let mut parts: Vec<_> = (counts..n).map(|u| checker.run_unit(u)).collect();
+    let mut units: Vec<_> = (0..counts).map(|u| counter.run_unit(u)).collect();
+    units.append(&mut parts);
+    // A unit of the wrong kind, and a forged sample, are refused by index.
+    assert!(merger.check_unit(0, &units[counts]).is_err());
+    assert!(merger.check_unit(counts, &units[0]).is_err());
+    let BiddingUnit::Check(samples) = &units[counts] else {
+        panic!("a check unit")
+    };
+    let mut forged = samples.clone();
+    forged[3].deals += 1;
+    assert!(merger
+        .check_unit(counts, &BiddingUnit::Check(forged))
+        .is_err());
+    let mut forged = samples.clone();
+    forged[0].sum.pop();
+    assert!(merger
+        .check_unit(counts, &BiddingUnit::Check(forged))
+        .is_err());
+    let mut forged = samples.clone();
+    forged[1].sum[0] = i64::MAX;
+    assert!(merger
+        .check_unit(counts, &BiddingUnit::Check(forged))
+        .is_err());
+    assert!(merger
+        .check_unit(counts, &BiddingUnit::Check(samples[1..].to_vec()))
+        .is_err());
+    let merged = merger.finish(&meta, units, &Progress::hidden()).unwrap();
+    assert!(one.tables[0].bytes == merged.tables[0].bytes);
+    assert_eq!(one.report.markdown, merged.report.markdown);
+    assert_eq!(one.report.charts, merged.report.charts);
+    for (a, b) in one.parquet.iter().zip(&merged.parquet) {
+        assert_eq!(a.batches.collect().unwrap(), b.batches.collect().unwrap());
+    }
+}
+
 #[test]
 #[cfg_attr(debug_assertions, ignore = "runs the job: run with --release")]
 fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
