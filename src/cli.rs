@@ -24,11 +24,15 @@ pub enum Command {
     /// Run a job file: writes tables/<name>/ (Parquet, runtime table, manifest.json) and
     /// reports/<name>.md under the output root.
     Run(RunArgs),
-    /// List the jobs in a folder with their kind and description.
+    /// List the jobs in a folder with their kind and description, or (--kinds) every job
+    /// kind this build knows with the tables its job files may hold.
     List {
         /// Folder of job files.
         #[arg(long, default_value = "jobs")]
         jobs: PathBuf,
+        /// List the job kinds instead of job files.
+        #[arg(long, conflicts_with = "jobs")]
+        kinds: bool,
     },
     /// Describe a Parquet file (schema, rows, metadata) or a runtime table file (header,
     /// game, rules, checksum verdict).

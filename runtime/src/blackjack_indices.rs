@@ -12,7 +12,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::blackjack::{
+pub use crate::blackjack_chart::MAX_COUNT;
+use crate::blackjack_chart::{
     total, value_index, Action, BlackjackQueryError, Cell, Row, ACTIONS, CHART_ROWS, NO_ACTION,
     RANKS,
 };
@@ -20,8 +21,6 @@ use crate::format::{self, Game, TableError, TableHeader};
 
 /// Chart cells (row · 10 + upcard value index).
 pub const CELLS: usize = CHART_ROWS * RANKS;
-/// The largest count a question may give.
-pub const MAX_COUNT: i32 = 1000;
 /// The widest count range a table may hold.
 const MAX_COUNTS: usize = 81;
 

@@ -103,6 +103,7 @@
 //!   ```
 
 pub mod blackjack;
+pub mod blackjack_chart;
 pub mod blackjack_indices;
 pub mod card;
 pub mod colex;

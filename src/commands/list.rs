@@ -1,4 +1,5 @@
-//! `pipeline list`: the job files of a folder with their kind and description.
+//! `pipeline list`: the job files of a folder with their kind and description, or every
+//! job kind of the registry (`--kinds`).
 
 use std::path::Path;
 
@@ -38,4 +39,23 @@ pub fn list(dir: &Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Every job kind of the registry: name, the tables beyond `[job]`, `[rules]` and `[run]`
+/// its job files may hold, and what it computes.
+pub fn kinds() {
+    let width = crate::games::KINDS
+        .iter()
+        .map(|k| k.name.len())
+        .max()
+        .unwrap_or(0);
+    for k in crate::games::KINDS {
+        let tables: Vec<String> = k.tables.iter().map(|t| format!("[{t}]")).collect();
+        let tables = if tables.is_empty() {
+            String::new()
+        } else {
+            format!(" (also {})", tables.join(" "))
+        };
+        println!("{:width$}  {}{tables}", k.name, k.description);
+    }
 }

@@ -32,7 +32,14 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::merge(args),
         Command::Check(args) => check::check(args),
-        Command::List { jobs } => list::list(&jobs),
+        Command::List { jobs, kinds } => {
+            if kinds {
+                list::kinds();
+                Ok(())
+            } else {
+                list::list(&jobs)
+            }
+        }
         Command::Inspect { file } => inspect::inspect(&file),
         Command::Query { game } => query::query(game),
     }

@@ -6,131 +6,147 @@ pub mod niuniu;
 pub mod stud;
 pub mod zhajinhua;
 
-use crate::engine::ErasedJob;
+use crate::engine::{ErasedJob, Job};
 use crate::job::{JobError, JobSpec, EXTRA_TABLES};
 
-/// Every job kind this build knows, with a one-line description.
-pub const KINDS: &[(&str, &str)] = &[
-    (
-        "blackjack.strategy",
-        "Blackjack: exact EVs, basic strategy and house edge for a grid of rule sets, checked by simulation",
-    ),
-    (
-        "blackjack.indices",
-        "Blackjack: count-index plays for a counting system, EV and insurance by true count, exact per drawn shoe",
-    ),
-    (
-        "blackjack.counter",
-        "Blackjack: a card counter at the table (bet ramp, index plays, hands, wonging), simulated: win rate, SCORE, N0, risk of ruin",
-    ),
-    (
-        "holdem.headsup",
-        "Texas Hold'em: exact heads-up equity of every matchup (47,008 classes) and the 169 × 169 class matrix",
-    ),
-    (
-        "holdem.multiway",
-        "Texas Hold'em: every class against 1 (exact) to 9 random opponents (seeded Monte Carlo)",
-    ),
-    (
-        "holdem.pushfold",
-        "Texas Hold'em: the exact heads-up push/fold equilibrium at every stack, with antes",
-    ),
-    (
-        "holdem.preflop",
-        "Texas Hold'em: exact equity of all 169 starting hands (and 1,326 combos) vs one random hand",
-    ),
-    (
-        "niuniu.hands",
-        "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
-    ),
-    (
-        "niuniu.bidding",
-        "Niuniu see-four-cards bidding (看牌抢庄): every four-card hand's fifth-card odds, exact EVs, suggested bid",
-    ),
-    (
-        "niuniu.multiway",
-        "Niuniu at a full table: every hand against 1 to 5 players, beating them all (通比) and the banker's spread (庄家)",
-    ),
-    (
-        "zhajinhua.hands",
-        "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
-    ),
-    (
-        "stud.tables",
-        "Five-card stud: categories per deck, exact hit probability vs the rule of 2 and 4, break-even outs",
-    ),
-    (
-        "zhajinhua.multiway",
-        "Zhajinhua: as zhajinhua.hands, plus 3 to 5 opponents by seeded Monte Carlo",
-    ),
-];
-
-/// The tables beyond `[job]`, `[rules]` and `[run]` that a job kind reads; any other is
-/// an error, so a misplaced `[grid]` never silently does nothing.
-fn extra_tables(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "blackjack.strategy" => &["grid", "simulation", "analysis"],
-        "blackjack.indices" => &["grid", "count", "indices"],
-        "blackjack.counter" => &["grid", "count", "play", "betting"],
-        "holdem.pushfold" => &["pushfold"],
-        "niuniu.bidding" => &["bidding"],
-        "niuniu.multiway" => &["multiway"],
-        "zhajinhua.hands" | "zhajinhua.multiway" => &["betting"],
-        _ => &[],
-    }
+/// A job kind: what `[job] kind` names, as each game declares it once.
+pub struct Kind {
+    /// The `kind` a job file writes, `game.what`.
+    pub name: &'static str,
+    /// One line for `pipeline list` and errors.
+    pub description: &'static str,
+    /// The tables beyond `[job]`, `[rules]` and `[run]` the kind reads; any other is an
+    /// error, so a misplaced `[grid]` never silently does nothing.
+    pub tables: &'static [&'static str],
+    /// Plans a job of this kind, validating its rules.
+    plan: fn(&JobSpec) -> Result<Box<dyn ErasedJob>, JobError>,
 }
+
+/// A planned job of any kind, for the engine.
+fn erased<J: Job + 'static>(job: J) -> Box<dyn ErasedJob> {
+    Box::new(job)
+}
+
+/// Every job kind this build knows: the one registry.
+pub const KINDS: &[Kind] = &[
+    Kind {
+        name: "blackjack.strategy",
+        description: "Blackjack: exact EVs, basic strategy and house edge for a grid of rule sets, checked by simulation",
+        tables: &["grid", "simulation", "analysis"],
+        plan: |spec| blackjack::job::StrategyJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "blackjack.indices",
+        description: "Blackjack: count-index plays for a counting system, EV and insurance by true count, exact per drawn shoe",
+        tables: &["grid", "count", "indices"],
+        plan: |spec| blackjack::job::IndicesJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "blackjack.counter",
+        description: "Blackjack: a card counter at the table (bet ramp, index plays, hands, wonging), simulated: win rate, SCORE, N0, risk of ruin",
+        tables: &["grid", "count", "play", "betting"],
+        plan: |spec| blackjack::job::CounterJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "holdem.headsup",
+        description: "Texas Hold'em: exact heads-up equity of every matchup (47,008 classes) and the 169 × 169 class matrix",
+        tables: &[],
+        plan: |spec| holdem::job::HeadsUpJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "holdem.multiway",
+        description: "Texas Hold'em: every class against 1 (exact) to 9 random opponents (seeded Monte Carlo)",
+        tables: &[],
+        plan: |spec| holdem::job::MultiwayJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "holdem.pushfold",
+        description: "Texas Hold'em: the exact heads-up push/fold equilibrium at every stack, with antes",
+        tables: &["pushfold"],
+        plan: |spec| holdem::job::PushFoldJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "holdem.preflop",
+        description: "Texas Hold'em: exact equity of all 169 starting hands (and 1,326 combos) vs one random hand",
+        tables: &[],
+        plan: |spec| holdem::job::PreflopJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "niuniu.hands",
+        description: "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
+        tables: &[],
+        plan: |spec| niuniu::job::HandsJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "niuniu.bidding",
+        description: "Niuniu see-four-cards bidding (看牌抢庄): every four-card hand's fifth-card odds, exact EVs, suggested bid",
+        tables: &["bidding"],
+        plan: |spec| niuniu::job::BiddingJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "niuniu.multiway",
+        description: "Niuniu at a full table: every hand against 1 to 5 players, beating them all (通比) and the banker's spread (庄家)",
+        tables: &["multiway"],
+        plan: |spec| niuniu::job::MultiwayJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "zhajinhua.hands",
+        description: "Zhajinhua: all C(52,3) hands under a rule variant, exact win/tie/loss vs 1 and 2 opponents",
+        tables: &["betting"],
+        plan: |spec| zhajinhua::job::HandsJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "stud.tables",
+        description: "Five-card stud: categories per deck, exact hit probability vs the rule of 2 and 4, break-even outs",
+        tables: &[],
+        plan: |spec| stud::job::TablesJob::new(spec).map(erased),
+    },
+    Kind {
+        name: "zhajinhua.multiway",
+        description: "Zhajinhua: as zhajinhua.hands, plus 3 to 5 opponents by seeded Monte Carlo",
+        tables: &["betting"],
+        plan: |spec| zhajinhua::job::HandsJob::multiway(spec).map(erased),
+    },
+];
 
 /// Plans the job a spec names, validating its rules.
 pub fn build(spec: &JobSpec) -> Result<Box<dyn ErasedJob>, JobError> {
-    if KINDS.iter().any(|(k, _)| *k == spec.kind) {
-        for table in EXTRA_TABLES {
-            if spec.has_table(table) && !extra_tables(&spec.kind).contains(&table) {
-                let readers: Vec<&str> = KINDS
-                    .iter()
-                    .map(|(k, _)| *k)
-                    .filter(|k| extra_tables(k).contains(&table))
-                    .collect();
-                let reader = match readers.split_last() {
-                    Some((last, [])) => format!("{last} reads"),
-                    Some((last, rest)) => format!("{} and {last} read", rest.join(", ")),
-                    None => "no job kind reads".to_string(),
-                };
-                return Err(spec.field_error(
-                    table,
-                    format!(
-                        "a {} job has no [{table}] table (only {reader} it)",
-                        spec.kind
-                    ),
-                ));
-            }
-        }
-    }
-    match spec.kind.as_str() {
-        "blackjack.strategy" => Ok(Box::new(blackjack::job::StrategyJob::new(spec)?)),
-        "blackjack.indices" => Ok(Box::new(blackjack::job::IndicesJob::new(spec)?)),
-        "blackjack.counter" => Ok(Box::new(blackjack::job::CounterJob::new(spec)?)),
-        "holdem.headsup" => Ok(Box::new(holdem::job::HeadsUpJob::new(spec)?)),
-        "holdem.multiway" => Ok(Box::new(holdem::job::MultiwayJob::new(spec)?)),
-        "holdem.preflop" => Ok(Box::new(holdem::job::PreflopJob::new(spec)?)),
-        "holdem.pushfold" => Ok(Box::new(holdem::job::PushFoldJob::new(spec)?)),
-        "niuniu.hands" => Ok(Box::new(niuniu::job::HandsJob::new(spec)?)),
-        "niuniu.bidding" => Ok(Box::new(niuniu::job::BiddingJob::new(spec)?)),
-        "niuniu.multiway" => Ok(Box::new(niuniu::job::MultiwayJob::new(spec)?)),
-        "stud.tables" => Ok(Box::new(stud::job::TablesJob::new(spec)?)),
-        "zhajinhua.hands" => Ok(Box::new(zhajinhua::job::HandsJob::new(spec)?)),
-        "zhajinhua.multiway" => Ok(Box::new(zhajinhua::job::HandsJob::multiway(spec)?)),
-        other => Err(spec.field_error(
+    let Some(kind) = KINDS.iter().find(|k| k.name == spec.kind) else {
+        return Err(spec.field_error(
             "job.kind",
             format!(
-                "unknown job kind {other:?}: this build knows {}",
+                "unknown job kind {:?}: this build knows {}",
+                spec.kind,
                 KINDS
                     .iter()
-                    .map(|(k, _)| format!("{k:?}"))
+                    .map(|k| format!("{:?}", k.name))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-        )),
+        ));
+    };
+    for table in EXTRA_TABLES {
+        if spec.has_table(table) && !kind.tables.contains(&table) {
+            let readers: Vec<&str> = KINDS
+                .iter()
+                .filter(|k| k.tables.contains(&table))
+                .map(|k| k.name)
+                .collect();
+            let reader = match readers.split_last() {
+                Some((last, [])) => format!("{last} reads"),
+                Some((last, rest)) => format!("{} and {last} read", rest.join(", ")),
+                None => "no job kind reads".to_string(),
+            };
+            return Err(spec.field_error(
+                table,
+                format!(
+                    "a {} job has no [{table}] table (only {reader} it)",
+                    kind.name
+                ),
+            ));
+        }
     }
+    (kind.plan)(spec)
 }
 
 #[cfg(test)]
@@ -172,5 +188,21 @@ mod tests {
             .err()
             .expect("refused");
         assert!(e.message.contains("\"niuniu.hands\""), "{e}");
+    }
+
+    /// The registry names each kind once, and every table a kind reads is one the job
+    /// file parser knows.
+    #[test]
+    fn the_registry_names_each_kind_once() {
+        for (i, k) in KINDS.iter().enumerate() {
+            assert!(
+                KINDS[..i].iter().all(|o| o.name != k.name),
+                "{} twice",
+                k.name
+            );
+            for t in k.tables {
+                assert!(EXTRA_TABLES.contains(t), "{}: [{t}]", k.name);
+            }
+        }
     }
 }
