@@ -143,6 +143,10 @@ expect "insurance: " \
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 
+step "every query with --json: one object, its fields equal to the Parquet columns of the same names"
+.venv/bin/python scripts/check_query_json.py "$bin" "$out"
+passed=$((passed + 1))
+
 step "the counter job the indices job wrote plays every index play it found"
 generated="$out/reports/blackjack_indices_quick/counter_0.toml"
 plays=$(grep -o '<summary>[0-9]* index plays' "$out/reports/blackjack_indices_quick.md" | grep -o '[0-9]*')

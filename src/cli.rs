@@ -44,6 +44,10 @@ pub enum Command {
     Check(CheckArgs),
     /// Answer a question from a runtime table, in O(1).
     Query {
+        /// Print the answer as one JSON object, its fields named as the Parquet columns
+        /// of the same figures.
+        #[arg(long, global = true)]
+        json: bool,
         #[command(subcommand)]
         game: QueryGame,
     },
@@ -130,6 +134,20 @@ pub enum QueryGame {
     Stud(StudQuestion),
     /// Exact win / tie / loss of a Zhajinhua hand and the EV of each action.
     Zhajinhua(ZhajinhuaQuestion),
+}
+
+impl QueryGame {
+    /// The game's name as the subcommand spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            QueryGame::Blackjack(_) => "blackjack",
+            QueryGame::Niuniu(_) => "niuniu",
+            QueryGame::Holdem(_) => "holdem",
+            QueryGame::Pushfold(_) => "pushfold",
+            QueryGame::Stud(_) => "stud",
+            QueryGame::Zhajinhua(_) => "zhajinhua",
+        }
+    }
 }
 
 /// A `pipeline query blackjack` question.

@@ -577,6 +577,30 @@ fn inspect_and_list_describe_what_is_there() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("niuniu_extended.toml"), "{text}");
     assert!(text.contains("niuniu.hands"), "{text}");
+
+    // The registry lists every kind once; every shipped job's kind is one of them.
+    let out = run_ok(&["list", "--kinds"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let kinds: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    for (i, k) in kinds.iter().enumerate() {
+        assert!(!kinds[..i].contains(k), "{k} twice:\n{text}");
+    }
+    for entry in std::fs::read_dir(repo("jobs")).unwrap() {
+        let job = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let kind = job
+            .lines()
+            .find_map(|l| l.strip_prefix("kind = \""))
+            .and_then(|l| l.split('"').next())
+            .expect("a kind line");
+        assert!(kinds.contains(&kind), "{kind} not listed:\n{text}");
+    }
+    assert!(
+        text.contains("(also [grid] [simulation] [analysis])"),
+        "{text}"
+    );
 }
 
 /// One run of jobs/zhajinhua.toml shared by the Zhajinhua tests.

@@ -41,7 +41,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Inspect { file } => inspect::inspect(&file),
-        Command::Query { game } => query::query(game),
+        Command::Query { json, game } => query::query(game, json),
     }
 }
 

@@ -8,13 +8,13 @@ use cardtables::blackjack::{
 };
 use cardtables::card::RANK_CHARS;
 
-use super::open_table;
+use super::{open_table, Answer};
 use crate::cli::BlackjackQuestion;
 use crate::commands::UsageError;
 
-pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
+pub fn query(q: &BlackjackQuestion, out: &mut Answer) -> anyhow::Result<()> {
     if let Some(count) = q.count {
-        return query_at_count(q, count);
+        return query_at_count(q, count, out);
     }
     let usage = |e: BlackjackQueryError| UsageError::error(e.to_string());
     let path = q.table.clone().unwrap_or_else(|| {
@@ -29,9 +29,16 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
         cardtables::Blackjack::open(p)
     })?;
     if q.rules.as_deref() == Some("list") {
+        let mut sets = Vec::new();
         for set in table.rule_sets() {
-            println!("{:<28} house edge {:.4} %", set.id, 100.0 * set.house_edge);
+            out.line(format!(
+                "{:<28} house edge {:.4} %",
+                set.id,
+                100.0 * set.house_edge
+            ));
+            sets.push(serde_json::json!({"rule_set": set.id, "house_edge": set.house_edge}));
         }
+        out.set("rule_sets", sets);
         return Ok(());
     }
     let set = match &q.rules {
@@ -46,45 +53,93 @@ pub fn query(q: &BlackjackQuestion) -> anyhow::Result<()> {
     let names: Vec<String> = cards.iter().map(|&r| name(r)).collect();
     let row = row_name(&cards, t, soft);
     let advice = table.best_action(set, &cards, up).map_err(usage)?;
+    set_hand(out, id, &cards, t, soft, up);
+    out.set("best_action", advice.action.name());
+    out.set("best_ev", advice.ev);
     match table.evs(set, &cards, up) {
         Ok(evs) => {
-            println!(
+            for a in Action::ALL {
+                out.set(&format!("ev_{}", a.name()), evs[a as usize]);
+            }
+            out.set(
+                "conditioned_on_no_blackjack",
+                table.rule_sets()[set].conditioned_on_no_blackjack,
+            );
+            out.set("source", "exact");
+            out.line(format!(
                 "{} ({row}) against {} under {id}:",
                 names.join(" "),
                 name(up)
-            );
+            ));
             if cards.len() == 2 && t == 21 {
-                println!("  a natural: paid at once (the stand line is its payout)");
+                out.line("  a natural: paid at once (the stand line is its payout)");
             }
             for a in Action::ALL {
                 let v = evs[a as usize];
                 if !v.is_nan() {
-                    println!("  {:<10} {v:+.4}", a.name());
+                    out.line(format!("  {:<10} {v:+.4}", a.name()));
                 }
             }
             if table.rule_sets()[set].conditioned_on_no_blackjack {
-                println!("  (EVs per unit bet, given that the dealer has checked for blackjack and has none)");
+                out.line("  (EVs per unit bet, given that the dealer has checked for blackjack and has none)");
             }
-            println!(
+            out.line(format!(
                 "best: {} ({:+.4})",
                 advice.action.name(),
                 advice.ev.unwrap_or(f64::NAN)
-            );
+            ));
         }
         Err(BlackjackQueryError::NotTwoCards(_)) => {
-            println!(
+            out.set("source", "chart");
+            out.line(format!(
                 "{} ({row}) against {} under {id}:",
                 names.join(" "),
                 name(up)
-            );
-            println!(
+            ));
+            out.line(format!(
                 "best: {} (the basic strategy chart's action for {row}; exact EVs are tabled for two-card hands)",
                 advice.action.name(),
-            );
+            ));
         }
         Err(e) => return Err(usage(e)),
     }
     Ok(())
+}
+
+/// The hand's JSON fields, named as in `hands.parquet`: `rule_set`, `cards` (tens merged,
+/// high to low, ace highest), `hand_label`, `hand_kind`, `total`, `upcard` (2..11) and
+/// `upcard_label`.
+fn set_hand(out: &mut Answer, rule_set: &str, cards: &[u8], total: u8, soft: bool, up: u8) {
+    // Value index 0 = ace, 1..=8 = 2..9, 9 = ten; a label and a sort key, ace highest.
+    let label = |r: u8| match value_index(r) {
+        Ok(0) => ('A', 11),
+        Ok(9) => ('T', 10),
+        Ok(v) => (RANK_CHARS[v - 1], v + 1),
+        Err(_) => ('?', 0),
+    };
+    let mut values: Vec<(char, usize)> = cards.iter().map(|&r| label(r)).collect();
+    values.sort_by_key(|v| std::cmp::Reverse(v.1));
+    let text: Vec<String> = values.iter().map(|(c, _)| c.to_string()).collect();
+    let row = row_name(cards, total, soft);
+    let (hand_label, kind) = if cards.len() == 2 && total == 21 {
+        ("blackjack".to_string(), "blackjack")
+    } else {
+        let kind = row.split(' ').next().unwrap_or("hard");
+        let kind = match kind {
+            "pair" => "pair",
+            "soft" => "soft",
+            _ => "hard",
+        };
+        (row.clone(), kind)
+    };
+    let (up_label, up_value) = label(up);
+    out.set("rule_set", rule_set);
+    out.set("cards", text.join(" "));
+    out.set("hand_label", hand_label);
+    out.set("hand_kind", kind);
+    out.set("total", total);
+    out.set("upcard", up_value);
+    out.set("upcard_label", up_label.to_string());
 }
 
 /// The hand asked about: its cards, or a chart row by name (see [`row_cards`]).
@@ -177,7 +232,7 @@ fn row_cards(text: &str) -> Option<Result<Vec<u8>, String>> {
 }
 
 /// The play at a count, from a `blackjack.indices` table, with the index that decided it.
-fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
+fn query_at_count(q: &BlackjackQuestion, count: i32, out: &mut Answer) -> anyhow::Result<()> {
     let usage = |e: BlackjackQueryError| UsageError::error(e.to_string());
     let path = q
         .table
@@ -187,14 +242,21 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
         cardtables::BlackjackIndices::open(p)
     })?;
     if q.rules.as_deref() == Some("list") {
+        let mut sets = Vec::new();
         for set in table.rule_sets() {
-            println!(
+            out.line(format!(
                 "{:<28} {} ({} index plays)",
                 set.id,
                 set.system,
                 set.indices.len()
-            );
+            ));
+            sets.push(serde_json::json!({
+                "rule_set": set.id,
+                "system": set.system,
+                "indices": set.indices.len(),
+            }));
         }
+        out.set("rule_sets", sets);
         return Ok(());
     }
     let set = match &q.rules {
@@ -216,7 +278,27 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
         "running count"
     };
     let shown = count.clamp(s.low, s.high);
-    println!(
+    set_hand(out, &s.id, &cards, t, soft, up);
+    out.set("system", s.system.clone());
+    out.set("true_count", s.true_count);
+    out.set("count", count);
+    out.set("count_answered", shown);
+    out.set("chart_play", advice.chart.name());
+    out.set("play", advice.action.name());
+    // The index play that decides it, as its `indices.parquet` row says (null: none).
+    out.set("index", advice.index.map(|x| x.index));
+    out.set(
+        "direction",
+        advice.index.map(|x| {
+            if x.below {
+                "at_or_below"
+            } else {
+                "at_or_above"
+            }
+        }),
+    );
+    out.set("gain_per_100", advice.index.map(|x| x.gain_per_100));
+    out.line(format!(
         "{} ({}) against {} under {} at {} {count:+} ({}{}):",
         names.join(" "),
         row_name(&cards, t, soft),
@@ -229,10 +311,10 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
         } else {
             format!(", answered as {shown:+}, the table's end")
         }
-    );
-    println!("  chart:  {}", advice.chart.name());
+    ));
+    out.line(format!("  chart:  {}", advice.chart.name()));
     match advice.index {
-        Some(x) => println!(
+        Some(x) => out.line(format!(
             "  play:   {} (index {} {:+}, worth {:.2e} bets per 100 rounds)",
             advice.action.name(),
             if x.below {
@@ -242,22 +324,24 @@ fn query_at_count(q: &BlackjackQuestion, count: i32) -> anyhow::Result<()> {
             },
             x.index,
             x.gain_per_100
-        ),
-        None => println!(
+        )),
+        None => out.line(format!(
             "  play:   {} (no index changes it here)",
             advice.action.name()
-        ),
+        )),
     }
     if up == 12 {
         let insure = table.insure(set, count).map_err(usage)?;
-        println!(
+        out.set("insure", insure);
+        out.set("insure_from", s.insure_from);
+        out.line(format!(
             "  insurance: {}",
             match (insure, s.insure_from) {
                 (true, Some(from)) => format!("take it (index {from:+})"),
                 (false, Some(from)) => format!("decline (index {from:+})"),
                 _ => "decline (no insurance index in the table's range)".into(),
             }
-        );
+        ));
     }
     Ok(())
 }

@@ -6,13 +6,15 @@ use std::path::PathBuf;
 use cardtables::decision::{ev_call, required_equity};
 use cardtables::holdem::{class_of_text, HoldemQueryError};
 
-use super::{bet_actions, method_note, open_table, print_actions, raises};
+use super::{
+    bet_actions, method_note, open_table, raises, set_bet, set_method, write_actions, Answer,
+};
 use crate::cli::HoldemQuestion;
 use crate::commands::UsageError;
 use crate::games::holdem::classes::class_name;
 use crate::games::holdem::sampler::MAX_OPPONENTS as MULTIWAY_MAX;
 
-pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
+pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
     let bet = &q.bet;
@@ -46,19 +48,33 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
         match (mine, theirs) {
             (Some(a), Some(b)) => {
                 let r = table.cards(a, b).map_err(|e| usage(&e))?;
-                println!(
+                out.set("cards_a", crate::cards::text(&a));
+                out.set("cards_b", crate::cards::text(&b));
+                out.set("class_a", class_name(class));
+                out.set("class_b", class_name(other));
+                out.set("wins", r.wins);
+                out.set("ties", r.ties);
+                out.set("losses", r.losses);
+                out.set("boards", r.boards);
+                out.set("equity_a", r.equity);
+                set_method(out, 0.0);
+                out.line(format!(
                     "{} {} vs {} {}: wins {}, ties {}, losses {} of {} boards, equity {:.4} (exact)",
                     a[0], a[1], b[0], b[1], r.wins, r.ties, r.losses, r.boards, r.equity
-                );
+                ));
                 r.equity
             }
             _ => {
                 let e = table.classes(class, other).map_err(|e| usage(&e))?;
-                println!(
+                out.set("class_a", class_name(class));
+                out.set("class_b", class_name(other));
+                out.set("equity_a", e);
+                set_method(out, 0.0);
+                out.line(format!(
                     "{} vs {}: equity {e:.4} (exact, averaged over the combos that share no card)",
                     class_name(class),
                     class_name(other)
-                );
+                ));
                 e
             }
         }
@@ -94,7 +110,13 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
             }
             Err(e) => return Err(e.into()),
         };
-        println!(
+        out.set("class", class_name(class));
+        out.set("opponents", q.opponents);
+        out.set("win", r.win);
+        out.set("tie", r.tie);
+        out.set("equity", r.equity);
+        set_method(out, r.std_error);
+        out.line(format!(
             "{} vs {} random hand{}: win {:.4}, tie {:.4}, equity {:.4}{}",
             class_name(class),
             q.opponents,
@@ -103,13 +125,15 @@ pub fn query(q: &HoldemQuestion) -> anyhow::Result<()> {
             r.tie,
             r.equity,
             method_note(r.std_error)
-        );
+        ));
         r.equity
     };
-    println!(
+    set_bet(out, bet);
+    out.set("required_equity", required_equity(bet.pot, bet.call));
+    out.line(format!(
         "needs equity {:.4} to call",
         required_equity(bet.pot, bet.call)
-    );
-    print_actions(&bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);
+    ));
+    write_actions(out, bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);
     Ok(())
 }

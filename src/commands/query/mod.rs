@@ -1,5 +1,9 @@
 //! `pipeline query <game>`: questions answered from a runtime table, one file per game,
 //! with the printing they share (the action list, the exact / Monte Carlo note).
+//!
+//! Every answer is written once, through an [`Answer`]: as lines a person reads, or with
+//! `--json` as one JSON object whose fields carry the names of the Parquet columns that
+//! hold the same figures (`docs/tables.md`).
 
 mod blackjack;
 mod holdem;
@@ -8,18 +12,98 @@ mod pushfold;
 mod stud;
 mod zhajinhua;
 
+use serde_json::{Map, Value};
+
 use crate::cli::QueryGame;
 
-/// Answers one `pipeline query` question.
-pub fn query(game: QueryGame) -> anyhow::Result<()> {
+/// Answers one `pipeline query` question, as text or (`json`) as one JSON object.
+pub fn query(game: QueryGame, json: bool) -> anyhow::Result<()> {
+    let (name, mut out) = (game.name(), Answer::new(json));
+    out.set("query", name);
     match game {
-        QueryGame::Blackjack(q) => blackjack::query(&q),
-        QueryGame::Niuniu(q) => niuniu::query(&q),
-        QueryGame::Holdem(q) => holdem::query(&q),
-        QueryGame::Pushfold(q) => pushfold::query(&q),
-        QueryGame::Stud(q) => stud::query(&q),
-        QueryGame::Zhajinhua(q) => zhajinhua::query(&q),
+        QueryGame::Blackjack(q) => blackjack::query(&q, &mut out),
+        QueryGame::Niuniu(q) => niuniu::query(&q, &mut out),
+        QueryGame::Holdem(q) => holdem::query(&q, &mut out),
+        QueryGame::Pushfold(q) => pushfold::query(&q, &mut out),
+        QueryGame::Stud(q) => stud::query(&q, &mut out),
+        QueryGame::Zhajinhua(q) => zhajinhua::query(&q, &mut out),
+    }?;
+    out.finish();
+    Ok(())
+}
+
+/// One answer being written: text lines go to stdout at once, unless the answer is JSON,
+/// whose fields are printed together at the end.
+pub(super) struct Answer {
+    json: bool,
+    fields: Map<String, Value>,
+}
+
+impl Answer {
+    fn new(json: bool) -> Answer {
+        Answer {
+            json,
+            fields: Map::new(),
+        }
     }
+
+    /// A line of the text answer (nothing with `--json`).
+    pub(super) fn line(&mut self, text: impl AsRef<str>) {
+        if !self.json {
+            println!("{}", text.as_ref());
+        }
+    }
+
+    /// A field of the JSON answer, named as the Parquet column of the same figure where
+    /// one exists. A non-finite number is written as null.
+    pub(super) fn set(&mut self, name: &str, value: impl Into<Value>) {
+        self.fields.insert(name.to_string(), value.into());
+    }
+
+    fn finish(self) {
+        if self.json {
+            println!("{}", Value::Object(self.fields));
+        }
+    }
+}
+
+/// A priced action: its text label, its EV in chips and its JSON fields beyond `ev`.
+pub(super) struct Priced {
+    label: String,
+    ev: f64,
+    fields: Map<String, Value>,
+}
+
+impl Priced {
+    /// An action (`fold`, `call`, `raise`, `compare`) with its text label and EV.
+    pub(super) fn new(action: &str, label: impl Into<String>, ev: f64) -> Priced {
+        let mut fields = Map::new();
+        fields.insert("action".into(), action.into());
+        Priced {
+            label: label.into(),
+            ev,
+            fields,
+        }
+    }
+
+    /// Adds a JSON field (`call`, `raise_to`, `fold_rate`, …).
+    pub(super) fn with(mut self, name: &str, value: impl Into<Value>) -> Priced {
+        self.fields.insert(name.into(), value.into());
+        self
+    }
+}
+
+/// How a table figure was computed, as JSON: `std_error` (0 when exact) and `method`.
+fn set_method(out: &mut Answer, std_error: f64) {
+    out.set("std_error", std_error);
+    out.set(
+        "method",
+        if std_error > 0.0 {
+            "monte_carlo"
+        } else {
+            "exact"
+        },
+    );
 }
 
 /// How a table figure was computed, for the end of a printed line: exact, or Monte Carlo
@@ -32,20 +116,30 @@ fn method_note(std_error: f64) -> String {
     }
 }
 
-/// Prints each action's EV in chips, aligned, then the best one. `actions` is never
+/// Writes each action's EV in chips, aligned, then the best one; as JSON, `actions` (one
+/// object per action with its `ev`) and `best_action` / `best_ev`. `actions` is never
 /// empty: folding is always an action.
-fn print_actions(actions: &[(String, f64)]) {
-    let width = actions.iter().map(|(name, _)| name.chars().count()).max();
+fn write_actions(out: &mut Answer, actions: Vec<Priced>) {
+    let width = actions.iter().map(|a| a.label.chars().count()).max();
     let width = width.unwrap_or(0).max(28);
-    println!("EV of each action (chips):");
-    for (name, ev) in actions {
-        println!("  {name:<width$} {ev:+.3}");
+    out.line("EV of each action (chips):");
+    for a in &actions {
+        out.line(format!("  {:<width$} {:+.3}", a.label, a.ev));
     }
-    if let Some((name, ev)) = actions.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
-        println!("best: {name} ({ev:+.3})");
+    if let Some(best) = actions.iter().max_by(|a, b| a.ev.total_cmp(&b.ev)) {
+        out.line(format!("best: {} ({:+.3})", best.label, best.ev));
+        out.set("best_action", best.fields["action"].clone());
+        out.set("best_ev", best.ev);
     }
+    let list: Vec<Value> = actions
+        .into_iter()
+        .map(|mut a| {
+            a.fields.insert("ev".into(), a.ev.into());
+            Value::Object(a.fields)
+        })
+        .collect();
+    out.set("actions", list);
 }
-
 /// The raise-to amounts a question prices: those given, else 2× and 3× the call and
 /// call + pot; each must be at least the call, and each is priced once (a size given or
 /// reached twice, like 3× the call equal to call + pot, is listed once).
@@ -76,19 +170,31 @@ fn raises(bet: &crate::cli::Bet) -> anyhow::Result<Vec<f64>> {
 
 /// The fold, call and raise actions every priced question lists, for a hand with equity
 /// `w` (a call's EV given by `call_ev`, which stud extends with implied odds).
-fn bet_actions(bet: &crate::cli::Bet, w: f64, call_ev: f64) -> anyhow::Result<Vec<(String, f64)>> {
+fn bet_actions(bet: &crate::cli::Bet, w: f64, call_ev: f64) -> anyhow::Result<Vec<Priced>> {
     use cardtables::decision::{ev_raise, EV_FOLD};
     let mut actions = vec![
-        ("fold".to_string(), EV_FOLD),
-        (format!("call {}", bet.call), call_ev),
+        Priced::new("fold", "fold", EV_FOLD),
+        Priced::new("call", format!("call {}", bet.call), call_ev).with("call", bet.call),
     ];
     for r in raises(bet)? {
-        actions.push((
-            format!("raise to {r} (fold {:.0}%)", 100.0 * bet.fold),
-            ev_raise(w, bet.pot, bet.call, r, bet.fold),
-        ));
+        actions.push(
+            Priced::new(
+                "raise",
+                format!("raise to {r} (fold {:.0}%)", 100.0 * bet.fold),
+                ev_raise(w, bet.pot, bet.call, r, bet.fold),
+            )
+            .with("raise_to", r)
+            .with("fold_rate", bet.fold),
+        );
     }
     Ok(actions)
+}
+
+/// The bet a priced question was asked with, as JSON fields.
+fn set_bet(out: &mut Answer, bet: &crate::cli::Bet) {
+    out.set("pot", bet.pot);
+    out.set("call", bet.call);
+    out.set("fold_rate", bet.fold);
 }
 
 /// Opens a runtime table, saying which job writes it when it cannot be loaded.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use cardtables::holdem::class_of_text;
 use cardtables::PushFoldQueryError;
 
-use super::open_table;
+use super::{open_table, Answer};
 use crate::cli::PushFoldQuestion;
 use crate::commands::UsageError;
 use crate::games::holdem::classes::class_name;
@@ -55,7 +55,7 @@ fn chart(f: f64, action: &str) -> String {
     }
 }
 
-pub fn query(q: &PushFoldQuestion) -> anyhow::Result<()> {
+pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
     let (path, job) = table_path(q);
@@ -79,31 +79,52 @@ pub fn query(q: &PushFoldQuestion) -> anyhow::Result<()> {
     let call = table.call(class, q.stack).map_err(answer)?;
     let value = table.value(q.stack).map_err(answer)?;
     let exploitability = table.exploitability(q.stack).map_err(answer)?;
-    println!(
+    out.set("class", class_name(class));
+    out.set("asked_stack", q.stack);
+    out.set("stack", push.stack);
+    out.set("ante", table.ante());
+    out.set("push_freq", push.frequency);
+    out.set("call_freq", call.frequency);
+    out.set("ev_push_bb", push.ev_push);
+    out.set("ev_fold_bb", push.ev_fold);
+    out.set("ev_call_bb", call.ev_call);
+    out.set("push_margin_bb", push.margin());
+    out.set("call_margin_bb", call.margin());
+    out.set(
+        "sb_push_charted",
+        cardtables::pushfold::charted(push.frequency),
+    );
+    out.set(
+        "bb_call_charted",
+        cardtables::pushfold::charted(call.frequency),
+    );
+    out.set("sb_value_bb", value);
+    out.set("exploitability_bb", exploitability);
+    out.line(format!(
         "{} at {} bb (grid stack {}), ante {} bb, heads-up push/fold equilibrium (exact):",
         class_name(class),
         q.stack,
         push.stack,
         table.ante()
-    );
-    println!(
+    ));
+    out.line(format!(
         "  small blind: {}; EV push {:+.4} bb, fold {:+.4} bb: pushing gains {}; {}",
         frequency(push.frequency, "push"),
         push.ev_push,
         push.ev_fold,
         margin(push.margin()),
         chart(push.frequency, "push")
-    );
-    println!(
+    ));
+    out.line(format!(
         "  big blind facing a push: {}; EV call {:+.4} bb, fold {:+.4} bb: calling gains {}; {}",
         frequency(call.frequency, "call"),
         call.ev_call,
         call.ev_fold,
         margin(call.margin()),
         chart(call.frequency, "call")
-    );
-    println!(
+    ));
+    out.line(format!(
         "game value for the small blind: {value:+.4} bb per hand (exploitability {exploitability:.1e} bb)"
-    );
+    ));
     Ok(())
 }

@@ -3,13 +3,13 @@
 use anyhow::Context;
 use cardtables::decision::{break_even_outs, ev_call_implied, hit_probability, required_equity};
 
-use super::{bet_actions, print_actions, raises};
+use super::{bet_actions, raises, set_bet, write_actions, Answer};
 use crate::cli::StudQuestion;
 use crate::commands::UsageError;
 use crate::games::stud::outs::{analyse, Situation};
 use crate::games::stud::rules::StudRules;
 
-pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
+pub fn query(q: &StudQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let rules = StudRules {
         deck: q.deck,
         flush_beats_full_house: q.flush_beats_full_house,
@@ -43,7 +43,20 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    println!(
+    out.set("cards", crate::cards::text(&situation.mine));
+    out.set("versus", crate::cards::text(&situation.theirs));
+    out.set("seen", crate::cards::text(&situation.seen));
+    out.set("deck", rules.deck);
+    out.set("cards_to_come", a.my_draws);
+    out.set("versus_to_come", a.their_draws);
+    out.set("unseen", a.unseen);
+    out.set("deals", a.deals);
+    out.set("win", a.win());
+    out.set("tie", a.tie());
+    out.set("loss", 1.0 - a.win() - a.tie());
+    out.set("equity", a.equity());
+    out.set("method", "exact");
+    out.line(format!(
         "mine: {} (+{} to come) · theirs: {} (+{} to come) · {} unseen in the {}-card deck",
         show(&situation.mine),
         a.my_draws,
@@ -51,17 +64,23 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
         a.their_draws,
         a.unseen,
         rules.deck
-    );
-    println!(
+    ));
+    out.line(format!(
         "exact over {} deals: win {:.4}, tie {:.4}, lose {:.4}",
         a.deals,
         a.win(),
         a.tie(),
         1.0 - a.win() - a.tie()
-    );
+    ));
     if a.my_draws > 0 {
-        println!("outs ({}): {}", a.outs.len(), show(&a.outs));
-        println!(
+        out.set("outs", a.outs.len());
+        out.set("out_cards", crate::cards::text(&a.outs));
+        out.set(
+            "hit_probability",
+            hit_probability(a.outs.len() as u32, a.unseen as u32, a.my_draws as u32),
+        );
+        out.line(format!("outs ({}): {}", a.outs.len(), show(&a.outs)));
+        out.line(format!(
             "outs formula 1 - C({}-{o}, {k})/C({}, {k}) = {:.4}{}",
             a.unseen,
             a.unseen,
@@ -73,22 +92,27 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
             },
             o = a.outs.len(),
             k = a.my_draws
-        );
+        ));
     }
     let p = a.equity();
-    println!(
+    set_bet(out, bet);
+    out.set("implied", q.implied);
+    out.set(
+        "required_equity",
+        required_equity(bet.pot + q.implied, bet.call),
+    );
+    out.line(format!(
         "pot {} · call {} · implied {}: needs equity {:.4} to call",
         bet.pot,
         bet.call,
         q.implied,
         // Implied winnings count as pot the call can win.
         required_equity(bet.pot + q.implied, bet.call),
+    ));
+    write_actions(
+        out,
+        bet_actions(bet, p, ev_call_implied(p, bet.pot, bet.call, q.implied))?,
     );
-    print_actions(&bet_actions(
-        bet,
-        p,
-        ev_call_implied(p, bet.pot, bet.call, q.implied),
-    )?);
     if a.my_draws > 0 {
         match break_even_outs(
             bet.pot,
@@ -97,8 +121,14 @@ pub fn query(q: &StudQuestion) -> anyhow::Result<()> {
             a.unseen as u32,
             a.my_draws as u32,
         ) {
-            Some(o) => println!("break-even outs for these odds: {o}"),
-            None => println!("break-even outs for these odds: none (no number of outs pays)"),
+            Some(o) => {
+                out.set("break_even_outs", o);
+                out.line(format!("break-even outs for these odds: {o}"))
+            }
+            None => {
+                out.set("break_even_outs", serde_json::Value::Null);
+                out.line("break-even outs for these odds: none (no number of outs pays)")
+            }
         }
     }
     Ok(())

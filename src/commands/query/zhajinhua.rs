@@ -5,11 +5,11 @@ use anyhow::Context;
 use cardtables::decision::{ev_call, ev_raise_article, optimum_raise, required_equity, Betting};
 use cardtables::zhajinhua::RANGE_OPPONENTS;
 
-use super::{method_note, open_table, print_actions, raises};
+use super::{method_note, open_table, raises, set_bet, set_method, write_actions, Answer, Priced};
 use crate::cli::ZhajinhuaQuestion;
 use crate::commands::UsageError;
 
-pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
+pub fn query(q: &ZhajinhuaQuestion, out: &mut Answer) -> anyhow::Result<()> {
     // Amounts and the fold rate are range-checked by clap; what is left relates them.
     let bet = &q.bet;
     let raises = raises(bet)?;
@@ -41,27 +41,39 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         .map_err(|e| UsageError::error(e.to_string()))?;
     let w = answer.equity;
     let shown: Vec<String> = cards.iter().map(|c| c.to_string()).collect();
-    println!(
+    out.set("cards", crate::cards::text(&cards));
+    out.set("category", answer.category.to_string());
+    out.set("strength", answer.strength);
+    out.set("opponents", answer.opponents);
+    out.set("win", answer.win);
+    out.set("tie", answer.tie);
+    out.set("loss", answer.loss);
+    out.set("equity", w);
+    set_method(out, answer.std_error);
+    set_bet(out, bet);
+    out.set("required_equity", required_equity(bet.pot, bet.call));
+    out.set("caller_view", if q.blind { "blind" } else { "seen" });
+    out.line(format!(
         "hand:        {} ({}, strength {})",
         shown.join(" "),
         answer.category,
         answer.strength
-    );
-    println!("opponents:   {}", answer.opponents);
-    println!(
+    ));
+    out.line(format!("opponents:   {}", answer.opponents));
+    out.line(format!(
         "win / tie / loss: {:.6} / {:.6} / {:.6}{}",
         answer.win,
         answer.tie,
         answer.loss,
         method_note(answer.std_error)
-    );
-    println!("equity:      {w:.6}");
-    println!(
+    ));
+    out.line(format!("equity:      {w:.6}"));
+    out.line(format!(
         "pot {} · call {} · needs equity {:.4} to call",
         bet.pot,
         bet.call,
         required_equity(bet.pot, bet.call)
-    );
+    ));
     // Who calls a raise: the strongest hands, priced exactly for one and two opponents
     // (who call or fold together); beyond, the table has no ranges and callers are
     // taken as random hands.
@@ -91,15 +103,20 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         callers: q.opponents as u32,
     };
     if q.blind {
-        println!(
+        out.line(format!(
             "opponents:   blind: they pay 1/{} of our chips for a stake and call with any hand",
             q.seen_multiplier
-        );
+        ));
     }
     let share = betting.calling_share(bet.fold);
     let mut actions = vec![
-        ("fold".to_string(), 0.0),
-        (format!("call {}", bet.call), ev_call(w, bet.pot, bet.call)),
+        Priced::new("fold", "fold", 0.0),
+        Priced::new(
+            "call",
+            format!("call {}", bet.call),
+            ev_call(w, bet.pot, bet.call),
+        )
+        .with("call", bet.call),
     ];
     for &r in &raises {
         let label = if q.blind {
@@ -129,27 +146,57 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         };
         // The given fold rate (not the curve's), priced at its calling range's equity;
         // nobody can call where no range hand can be dealt beside ours.
-        let ev = match (share > 0.0).then(|| vs(share)).flatten() {
+        let callers = (share > 0.0).then(|| vs(share)).flatten();
+        let ev = match callers {
             Some(e) => betting.ev_raise(e, bet.pot, bet.call, r, bet.fold),
             None => bet.pot,
         };
-        actions.push((label, ev));
+        let mut priced = Priced::new("raise", label, ev)
+            .with("raise_to", r)
+            .with("fold_rate", bet.fold)
+            .with("calling_share", share)
+            .with("callers_equity", callers)
+            .with(
+                "ev_raise_article_formula",
+                (!q.blind).then(|| ev_raise_article(w, bet.pot, r, bet.fold)),
+            );
+        if q.blind || !ranged {
+            priced = priced.with("calling_share", serde_json::Value::Null);
+        }
+        actions.push(priced);
     }
-    actions.push((
-        format!(
-            "compare, cost {cost}{} (heads-up win {:.4})",
-            if q.both_pay {
-                ", the opponent paying its share too"
-            } else {
-                ""
-            },
-            heads_up.win
-        ),
-        betting.ev_compare(heads_up.equity, bet.pot, cost),
-    ));
-    print_actions(&actions);
+    actions.push(
+        Priced::new(
+            "compare",
+            format!(
+                "compare, cost {cost}{} (heads-up win {:.4})",
+                if q.both_pay {
+                    ", the opponent paying its share too"
+                } else {
+                    ""
+                },
+                heads_up.win
+            ),
+            betting.ev_compare(heads_up.equity, bet.pot, cost),
+        )
+        .with("compare_cost", cost),
+    );
+    write_actions(out, actions);
     let best = optimum_raise(bet.pot, bet.call, q.max_fold, cap, &betting, vs, &breaks);
-    println!(
+    out.set(
+        "best_raise",
+        serde_json::json!({
+            "raise_to": best.raise_to,
+            "at_cap": best.at_cap,
+            "fold_rate": best.fold,
+            "calling_share": (ranged && !q.blind).then_some(best.calling_share),
+            "callers_equity": best.equity,
+            "ev": best.ev,
+            "max_fold": q.max_fold,
+            "cap": cap,
+        }),
+    );
+    out.line(format!(
         "best raise if folds grow with the raise, f(R) = {}·(R − C)/(R − C + P), up to {cap}: raise to {:.2}{} (fold {:.1}%, callers {}, equity {:.4}): EV {:+.3} (the optimum over every raise up to the cap)",
         q.max_fold,
         best.raise_to,
@@ -166,12 +213,12 @@ pub fn query(q: &ZhajinhuaQuestion) -> anyhow::Result<()> {
         },
         best.equity,
         best.ev
-    );
+    ));
     for &r in raises.iter().filter(|_| !q.blind) {
-        println!(
+        out.line(format!(
             "  (the article's raise formula for {r} would say {:+.3}: it forgets the opponent's call and that callers hold strong hands)",
             ev_raise_article(w, bet.pot, r, bet.fold)
-        );
+        ));
     }
     Ok(())
 }
