@@ -184,4 +184,21 @@ if not same(a["hit_probability"], hit["exact"]):
     sys.exit(f"FAILED: stud hit probability {a['hit_probability']} against {hit['exact']}")
 compared += 1
 
+# pipeline cards: any way of writing a hand finds its row by `cards`, with its ids and index.
+def cards(text):
+    got = subprocess.run([BIN, "cards", text, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(got.stdout)
+
+
+for text, parquet, size in [("9s 10c Jd Qh Ks", "niuniu/hands.parquet", 5),
+                            ("♠K ♥Q ♦J ♣10", "niuniu_bidding_quick/four_cards.parquet", 4),
+                            ("Qd Ks Kh", "zhajinhua/hands.parquet", 3)]:
+    c = cards(text)
+    ids = [f"c{i}" for i in range(1, size + 1)] if size != 4 else []
+    agree(f"cards {text}", c, rows(f"SELECT * FROM '{TABLES}/{parquet}' WHERE cards = ?", c["cards"])[0],
+          ["cards", "hand_index", *ids])
+c = cards("Kh Ah")
+agree("cards Kh Ah", c, one_row(f"SELECT * FROM '{TABLES}/holdem_preflop/preflop_combos.parquet' WHERE cards = ?",
+                               c["cards"]), ["cards", "class"])
+
 print(f"query --json: {compared} fields agree with their Parquet rows")

@@ -42,6 +42,15 @@ pub enum Command {
     /// Validate a job file completely (rules, grid, simulation, run settings, output
     /// folders) without computing, and say what a run would do.
     Check(CheckArgs),
+    /// Write cards the way the tables do: the `cards` text, the ids `c1..ck` and the
+    /// `hand_index` to find a hand's row in SQL (`"Ks Qh Jd 10c 9s"` is `Ks Qh Jd Tc 9s`).
+    Cards {
+        /// The cards, in any order and any form the queries take (`10c`, `Tc`, `♣10`).
+        hand: String,
+        /// Print one JSON object (`cards`, `c1`…, `hand_index`, `class`).
+        #[arg(long)]
+        json: bool,
+    },
     /// Answer a question from a runtime table, in O(1).
     Query {
         /// Print the answer as one JSON object, its fields named as the Parquet columns

@@ -4,6 +4,7 @@
 //! This layer is where a job kind becomes a job: it asks the games registry
 //! ([`crate::games::build`]) and hands the result to the engine, which knows no game.
 
+mod cards;
 mod check;
 mod inspect;
 mod list;
@@ -41,6 +42,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Inspect { file } => inspect::inspect(&file),
+        Command::Cards { hand, json } => cards::cards(&hand, json),
         Command::Query { json, game } => query::query(game, json),
     }
 }
