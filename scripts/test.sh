@@ -32,8 +32,9 @@ step() {
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
-step "module structure: no import cycle between files, the engine imports no game"
+step "module structure: no import cycle between files, the engine imports no game; the runtime API has the same names in Rust, C and Python"
 python3 scripts/module_cycles.py
+python3 scripts/check_api_names.py
 
 step "declared minimum Rust version covers every locked dependency (scripts/msrv.py)"
 python3 scripts/msrv.py

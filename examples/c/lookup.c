@@ -147,9 +147,9 @@ static int pushfold(const char *path) {
     CHECK(ct_pushfold_value(table, 8.5, &value, &exploitability));
     printf("pushfold.stack %g\n", push.stack);
     printf("pushfold.push_frequency %.4f\n", push.frequency);
-    printf("pushfold.push_ev %+.4f\n", push.ev_action);
+    printf("pushfold.push_ev %+.4f\n", push.ev);
     printf("pushfold.push_fold_ev %+.4f\n", push.ev_fold);
-    printf("pushfold.call_ev %+.4f\n", call.ev_action);
+    printf("pushfold.call_ev %+.4f\n", call.ev);
     printf("pushfold.call_fold_ev %+.4f\n", call.ev_fold);
     printf("pushfold.value %+.4f\n", value);
     /* An error: a stack outside the grid. */
@@ -232,7 +232,7 @@ static int indices(const char *path) {
     printf("indices.chart %s\n", ct_blackjack_action_name(advice.chart));
     printf("indices.has_index %u\n", (unsigned)advice.has_index);
     printf("indices.index %+d\n", (int)advice.index);
-    printf("indices.index_below %u\n", (unsigned)advice.index_below);
+    printf("indices.below %u\n", (unsigned)advice.below);
     uint8_t insure_low = 1, insure_high = 0;
     CHECK(ct_blackjack_indices_insure(table, rule_set, -5, &insure_low));
     CHECK(ct_blackjack_indices_insure(table, rule_set, 8, &insure_high));

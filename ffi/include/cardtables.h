@@ -163,7 +163,7 @@ typedef struct ct_pushfold ct_pushfold;
 typedef struct ct_pushfold_play {
     double stack;            /* the grid stack answered (nearest at or below), big blinds */
     double frequency;        /* how often the class pushes (SB) or calls a push (BB) */
-    double ev_action;        /* EV of pushing (SB) or calling (BB), big blinds */
+    double ev;               /* EV of pushing (SB) or calling (BB), big blinds */
     double ev_fold;          /* EV of folding, big blinds */
 } ct_pushfold_play;
 
@@ -259,9 +259,9 @@ typedef struct ct_count_advice {
     uint32_t action;         /* what to do (actions as for ct_blackjack_advice) */
     uint32_t chart;          /* what the basic strategy chart does */
     uint8_t has_index;       /* 1 when an index play changed the chart's action */
-    uint8_t index_below;     /* 1: the play applies at or below index; 0: at or above */
+    uint8_t below;           /* 1: the play applies at or below index; 0: at or above */
     int32_t index;           /* the count at which the play changes */
-    double index_gain_per_100; /* EV the index play adds per 100 rounds (NaN without one) */
+    double gain_per_100;     /* EV the index play adds per 100 rounds (NaN without one) */
 } ct_count_advice;
 
 ct_status ct_blackjack_indices_open(const char *path, ct_blackjack_indices **out);

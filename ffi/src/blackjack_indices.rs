@@ -39,9 +39,9 @@ impl CtBlackjackIndices {
             action: a.action as u32,
             chart: a.chart as u32,
             has_index: u8::from(a.index.is_some()),
-            index_below: a.index.map_or(0, |x| u8::from(x.below)),
+            below: a.index.map_or(0, |x| u8::from(x.below)),
             index: a.index.map_or(0, |x| x.index),
-            index_gain_per_100: a.index.map_or(f64::NAN, |x| x.gain_per_100),
+            gain_per_100: a.index.map_or(f64::NAN, |x| x.gain_per_100),
         })
     }
 }
@@ -56,11 +56,11 @@ pub struct CtCountAdvice {
     /// 1 when an index play changed the chart's action (the fields below describe it).
     pub has_index: u8,
     /// 1 when the index play applies at or below `index`, 0 at or above.
-    pub index_below: u8,
+    pub below: u8,
     /// The count at which the play changes.
     pub index: i32,
     /// The EV the index play adds per 100 rounds, in initial bets (NaN without one).
-    pub index_gain_per_100: f64,
+    pub gain_per_100: f64,
 }
 
 handle_functions!(

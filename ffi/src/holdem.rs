@@ -32,7 +32,7 @@ impl CtHoldem {
     fn preflop(&self, class: usize, opponents: u32) -> Result<CtHoldemEquity, Failure> {
         let p = self.table.preflop(class, opponents as usize)?;
         Ok(CtHoldemEquity {
-            class_index: p.class as u32,
+            class_index: p.class_index as u32,
             opponents,
             win: p.win,
             tie: p.tie,

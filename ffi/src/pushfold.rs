@@ -28,22 +28,16 @@ impl CtPushfold {
     /// The small blind's push (`small_blind`) or the big blind's call of `hand`.
     fn play(&self, hand: &str, stack: f64, small_blind: bool) -> Result<CtPushfoldPlay, Failure> {
         let class = cardtables::holdem::class_of_text(hand)?;
-        Ok(if small_blind {
-            let p = self.table.push(class, stack)?;
-            CtPushfoldPlay {
-                stack: p.stack,
-                frequency: p.frequency,
-                ev_action: p.ev_push,
-                ev_fold: p.ev_fold,
-            }
+        let p = if small_blind {
+            self.table.push(class, stack)?
         } else {
-            let c = self.table.call(class, stack)?;
-            CtPushfoldPlay {
-                stack: c.stack,
-                frequency: c.frequency,
-                ev_action: c.ev_call,
-                ev_fold: c.ev_fold,
-            }
+            self.table.call(class, stack)?
+        };
+        Ok(CtPushfoldPlay {
+            stack: p.stack,
+            frequency: p.frequency,
+            ev: p.ev,
+            ev_fold: p.ev_fold,
         })
     }
 }
@@ -56,7 +50,7 @@ pub struct CtPushfoldPlay {
     /// How often the class pushes (small blind) or calls a push (big blind), 0 to 1.
     pub frequency: f64,
     /// EV of pushing (small blind) or calling (big blind), in big blinds.
-    pub ev_action: f64,
+    pub ev: f64,
     /// EV of folding, in big blinds.
     pub ev_fold: f64,
 }

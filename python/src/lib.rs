@@ -475,7 +475,7 @@ table_class!(Holdem, cardtables::Holdem, |table| Holdem { table };
             e => query_error(e),
         })?;
         Ok(HoldemEquity {
-            class_index: p.class,
+            class_index: p.class_index,
             opponents: p.opponents,
             win: p.win,
             tie: p.tie,
@@ -544,20 +544,41 @@ table_class!(Blackjack, cardtables::Blackjack, |table| Blackjack { table };
     }
 );
 
-/// The exact all-in result of one starting hand against another (Hold'em over every
-/// board, stud over every deal).
+/// The exact all-in result of one Hold'em hand against another over every board (Rust
+/// `HeadsUpResult`, C `ct_headsup_result`).
 #[pyclass(frozen, get_all, module = "cardtables")]
-struct Matchup {
+struct HeadsUpResult {
+    wins: u32,
+    ties: u32,
+    losses: u32,
+    /// Boards counted: C(48, 5).
+    boards: u32,
+    /// Wins plus half the ties, over all boards.
+    equity: f64,
+}
+
+py_repr!(HeadsUpResult {
+    wins,
+    ties,
+    losses,
+    boards,
+    equity
+});
+
+/// The exact all-in result of one stud starting hand against another over every deal
+/// (Rust `StartingHands`, C `ct_stud_result`).
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct StartingHands {
     wins: u64,
     ties: u64,
     losses: u64,
-    /// Boards (Hold'em) or deals (stud) counted.
+    /// Deals counted.
     deals: u64,
     /// Wins plus half the ties, over all deals.
     equity: f64,
 }
 
-py_repr!(Matchup {
+py_repr!(StartingHands {
     wins,
     ties,
     losses,
@@ -579,7 +600,7 @@ struct HoldemHeadsUp {
 
 table_class!(HoldemHeadsUp, cardtables::HoldemHeadsUp, |table| HoldemHeadsUp { table };
     /// Hand `a` against hand `b`, two cards each ("As Ks", "Qd Qc"), over every board.
-    fn cards(&self, a: &str, b: &str) -> PyResult<Matchup> {
+    fn cards(&self, a: &str, b: &str) -> PyResult<HeadsUpResult> {
         let r = self
             .table
             .cards(two_cards(a)?, two_cards(b)?)
@@ -587,11 +608,11 @@ table_class!(HoldemHeadsUp, cardtables::HoldemHeadsUp, |table| HoldemHeadsUp { t
                 cardtables::HeadsUpQueryError::SharedCard => card_error(e),
                 e => query_error(e),
             })?;
-        Ok(Matchup {
-            wins: r.wins.into(),
-            ties: r.ties.into(),
-            losses: r.losses.into(),
-            deals: r.boards.into(),
+        Ok(HeadsUpResult {
+            wins: r.wins,
+            ties: r.ties,
+            losses: r.losses,
+            boards: r.boards,
             equity: r.equity,
         })
     }
@@ -654,7 +675,7 @@ table_class!(PushFold, cardtables::PushFold, |table| PushFold { table };
         Ok(PushFoldPlay {
             stack: p.stack,
             frequency: p.frequency,
-            ev: p.ev_push,
+            ev: p.ev,
             ev_fold: p.ev_fold,
         })
     }
@@ -665,7 +686,7 @@ table_class!(PushFold, cardtables::PushFold, |table| PushFold { table };
         Ok(PushFoldPlay {
             stack: c.stack,
             frequency: c.frequency,
-            ev: c.ev_call,
+            ev: c.ev,
             ev_fold: c.ev_fold,
         })
     }
@@ -701,7 +722,7 @@ table_class!(Stud, cardtables::Stud, |table| Stud { table };
         deck: u8,
         a: &Bound<'_, PyAny>,
         b: &Bound<'_, PyAny>,
-    ) -> PyResult<Matchup> {
+    ) -> PyResult<StartingHands> {
         let r = self
             .table
             .starting_hands(deck, &cards_of(a)?, &cards_of(b)?)
@@ -709,7 +730,7 @@ table_class!(Stud, cardtables::Stud, |table| Stud { table };
                 cardtables::StudQueryError::NoDeck(_) => query_error(e),
                 e => card_error(e),
             })?;
-        Ok(Matchup {
+        Ok(StartingHands {
             wins: r.wins,
             ties: r.ties,
             losses: r.losses,
@@ -883,7 +904,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Blackjack>()?;
     m.add_class::<BlackjackAdvice>()?;
     m.add_class::<HoldemHeadsUp>()?;
-    m.add_class::<Matchup>()?;
+    m.add_class::<HeadsUpResult>()?;
+    m.add_class::<StartingHands>()?;
     m.add_class::<PushFold>()?;
     m.add_class::<PushFoldPlay>()?;
     m.add_class::<Stud>()?;

@@ -168,7 +168,7 @@ def test_holdem_headsup_answers_equal_the_parquet_rows(tables):
     table = cardtables.HoldemHeadsUp.open(tables / "holdem_headsup" / "holdem_headsup.bin")
     for row in sample(pq.read_table(tables / "holdem_headsup" / "matchups.parquet"), 500, 1):
         got = table.cards(row["cards_a"], row["cards_b"])
-        assert (got.wins, got.ties, got.losses, got.deals) == (row["wins"], row["ties"], row["losses"], row["boards"])
+        assert (got.wins, got.ties, got.losses, got.boards) == (row["wins"], row["ties"], row["losses"], row["boards"])
         assert got.equity == row["equity_a"]
     for row in sample(pq.read_table(tables / "holdem_headsup" / "headsup.parquet"), 500, 2):
         assert table.classes(row["class_a"], row["class_b"]) == row["equity_a"]

@@ -57,12 +57,16 @@ pub struct BlackjackPayload {
     pub rule_sets: Vec<RuleSet>,
 }
 
-/// Advice for a hand.
+/// Advice for a hand: the same fields, by the same names, as C's `ct_blackjack_advice`
+/// and Python's `BlackjackAdvice`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Advice {
     pub action: Action,
     /// Its exact EV (two-card hands), or `None` for hands answered from the chart.
     pub ev: Option<f64>,
+    /// Every action's exact EV, by [`Action`] code (two-card hands; NaN where the action
+    /// is not allowed, and for every action of a longer hand).
+    pub evs: [f64; ACTIONS],
 }
 
 /// A loaded, validated blackjack table.
@@ -206,6 +210,7 @@ impl Blackjack {
             return Ok(Advice {
                 action: a,
                 ev: Some(v),
+                evs,
             });
         }
         let row = if soft { Row::Soft(t) } else { Row::Hard(t) };
@@ -215,7 +220,11 @@ impl Blackjack {
             .filter_map(|&c| Action::from_code(c))
             .find(|a| matches!(a, Action::Hit | Action::Stand))
             .unwrap_or(Action::Stand);
-        Ok(Advice { action, ev: None })
+        Ok(Advice {
+            action,
+            ev: None,
+            evs: [f64::NAN; ACTIONS],
+        })
     }
 
     /// The chart cell of `row` against `upcard` (a [`Card::rank`](crate::Card::rank)).

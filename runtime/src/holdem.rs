@@ -28,8 +28,9 @@ pub struct HoldemPayload {
 
 /// A class's result against some number of opponents.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Preflop {
-    pub class: usize,
+pub struct HoldemEquity {
+    /// The class index (pairs AA…22, then suited AK…32, then offsuit).
+    pub class_index: usize,
     pub opponents: usize,
     pub win: f64,
     pub tie: f64,
@@ -66,7 +67,12 @@ impl Holdem {
 
     /// Exact (or estimated, with its standard error) result of a class against
     /// `opponents` random hands, in O(1).
-    pub fn preflop(&self, class: usize, opponents: usize) -> Result<Preflop, HoldemQueryError> {
+    pub fn preflop(
+        &self,
+        hand: impl HandClass,
+        opponents: usize,
+    ) -> Result<HoldemEquity, HoldemQueryError> {
+        let class = hand.class_index().map_err(HoldemQueryError::NotAHand)?;
         let max = self.max_opponents();
         if opponents == 0 || opponents > max {
             return Err(HoldemQueryError::Opponents {
@@ -79,14 +85,41 @@ impl Holdem {
         }
         let k = (opponents - 1) * CLASSES + class;
         let p = &self.payload;
-        Ok(Preflop {
-            class,
+        Ok(HoldemEquity {
+            class_index: class,
             opponents,
             win: p.win[k],
             tie: p.tie[k],
             equity: p.equity[k],
             std_error: p.std_error[k],
         })
+    }
+}
+
+/// A starting hand as the hold'em tables' questions take it, in Rust as in C and Python:
+/// a class index (`usize`: pairs AA…22 = 0…12, then suited AK…32, then offsuit), a class
+/// name (`"AKs"`, `"qq"`, `"T9o"`) or two cards (`"As Kd"`).
+pub trait HandClass {
+    /// The class index, or the text that names no hand. A `usize` is passed through
+    /// (the question checks its range).
+    fn class_index(&self) -> Result<usize, String>;
+}
+
+impl HandClass for usize {
+    fn class_index(&self) -> Result<usize, String> {
+        Ok(*self)
+    }
+}
+
+impl HandClass for &str {
+    fn class_index(&self) -> Result<usize, String> {
+        class_of_text(self).map_err(|_| self.to_string())
+    }
+}
+
+impl HandClass for &String {
+    fn class_index(&self) -> Result<usize, String> {
+        self.as_str().class_index()
     }
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::format::{self, Game, TableError, TableHeader};
-use crate::holdem::CLASSES;
+use crate::holdem::{HandClass, CLASSES};
 
 /// Two-card sets: C(52, 2).
 pub const COMBOS: usize = 1326;
@@ -52,6 +52,8 @@ pub enum HeadsUpQueryError {
     Missing,
     #[error("class {0} does not exist: classes are 0 to 168")]
     Class(usize),
+    #[error("{0:?} is not a starting hand: give a class (AKs, QQ, T9o) or two cards (As Kd)")]
+    NotAHand(String),
 }
 
 /// A loaded, validated heads-up table.
@@ -123,8 +125,15 @@ impl HoldemHeadsUp {
     }
 
     /// The exact result of hand `a` against hand `b`: the matchup's class is found by
-    /// renaming suits (24 ways) and swapping the hands, then by binary search.
-    pub fn cards(&self, a: [Card; 2], b: [Card; 2]) -> Result<HeadsUpResult, HeadsUpQueryError> {
+    /// renaming suits (24 ways) and swapping the hands, then by binary search. Each hand
+    /// is two [`Card`]s or their text (see [`TwoCards`]).
+    pub fn cards(
+        &self,
+        a: impl TwoCards,
+        b: impl TwoCards,
+    ) -> Result<HeadsUpResult, HeadsUpQueryError> {
+        let a = a.two_cards().map_err(HeadsUpQueryError::NotAHand)?;
+        let b = b.two_cards().map_err(HeadsUpQueryError::NotAHand)?;
         if a[0] == a[1] || b[0] == b[1] || a.iter().any(|c| b.contains(c)) {
             return Err(HeadsUpQueryError::SharedCard);
         }
@@ -169,14 +178,38 @@ impl HoldemHeadsUp {
         })
     }
 
-    /// Equity of class `a` against class `b` (class indices as in [`crate::holdem`]).
-    pub fn classes(&self, a: usize, b: usize) -> Result<f64, HeadsUpQueryError> {
+    /// Equity of class `a` against class `b`, each a class index, a class name or two
+    /// cards (see [`HandClass`]).
+    pub fn classes(&self, a: impl HandClass, b: impl HandClass) -> Result<f64, HeadsUpQueryError> {
+        let a = a.class_index().map_err(HeadsUpQueryError::NotAHand)?;
+        let b = b.class_index().map_err(HeadsUpQueryError::NotAHand)?;
         for class in [a, b] {
             if class >= CLASSES {
                 return Err(HeadsUpQueryError::Class(class));
             }
         }
         Ok(self.payload.class_equity[a * CLASSES + b])
+    }
+}
+
+/// Two hole cards as the heads-up table's questions take them, in Rust as in C and
+/// Python: two [`Card`]s, or their text (`"As Ks"`, suits required).
+pub trait TwoCards {
+    /// The two cards, or the text that is not two cards.
+    fn two_cards(&self) -> Result<[Card; 2], String>;
+}
+
+impl TwoCards for [Card; 2] {
+    fn two_cards(&self) -> Result<[Card; 2], String> {
+        Ok(*self)
+    }
+}
+
+impl TwoCards for &str {
+    fn two_cards(&self) -> Result<[Card; 2], String> {
+        crate::card::parse_exact(self, 2)
+            .map(|c| [c[0], c[1]])
+            .map_err(|_| self.to_string())
     }
 }
 
@@ -202,3 +235,20 @@ const PERMUTATIONS: [[u8; 4]; 24] = {
     }
     out
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_cards_are_taken_as_cards_or_text() {
+        let cards = crate::card::parse_exact("As Ks", 2).unwrap();
+        let pair = [cards[0], cards[1]];
+        assert_eq!("As Ks".two_cards(), Ok(pair));
+        assert_eq!("♠A ♠K".two_cards(), Ok(pair));
+        assert_eq!(pair.two_cards(), Ok(pair));
+        for bad in ["As", "As Ks Qs", "AK", "As As"] {
+            assert_eq!(bad.two_cards(), Err(bad.to_string()), "{bad}");
+        }
+    }
+}

@@ -53,21 +53,18 @@
 //!   every heads-up matchup of two 2-card hands, exact.
 //!   ```no_run
 //!   let table = cardtables::HoldemHeadsUp::open("tables/holdem_headsup/holdem_headsup.bin")?;
-//!   let two = |t: &str| -> Result<[cardtables::Card; 2], cardtables::CardError> {
-//!       let c = cardtables::card::parse_exact(t, 2)?;
-//!       Ok([c[0], c[1]])
-//!   };
-//!   let r = table.cards(two("As Ks")?, two("Qd Qc")?)?;
+//!   // Hands as text, as in C and Python (or as two `Card`s each).
+//!   let r = table.cards("As Ks", "Qd Qc")?;
 //!   println!("wins {} of {} boards", r.wins, r.boards);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
 //! - [`PushFold`] (`tables/holdem_pushfold/pushfold.bin`, `holdem.pushfold`): the
 //!   heads-up jam-or-fold equilibrium at every stack of a grid.
 //!   ```no_run
-//!   use cardtables::holdem::class_of_text;
 //!   let table = cardtables::PushFold::open("tables/holdem_pushfold/pushfold.bin")?;
-//!   let push = table.push(class_of_text("K9o")?, 8.5)?;
-//!   println!("push {:.0}% (EV {:+.3} bb)", 100.0 * push.frequency, push.ev_push);
+//!   // A class name, two cards ("Kh 9c") or a class index.
+//!   let push = table.push("K9o", 8.5)?;
+//!   println!("push {:.0}% (EV {:+.3} bb)", 100.0 * push.frequency, push.ev);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
 //! - [`Stud`] (`tables/showhand/stud.bin`, `stud.showhand`): five-card stud starting

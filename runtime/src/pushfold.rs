@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::format::{self, Game, TableError, TableHeader};
-use crate::holdem::CLASSES;
+use crate::holdem::{HandClass, CLASSES};
 
 /// Most stacks a table may hold.
 pub const MAX_STACKS: usize = 1 << 20;
@@ -59,41 +59,28 @@ pub fn charted(freq: f64) -> bool {
     freq >= CHART_FREQUENCY
 }
 
-/// The small blind's play of one class at one stack.
+/// One player's play of a class at one stack: the small blind's push ([`PushFold::push`])
+/// or the big blind's call of a push ([`PushFold::call`]). The same fields, by the same
+/// names, as C's `ct_pushfold_play` and Python's `PushFoldPlay`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PushAnswer {
+pub struct PushFoldPlay {
     /// The grid stack answered (the nearest at or below the one asked).
     pub stack: f64,
-    /// How often the class is pushed (0 to 1).
+    /// How often the class plays (pushes, or calls a push), 0 to 1.
     pub frequency: f64,
-    /// EV of pushing against the big blind's equilibrium calls, and of folding.
-    pub ev_push: f64,
+    /// EV of playing, bb: pushing against the big blind's equilibrium calls, or calling
+    /// against the small blind's equilibrium pushing range (`ev_push_bb`, `ev_call_bb` in
+    /// `pushfold.parquet`).
+    pub ev: f64,
+    /// EV of folding, bb: −(0.5 + ante) for the small blind, −(1 + ante) for the big.
     pub ev_fold: f64,
 }
 
-impl PushAnswer {
-    /// How much pushing gains over folding, bb: 0 for a mixed (indifferent) class, and
+impl PushFoldPlay {
+    /// How much playing gains over folding, bb: 0 for a mixed (indifferent) class, and
     /// small wherever the decision is close.
     pub fn margin(&self) -> f64 {
-        self.ev_push - self.ev_fold
-    }
-}
-
-/// The big blind's play of one class facing a push at one stack.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CallAnswer {
-    pub stack: f64,
-    /// How often the class calls (0 to 1).
-    pub frequency: f64,
-    /// EV of calling against the small blind's equilibrium pushing range, and of folding.
-    pub ev_call: f64,
-    pub ev_fold: f64,
-}
-
-impl CallAnswer {
-    /// How much calling gains over folding, bb.
-    pub fn margin(&self) -> f64 {
-        self.ev_call - self.ev_fold
+        self.ev - self.ev_fold
     }
 }
 
@@ -102,6 +89,8 @@ impl CallAnswer {
 pub enum PushFoldQueryError {
     #[error("class {0} does not exist: classes are 0 to 168")]
     Class(usize),
+    #[error("{0:?} is not a starting hand: give a class (AKs, QQ, T9o) or two cards (As Kd)")]
+    NotAHand(String),
     #[error("the stack {stack} bb is outside this table's {min} to {max} bb")]
     Stack { stack: f64, min: f64, max: f64 },
 }
@@ -201,26 +190,37 @@ impl PushFold {
         Ok((k, k * CLASSES + class))
     }
 
-    /// The small blind's play of `class` (as in [`crate::holdem`]) at `stack` big blinds.
-    pub fn push(&self, class: usize, stack: f64) -> Result<PushAnswer, PushFoldQueryError> {
+    /// The small blind's play of `hand` (a class index, a class name or two cards: see
+    /// [`HandClass`]) at `stack` big blinds.
+    pub fn push(
+        &self,
+        hand: impl HandClass,
+        stack: f64,
+    ) -> Result<PushFoldPlay, PushFoldQueryError> {
+        let class = hand.class_index().map_err(PushFoldQueryError::NotAHand)?;
         let (k, i) = self.cell(class, stack)?;
         let p = &self.payload;
-        Ok(PushAnswer {
+        Ok(PushFoldPlay {
             stack: p.stacks[k],
             frequency: p.push[i],
-            ev_push: p.ev_push[i],
+            ev: p.ev_push[i],
             ev_fold: -(0.5 + p.ante),
         })
     }
 
-    /// The big blind's play of `class` facing a push at `stack` big blinds.
-    pub fn call(&self, class: usize, stack: f64) -> Result<CallAnswer, PushFoldQueryError> {
+    /// The big blind's play of `hand` facing a push at `stack` big blinds.
+    pub fn call(
+        &self,
+        hand: impl HandClass,
+        stack: f64,
+    ) -> Result<PushFoldPlay, PushFoldQueryError> {
+        let class = hand.class_index().map_err(PushFoldQueryError::NotAHand)?;
         let (k, i) = self.cell(class, stack)?;
         let p = &self.payload;
-        Ok(CallAnswer {
+        Ok(PushFoldPlay {
             stack: p.stacks[k],
             frequency: p.call[i],
-            ev_call: p.ev_call[i],
+            ev: p.ev_call[i],
             ev_fold: -(1.0 + p.ante),
         })
     }
@@ -264,7 +264,7 @@ mod tests {
     fn stacks_are_answered_at_the_grid_stack_at_or_below() {
         let t = table();
         assert_eq!(t.push(3, 1.15).unwrap().stack, 1.1);
-        assert_eq!(t.push(3, 1.15).unwrap().ev_push, (CLASSES + 3) as f64);
+        assert_eq!(t.push(3, 1.15).unwrap().ev, (CLASSES + 3) as f64);
         // 1.2 is the third stack although (1.2 − 1.0) / 0.1 is 1.9999999999999996.
         assert_eq!(t.value(1.2).unwrap(), 0.3);
         assert_eq!(t.value(1.0).unwrap(), 0.1);
@@ -286,5 +286,22 @@ mod tests {
             t.call(usize::MAX, 1.0),
             Err(PushFoldQueryError::Class(usize::MAX))
         );
+        assert_eq!(
+            t.push("AKx", 1.0),
+            Err(PushFoldQueryError::NotAHand("AKx".into()))
+        );
+    }
+
+    /// A hand is a class index, a class name or two cards, as in C and Python.
+    #[test]
+    fn hands_are_taken_as_text_or_index() {
+        let t = table();
+        let aks = crate::holdem::class_of_text("AKs").unwrap();
+        for hand in ["AKs", "aks", "Ah Kh", "♠A ♠K"] {
+            assert_eq!(t.push(hand, 1.1), t.push(aks, 1.1), "{hand}");
+            assert_eq!(t.call(hand, 1.1), t.call(aks, 1.1), "{hand}");
+        }
+        assert_eq!(t.push(&"AA".to_string(), 1.0), t.push(0, 1.0));
+        assert_ne!(t.push("AKo", 1.1), t.push(aks, 1.1));
     }
 }

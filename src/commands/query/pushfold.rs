@@ -85,9 +85,9 @@ pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     out.set("ante", table.ante());
     out.set("push_freq", push.frequency);
     out.set("call_freq", call.frequency);
-    out.set("ev_push_bb", push.ev_push);
+    out.set("ev_push_bb", push.ev);
     out.set("ev_fold_bb", push.ev_fold);
-    out.set("ev_call_bb", call.ev_call);
+    out.set("ev_call_bb", call.ev);
     out.set("push_margin_bb", push.margin());
     out.set("call_margin_bb", call.margin());
     out.set(
@@ -110,7 +110,7 @@ pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     out.line(format!(
         "  small blind: {}; EV push {:+.4} bb, fold {:+.4} bb: pushing gains {}; {}",
         frequency(push.frequency, "push"),
-        push.ev_push,
+        push.ev,
         push.ev_fold,
         margin(push.margin()),
         chart(push.frequency, "push")
@@ -118,7 +118,7 @@ pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     out.line(format!(
         "  big blind facing a push: {}; EV call {:+.4} bb, fold {:+.4} bb: calling gains {}; {}",
         frequency(call.frequency, "call"),
-        call.ev_call,
+        call.ev,
         call.ev_fold,
         margin(call.margin()),
         chart(call.frequency, "call")
