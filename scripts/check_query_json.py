@@ -11,12 +11,13 @@ the first disagreement, and prints how many fields it compared.
 
 import json
 import math
+import os
 import subprocess
 import sys
 
 import duckdb
 
-BIN, OUT = sys.argv[1], sys.argv[2]
+BIN, OUT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TABLES = f"{OUT}/tables"
 compared = 0
 
@@ -183,6 +184,32 @@ hit = one_row(f"SELECT exact FROM '{TABLES}/showhand_quick/hit_probability.parqu
 if not same(a["hit_probability"], hit["exact"]):
     sys.exit(f"FAILED: stud hit probability {a['hit_probability']} against {hit['exact']}")
 compared += 1
+
+# pipeline equity: one object, `equity` / `win` / `tie` one per player; two classes from
+# the heads-up table equal the class matrix's cell, and two hands enumerated without the
+# table equal the matchup's row.
+def equity(*args):
+    got = subprocess.run([BIN, "equity", *args, "--json"], capture_output=True, text=True, cwd="/")
+    if got.returncode != 0:
+        sys.exit(f"FAILED: pipeline equity {' '.join(args)} --json exited {got.returncode}: {got.stderr}")
+    return json.loads(got.stdout)
+
+
+e = equity("AKs", "QQ", "--table", f"{TABLES}/holdem_headsup/holdem_headsup.bin")
+row = one_row(f"SELECT equity_a FROM '{TABLES}/holdem_headsup/headsup.parquet' WHERE class_a = 'AKs' AND class_b = 'QQ'")
+if not (e["exact"] and math.isclose(e["equity"][0], row["equity_a"], rel_tol=1e-12)
+        and math.isclose(e["equity"][0] + e["equity"][1], 1.0, rel_tol=1e-12) and e["std_error"] == 0):
+    sys.exit(f"FAILED: equity AKs QQ {e} against {row}")
+e = equity("As Ks", "Qd Qc")
+row = one_row(f"SELECT * FROM '{TABLES}/holdem_headsup/matchups.parquet' WHERE class_a = 'QQ' AND class_b = 'AKs' "
+              "AND losses = 787966")
+if not (e["exact"] and e["showdowns"] == row["boards"] and e["win"][0] == row["losses"] / row["boards"]
+        and e["tie"][0] == row["ties"] / row["boards"]):
+    sys.exit(f"FAILED: equity As Ks vs Qd Qc {e} against {row}")
+e = equity("QQ+, AKs", "random", "random", "--std-error", "0.002")
+if e["exact"] or "trials" not in e or not 0 < e["std_error"] <= 0.002 or len(e["equity"]) != 3:
+    sys.exit(f"FAILED: a sampled three-way equity {e}")
+compared += 8
 
 # pipeline cards: any way of writing a hand finds its row by `cards`, with its ids and index.
 def cards(text):

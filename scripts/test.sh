@@ -209,6 +209,8 @@ expect "As Ks vs Qd Qc: wins $(val headsup.wins), ties $(val headsup.ties), loss
   $bin query holdem "As Ks" "Qd Qc" --table "$tables/holdem_headsup/holdem_headsup.bin"
 expect "AKs vs QQ: equity $(val headsup.class_equity)" \
   $bin query holdem AKs QQ --table "$tables/holdem_headsup/holdem_headsup.bin"
+expect "1       QQ+, AKs  $(val headsup.range_equity)" \
+  $bin equity "QQ+, AKs" random --table "$tables/holdem_headsup/holdem_headsup.bin"
 pushfold=(query pushfold AKo --stack 8.5 --table "$tables/holdem_pushfold/pushfold.bin")
 expect "(grid stack $(val pushfold.stack))" $bin "${pushfold[@]}"
 expect "EV push $(val pushfold.push_ev) bb, fold $(val pushfold.push_fold_ev) bb" $bin "${pushfold[@]}"

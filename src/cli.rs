@@ -51,6 +51,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Equity of 2 to 6 Hold'em ranges against each other, with or without a board:
+    /// exact where the showdowns fit the budget, else seeded Monte Carlo to a standard
+    /// error (range notation: docs/ranges.md).
+    Equity(EquityArgs),
     /// Answer a question from a runtime table, in O(1).
     Query {
         /// Print the answer as one JSON object, its fields named as the Parquet columns
@@ -60,6 +64,48 @@ pub enum Command {
         #[command(subcommand)]
         game: QueryGame,
     },
+}
+
+/// The arguments of `pipeline equity`.
+#[derive(clap::Args, Debug)]
+pub struct EquityArgs {
+    /// Two to six ranges or hands, one per player: `"QQ+, AKs"`, `AhKh`, `random`,
+    /// `"top 10%"` (docs/ranges.md).
+    #[arg(num_args = 2..=6, required = true, value_name = "RANGE")]
+    pub ranges: Vec<String>,
+    /// Board cards: 0, 3, 4 or 5 (`"Ks 7d 2c"`).
+    #[arg(long, default_value = "")]
+    pub board: String,
+    /// Cards out of the deck (folded, seen).
+    #[arg(long, default_value = "")]
+    pub dead: String,
+    /// Monte Carlo stops once every player's equity has at most this standard error.
+    #[arg(long, default_value_t = 1e-4, value_parser = std_error, allow_negative_numbers = true)]
+    pub std_error: f64,
+    /// Monte Carlo seed (the same seed gives the same answer on any number of threads).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0 = every core; at most 1024).
+    #[arg(long, default_value_t = 0, value_parser = threads, allow_hyphen_values = true)]
+    pub threads: usize,
+    /// The heads-up table that answers two ranges with no board and no dead cards
+    /// (default: tables/holdem_headsup/holdem_headsup.bin when it exists).
+    #[arg(long)]
+    pub table: Option<PathBuf>,
+    /// Print one JSON object: `equity`, `win`, `tie` (one per player, in argument
+    /// order), `exact`, `std_error`, and `showdowns` or `trials`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A Monte Carlo standard error target: above 0, at most 0.1.
+fn std_error(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(e) if (1e-6..=0.1).contains(&e) => Ok(e),
+        _ => Err(format!(
+            "{text:?} is not a standard error target: use 1e-6 to 0.1 (1e-4 by default)"
+        )),
+    }
 }
 
 /// The arguments of `pipeline run`.

@@ -133,6 +133,9 @@ static int headsup(const char *path) {
     double equity = 0;
     CHECK(ct_holdem_headsup_classes(table, aks, qq, &equity));
     printf("headsup.class_equity %.4f\n", equity);
+    ct_range_equity range;
+    CHECK(ct_holdem_headsup_range_equity(table, "QQ+, AKs", "random", &range));
+    printf("headsup.range_equity %.4f\n", range.equity);
     ct_holdem_headsup_free(table);
     return 0;
 }

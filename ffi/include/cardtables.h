@@ -156,6 +156,16 @@ ct_status ct_holdem_headsup_cards_ids(const ct_holdem_headsup *table, uint8_t a1
 /* Class against class (ct_holdem_class_index), averaged over combos sharing no card. */
 ct_status ct_holdem_headsup_classes(const ct_holdem_headsup *table, uint32_t a, uint32_t b, double *out);
 
+typedef struct ct_range_equity {
+    double equity;           /* the first range's equity: wins plus half the ties */
+    double win;              /* its share of boards won outright */
+    double tie;              /* its share of boards tied */
+    uint64_t matchups;       /* pairs of holdings that share no card */
+} ct_range_equity;
+
+/* a, b: ranges in the range notation ("QQ+, AKs", "A5s-A2s", "AhKh:0.5", "random"). */
+ct_status ct_holdem_headsup_range_equity(const ct_holdem_headsup *table, const char *a, const char *b, ct_range_equity *out);
+
 /* ---- Hold'em push/fold (pushfold.bin, job kind holdem.pushfold) ------------------ */
 
 typedef struct ct_pushfold ct_pushfold;

@@ -115,6 +115,48 @@ pub unsafe extern "C" fn ct_holdem_headsup_cards_ids(
     })
 }
 
+/// Two ranges against each other over every board (Rust `RangeEquity`).
+#[repr(C)]
+pub struct CtRangeEquity {
+    /// The first range's equity: wins plus half the ties.
+    pub equity: f64,
+    /// Its share of boards won outright, and tied.
+    pub win: f64,
+    pub tie: f64,
+    /// Pairs of holdings that share no card.
+    pub matchups: u64,
+}
+
+/// Range `a` against range `b` in the range notation ("QQ+, AKs", "random"), exact: each
+/// pair of holdings that share no card weighs the product of their weights.
+///
+/// # Safety
+/// `table` is a live handle; `a` and `b` NUL-terminated strings; `out` valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn ct_holdem_headsup_range_equity(
+    table: *const CtHoldemHeadsup,
+    a: *const c_char,
+    b: *const c_char,
+    out: *mut CtRangeEquity,
+) -> CtStatus {
+    guard(|| {
+        // SAFETY: the caller's promises, forwarded.
+        let (t, a, b) = unsafe { (crate::table(table)?, text(a, "a")?, text(b, "b")?) };
+        let range = |s: &str| {
+            cardtables::Range::parse(s).map_err(|e| Failure::new(CT_CARD_ERROR, e.to_string()))
+        };
+        let r = t.table.range_equity(&range(a)?, &range(b)?)?;
+        let r = CtRangeEquity {
+            equity: r.equity,
+            win: r.win,
+            tie: r.tie,
+            matchups: r.matchups,
+        };
+        // SAFETY: the caller's promise, forwarded.
+        unsafe { put(out, r) }
+    })
+}
+
 /// Equity of class `a` against class `b` (classes as `ct_holdem_class_index` numbers
 /// them), averaged over the combos that share no card.
 ///

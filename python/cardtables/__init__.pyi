@@ -130,6 +130,13 @@ class HoldemHeadsUp:
     def rules(self) -> str: ...
     def cards(self, a: str, b: str) -> HeadsUpResult: ...
     def classes(self, a: str, b: str) -> float: ...
+    def range_equity(self, a: str, b: str) -> RangeEquity: ...
+
+class RangeEquity:
+    equity: float
+    win: float
+    tie: float
+    matchups: int
 
 class PushFoldPlay:
     stack: float

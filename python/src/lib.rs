@@ -623,7 +623,44 @@ table_class!(HoldemHeadsUp, cardtables::HoldemHeadsUp, |table| HoldemHeadsUp { t
         let class = |t: &str| cardtables::holdem::class_of_text(t).map_err(card_error);
         self.table.classes(class(a)?, class(b)?).map_err(query_error)
     }
+
+    /// Range `a` against range `b` in the range notation ("QQ+, AKs", "random"), exact
+    /// over every board: each pair of holdings that share no card weighs the product of
+    /// their weights.
+    fn range_equity(&self, a: &str, b: &str) -> PyResult<RangeEquity> {
+        let range = |t: &str| cardtables::Range::parse(t).map_err(card_error);
+        let r = self
+            .table
+            .range_equity(&range(a)?, &range(b)?)
+            .map_err(query_error)?;
+        Ok(RangeEquity {
+            equity: r.equity,
+            win: r.win,
+            tie: r.tie,
+            matchups: r.matchups,
+        })
+    }
 );
+
+/// Two ranges against each other over every board (Rust `RangeEquity`, C
+/// `ct_range_equity`).
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct RangeEquity {
+    /// The first range's equity: wins plus half the ties.
+    equity: f64,
+    /// Its share of boards won outright, and tied.
+    win: f64,
+    tie: f64,
+    /// Pairs of holdings that share no card.
+    matchups: u64,
+}
+
+py_repr!(RangeEquity {
+    equity,
+    win,
+    tie,
+    matchups
+});
 
 /// One player's push/fold equilibrium play of one class at one stack.
 #[pyclass(frozen, get_all, module = "cardtables")]
@@ -905,6 +942,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BlackjackAdvice>()?;
     m.add_class::<HoldemHeadsUp>()?;
     m.add_class::<HeadsUpResult>()?;
+    m.add_class::<RangeEquity>()?;
     m.add_class::<StartingHands>()?;
     m.add_class::<PushFold>()?;
     m.add_class::<PushFoldPlay>()?;

@@ -174,6 +174,14 @@ def test_holdem_headsup_answers_equal_the_parquet_rows(tables):
         assert table.classes(row["class_a"], row["class_b"]) == row["equity_a"]
     with pytest.raises(cardtables.CardError, match="share a card"):
         table.cards("As Ks", "As Qd")
+    # A class is a range: class against class is the class matrix's cell.
+    for row in sample(pq.read_table(tables / "holdem_headsup" / "headsup.parquet"), 50, 3):
+        got = table.range_equity(row["class_a"], row["class_b"])
+        assert got.equity == pytest.approx(row["equity_a"], rel=1e-12, abs=1e-15)
+    wide = table.range_equity("QQ+, AKs", "random")
+    assert 0.79 < wide.equity < 0.80 and wide.matchups > 0
+    with pytest.raises(cardtables.CardError, match="not a range token"):
+        table.range_equity("AKq", "random")
 
 
 def test_pushfold_answers_equal_the_parquet_rows(tables):

@@ -54,6 +54,24 @@ pub enum HeadsUpQueryError {
     Class(usize),
     #[error("{0:?} is not a starting hand: give a class (AKs, QQ, T9o) or two cards (As Kd)")]
     NotAHand(String),
+    #[error(
+        "no holding of the first range can be dealt beside one of the second (they share cards)"
+    )]
+    NoMatchup,
+}
+
+/// Two ranges against each other over every board (C `ct_range_equity`, Python
+/// `RangeEquity`): each pair of holdings that share no card weighs the product of their
+/// weights, and every board the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RangeEquity {
+    /// The first range's equity: its wins plus half the ties (the second's is `1 − equity`).
+    pub equity: f64,
+    /// The first range's share of boards won outright, and of boards tied.
+    pub win: f64,
+    pub tie: f64,
+    /// Pairs of disjoint holdings counted (each once, whatever its weight).
+    pub matchups: u64,
 }
 
 /// A loaded, validated heads-up table.
@@ -119,6 +137,11 @@ fn pair_index(x: Card, y: Card) -> u16 {
 }
 
 impl HoldemHeadsUp {
+    /// Boards counted per matchup: C(48, 5) = 1,712,304.
+    pub fn boards(&self) -> u32 {
+        self.payload.boards
+    }
+
     /// Number of matchup classes in the table.
     pub fn matchups(&self) -> usize {
         self.payload.rep_a.len()
@@ -175,6 +198,40 @@ impl HoldemHeadsUp {
             losses,
             boards: p.boards,
             equity: (f64::from(wins) + f64::from(t) / 2.0) / f64::from(p.boards),
+        })
+    }
+
+    /// Range `a` against range `b` over every board, exact: a sum over every pair of
+    /// holdings that share no card (|a| · |b| lookups, each as [`HoldemHeadsUp::cards`]).
+    pub fn range_equity(
+        &self,
+        a: &crate::range::Range,
+        b: &crate::range::Range,
+    ) -> Result<RangeEquity, HeadsUpQueryError> {
+        let second: Vec<([Card; 2], f64)> = b.holdings().collect();
+        let (mut weight, mut wins, mut ties, mut matchups) = (0.0, 0.0, 0.0, 0u64);
+        for (x, wx) in a.holdings() {
+            for &(y, wy) in &second {
+                if x.iter().any(|c| y.contains(c)) {
+                    continue;
+                }
+                let r = self.cards(x, y)?;
+                let w = wx * wy;
+                weight += w;
+                wins += w * f64::from(r.wins);
+                ties += w * f64::from(r.ties);
+                matchups += 1;
+            }
+        }
+        if matchups == 0 {
+            return Err(HeadsUpQueryError::NoMatchup);
+        }
+        let boards = weight * f64::from(self.payload.boards);
+        Ok(RangeEquity {
+            equity: (wins + ties / 2.0) / boards,
+            win: wins / boards,
+            tie: ties / boards,
+            matchups,
         })
     }
 

@@ -111,6 +111,7 @@ pub mod holdem_headsup;
 pub mod niuniu;
 pub mod niuniu_bidding;
 pub mod pushfold;
+pub mod range;
 pub mod stud;
 pub mod zhajinhua;
 
@@ -123,6 +124,7 @@ pub use holdem_headsup::{HeadsUpQueryError, HoldemHeadsUp};
 pub use niuniu::Niuniu;
 pub use niuniu_bidding::NiuniuBidding;
 pub use pushfold::{PushFold, PushFoldQueryError};
+pub use range::{Range, RangeError};
 pub use stud::{Stud, StudQueryError};
 pub use zhajinhua::{QueryError as ZhajinhuaQueryError, Zhajinhua};
 
@@ -148,4 +150,6 @@ pub enum Error {
     Zhajinhua(#[from] ZhajinhuaQueryError),
     #[error(transparent)]
     Blackjack(#[from] BlackjackQueryError),
+    #[error(transparent)]
+    Range(#[from] RangeError),
 }

@@ -6,6 +6,7 @@
 
 mod cards;
 mod check;
+mod equity;
 mod inspect;
 mod list;
 mod merge;
@@ -43,6 +44,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Inspect { file } => inspect::inspect(&file),
         Command::Cards { hand, json } => cards::cards(&hand, json),
+        Command::Equity(args) => equity::equity(&args),
         Command::Query { json, game } => query::query(game, json),
     }
 }

@@ -30,6 +30,7 @@ use serde::{de::DeserializeOwned, Serialize};
 
 pub use crate::job::JobMeta;
 pub use checkpoint::{PartFile, PART_PREFIX};
+pub use execute::thread_pool;
 pub use interrupt::Interrupted;
 pub use lock::OutputLock;
 pub use manifest::{FileRecord, Manifest, Phases};

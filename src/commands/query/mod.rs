@@ -197,6 +197,13 @@ fn set_bet(out: &mut Answer, bet: &crate::cli::Bet) {
     out.set("fold_rate", bet.fold);
 }
 
+/// Opens the heads-up table (for `pipeline equity` too).
+pub(crate) fn open_headsup(path: &std::path::Path) -> anyhow::Result<cardtables::HoldemHeadsUp> {
+    open_table(path, "holdem_headsup.toml", "--table", |p| {
+        cardtables::HoldemHeadsUp::open(p)
+    })
+}
+
 /// Opens a runtime table, saying which job writes it when it cannot be loaded.
 fn open_table<T>(
     path: &std::path::Path,

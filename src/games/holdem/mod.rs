@@ -5,12 +5,14 @@
 //!   [`classes`]: the 169 starting-hand classes;
 //! - the solvers: [`sweep`] (every class against one random hand, board by board),
 //!   [`matchup`] (one matchup over every board), [`two_opponents`] (every class against
-//!   two random hands), [`sampler`] (Monte Carlo against 3 to 9);
+//!   two random hands), [`sampler`] (Monte Carlo against 3 to 9), [`equity`] (ranges
+//!   against ranges, 2 to 6 players, any board);
 //! - [`pushfold`]: the heads-up jam-or-fold equilibrium from the exact matchups, by
 //!   linear programming ([`simplex`]);
 //! - [`job`]: the four job kinds; `tables`: their Arrow batches; `report`: their reports.
 
 pub mod classes;
+pub mod equity;
 pub mod eval;
 pub mod job;
 pub mod matchup;

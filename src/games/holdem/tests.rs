@@ -291,3 +291,90 @@ fn push_and_call_evs_equal_sums_over_every_opposing_combo() {
         }
     }
 }
+
+/// `top N%` ranges follow the classes by exact equity against one random hand: the order
+/// the runtime ships is the one the `holdem.preflop` counts give.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "counts every board: run with --release")]
+fn the_runtime_preflop_order_is_the_exact_equity_order() {
+    let counts = super::sweep::all_class_counts();
+    let mut order: Vec<usize> = (0..CLASSES).collect();
+    // Equity ∝ (2·wins + ties) / combos: every combo meets the same number of deals.
+    let score = |c: usize| (2 * counts.wins[c] + counts.ties[c]) as f64 / f64::from(combos(c));
+    order.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+    let names: Vec<String> = order
+        .iter()
+        .map(|&c| super::classes::class_name(c))
+        .collect();
+    let shipped: Vec<&str> = cardtables::range::PREFLOP_ORDER
+        .split_whitespace()
+        .collect();
+    assert_eq!(names, shipped);
+}
+
+/// Two ranges against each other from the heads-up table (the runtime's
+/// `range_equity`, one lookup per pair of holdings) equal the enumeration of every board.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "solves matchups: run with --release")]
+fn range_equity_from_the_table_equals_enumeration() {
+    let t = tables();
+    let mut scratch = Scratch::default();
+    let class = |i: u16| {
+        let [x, y] = two_cards(i);
+        class_of(x, y)
+    };
+    let wanted = ["AA", "KK", "QQ", "AKs"].map(|c| parse_class(c).unwrap());
+    let chosen: Vec<Matchup> = matchups(FULL_DECK)
+        .into_iter()
+        .filter(|m| wanted.contains(&class(m.a)) && wanted.contains(&class(m.b)))
+        .collect();
+    let results: Vec<MatchupResult> = chosen
+        .iter()
+        .map(|m| solve(t, two_cards(m.a), two_cards(m.b), &mut scratch))
+        .collect();
+    let payload = HeadsUpPayload {
+        rules: String::new(),
+        boards: BOARDS as u32,
+        rep_a: chosen.iter().map(|m| m.a).collect(),
+        rep_b: chosen.iter().map(|m| m.b).collect(),
+        wins: results.iter().map(|r| r.wins as u32).collect(),
+        ties: results.iter().map(|r| r.ties as u32).collect(),
+        class_equity: vec![0.5; CLASSES * CLASSES],
+    };
+    let table = HoldemHeadsUp::from_bytes(HoldemHeadsUp::to_bytes(0, &payload).unwrap()).unwrap();
+    for (a, b) in [("AA", "KK, QQ:0.5"), ("AKs, QQ", "AA, KK"), ("AsAx", "AKs")] {
+        let (ra, rb) = (
+            cardtables::Range::parse(a).unwrap(),
+            cardtables::Range::parse(b).unwrap(),
+        );
+        let from_table = table.range_equity(&ra, &rb).unwrap();
+        let enumerated = super::equity::equity(&super::equity::Question {
+            ranges: vec![ra, rb],
+            board: vec![],
+            dead: vec![],
+            std_error: 1e-3,
+            max_trials: 0,
+            seed: 1,
+            exact_budget: u64::MAX,
+        })
+        .unwrap();
+        assert!(enumerated.exact);
+        for (x, y) in [
+            (from_table.equity, enumerated.equity[0]),
+            (from_table.win, enumerated.win[0]),
+            (from_table.tie, enumerated.tie[0]),
+        ] {
+            assert!((x - y).abs() < 1e-14, "{a} vs {b}: {x} against {y}");
+        }
+        assert_eq!(
+            from_table.matchups * u64::from(table.boards()),
+            enumerated.showdowns
+        );
+    }
+    // Ranges that cannot meet.
+    let aa = cardtables::Range::parse("AsAh").unwrap();
+    assert_eq!(
+        table.range_equity(&aa, &aa),
+        Err(cardtables::HeadsUpQueryError::NoMatchup)
+    );
+}

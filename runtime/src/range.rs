@@ -1,0 +1,403 @@
+//! Hold'em ranges in the notation players write: `QQ+, AKs, A5s-A2s, KTo+, AhKh:0.5`.
+//!
+//! A [`Range`] weighs each of the 1,326 two-card holdings from 0 (not in the range) to 1.
+//! The grammar, also in `docs/ranges.md`: tokens separated by commas, each one of
+//!
+//! | token | holdings |
+//! |---|---|
+//! | `QQ`, `AKs`, `AKo`, `AK` | a pair (6), a suited (4) or offsuit (12) class, or both (16) |
+//! | `QQ+`, `A2s+`, `KTo+`, `K9+` | a pair and every higher pair; a class and every higher kicker below the top card |
+//! | `99-66`, `A5s-A2s`, `KTo-K7o` | every class between the two, ends included (same top card, same kind) |
+//! | `AhKh`, `Ah Kh`, `♥A♥K` | one holding |
+//! | `AsKx`, `AxKx`, `AxAx` | `x` for any suit: every holding the pattern allows |
+//! | `random` (or `any`) | all 1,326 holdings |
+//! | `top 10%` (or `10%`) | the strongest classes by [`PREFLOP_ORDER`], until they hold at least that share of 1,326 holdings |
+//!
+//! Any token may end in `:w`, a weight from 0 to 1 (`AKo:0.5`); a holding named by
+//! several tokens takes the weight of the last. Ranks are `23456789TJQKA` (any case, `10`
+//! for T), suits `shdc` or `♠♥♦♣`. Whitespace around tokens is ignored. An error names
+//! the token and the forms allowed.
+
+use crate::card::{parse_exact, Card, RANK_CHARS};
+use crate::colex;
+
+/// Two-card holdings: C(52, 2).
+pub const HOLDINGS: usize = 1326;
+
+/// The 169 starting classes, strongest first, by exact equity against one random hand
+/// (ties counting half; the `holdem.preflop` job's `equity` column). `top N%` ranges
+/// follow this order; a test in the pipeline recomputes it.
+pub const PREFLOP_ORDER: &str =
+    "AA KK QQ JJ TT 99 88 AKs 77 AQs AJs AKo ATs AQo AJo KQs 66 A9s ATo \
+KJs A8s KTs KQo A7s A9o KJo 55 QJs K9s A5s A6s A8o KTo QTs A4s A7o K8s A3s QJo K9o A5o A6o Q9s \
+K7s JTs A2s QTo 44 A4o K6s K8o Q8s A3o K5s J9s Q9o JTo K7o A2o K4s Q7s K6o K3s T9s J8s 33 Q6s \
+Q8o K5o J9o K2s Q5s T8s K4o J7s Q4s Q7o T9o J8o K3o Q6o Q3s 98s T7s J6s K2o 22 Q2s Q5o J5s T8o \
+J7o Q4o 97s J4s T6s J3s Q3o 98o 87s T7o J6o 96s J2s Q2o T5s J5o T4s 97o 86s J4o T6o 95s T3s 76s \
+J3o 87o T2s 85s 96o J2o T5o 94s 75s T4o 93s 86o 65s 84s 95o T3o 92s 76o 74s T2o 54s 85o 64s 83s \
+94o 75o 82s 73s 93o 65o 53s 63s 84o 92o 43s 74o 72s 54o 64o 52s 62s 83o 42s 82o 73o 53o 63o \
+32s 43o 72o 52o 62o 42o 32o";
+
+/// Why a range could not be read.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum RangeError {
+    /// A token that is none of the forms.
+    #[error("{token:?} is not a range token: {why}. Write a class (QQ, AKs, AKo, AK), a class and its higher ones (QQ+, A2s+, KTo+), a span (99-66, A5s-A2s), one holding (AhKh), suits as x (AsKx), random, or top 10%; any of them may end in :0.5, a weight from 0 to 1")]
+    Token { token: String, why: String },
+    /// Nothing with a weight above 0.
+    #[error("the range {0:?} holds no holding with a weight above 0")]
+    Empty(String),
+}
+
+/// Weights of the 1,326 holdings, by the colex index of their two cards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Range {
+    weights: Vec<f64>,
+}
+
+/// A class as a shape: top rank, low rank (equal for a pair), and which suitings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shape {
+    high: u8,
+    low: u8,
+    /// `Some(true)` suited, `Some(false)` offsuit, `None` both (or a pair).
+    suited: Option<bool>,
+}
+
+impl Range {
+    /// Reads a range in the notation of the module docs.
+    pub fn parse(text: &str) -> Result<Range, RangeError> {
+        let mut weights = vec![0.0; HOLDINGS];
+        for raw in text.split(',') {
+            let token = raw.trim();
+            let error = |why: &str| RangeError::Token {
+                token: token.to_string(),
+                why: why.to_string(),
+            };
+            if token.is_empty() {
+                return Err(error("an empty token (two commas, or one at an end)"));
+            }
+            let (body, weight) = match token.rsplit_once(':') {
+                Some((body, w)) => {
+                    let w: f64 = w
+                        .trim()
+                        .parse()
+                        .map_err(|_| error("the weight after ':' is not a number"))?;
+                    if !(0.0..=1.0).contains(&w) {
+                        return Err(error("a weight runs from 0 to 1"));
+                    }
+                    (body.trim(), w)
+                }
+                None => (token, 1.0),
+            };
+            for index in holdings(body).map_err(|why| error(&why))? {
+                weights[index] = weight;
+            }
+        }
+        if weights.iter().all(|&w| w == 0.0) {
+            return Err(RangeError::Empty(text.to_string()));
+        }
+        Ok(Range { weights })
+    }
+
+    /// Every holding with a weight above 0, in colex order of its two cards (the lower
+    /// card first), with its weight.
+    pub fn holdings(&self) -> impl Iterator<Item = ([Card; 2], f64)> + '_ {
+        self.weights
+            .iter()
+            .enumerate()
+            .filter(|(_, &w)| w > 0.0)
+            .map(|(i, &w)| {
+                let mut two = [Card::from_id(0).expect("card 0"); 2];
+                colex::unrank(i as u32, 2, &mut two);
+                (two, w)
+            })
+    }
+
+    /// The weight of a holding (0 when it is not in the range).
+    pub fn weight(&self, cards: [Card; 2]) -> f64 {
+        if cards[0] == cards[1] {
+            return 0.0;
+        }
+        self.weights[colex::index_of(&cards) as usize]
+    }
+
+    /// Holdings with a weight above 0.
+    pub fn len(&self) -> usize {
+        self.weights.iter().filter(|&&w| w > 0.0).count()
+    }
+
+    /// Always false: a parsed range holds something.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The weights summed: the number of holdings, each counted at its weight.
+    pub fn combos(&self) -> f64 {
+        self.weights.iter().sum()
+    }
+}
+
+/// The holdings (colex indices) one token body names, or why it names none.
+fn holdings(body: &str) -> Result<Vec<usize>, String> {
+    let lower = body.to_ascii_lowercase();
+    if lower == "random" || lower == "any" {
+        return Ok((0..HOLDINGS).collect());
+    }
+    if let Some(percent) = lower
+        .strip_prefix("top")
+        .map(str::trim)
+        .unwrap_or(&lower)
+        .strip_suffix('%')
+    {
+        let share: f64 = percent
+            .trim()
+            .parse()
+            .map_err(|_| format!("{percent:?} before '%' is not a number"))?;
+        if !(share > 0.0 && share <= 100.0) {
+            return Err("a top share runs from above 0 to 100 %".into());
+        }
+        return Ok(top(share));
+    }
+    if let Ok(cards) = parse_exact(body, 2) {
+        return Ok(vec![colex::index_of(&cards) as usize]);
+    }
+    if lower.contains('x') {
+        return wildcard(body);
+    }
+    let text = body.replace("10", "T");
+    if let Some((from, to)) = text.split_once('-') {
+        let (a, b) = (shape(from.trim())?, shape(to.trim())?);
+        return span(a, b);
+    }
+    if let Some(base) = text.strip_suffix('+') {
+        let s = shape(base.trim())?;
+        let top = if s.high == s.low { 12 } else { s.high - 1 };
+        let last = Shape {
+            high: if s.high == s.low { 12 } else { s.high },
+            low: top,
+            ..s
+        };
+        return span(last, s);
+    }
+    Ok(class_holdings(shape(&text)?))
+}
+
+/// A class written as two ranks and an optional `s` / `o`.
+fn shape(text: &str) -> Result<Shape, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let rank = |c: Option<&char>| {
+        c.and_then(|c| RANK_CHARS.iter().position(|r| *r == c.to_ascii_uppercase()))
+            .map(|r| r as u8)
+    };
+    let (Some(a), Some(b)) = (rank(chars.first()), rank(chars.get(1))) else {
+        return Err(format!("{text:?} does not start with two ranks"));
+    };
+    let suited = match chars.get(2).map(|c| c.to_ascii_lowercase()) {
+        None => None,
+        Some('s') if chars.len() == 3 => Some(true),
+        Some('o') if chars.len() == 3 => Some(false),
+        _ => return Err(format!("{text:?}: after two ranks only s or o may follow")),
+    };
+    if a == b && suited.is_some() {
+        return Err(format!("{text:?}: a pair is neither suited nor offsuit"));
+    }
+    Ok(Shape {
+        high: a.max(b),
+        low: a.min(b),
+        suited,
+    })
+}
+
+/// Every class from `a` to `b`, ends included: pairs between two pairs, or the kickers
+/// between two classes with the same top card and kind.
+fn span(a: Shape, b: Shape) -> Result<Vec<usize>, String> {
+    let pair = |s: Shape| s.high == s.low;
+    let mut out = Vec::new();
+    if pair(a) && pair(b) {
+        for r in a.low.min(b.low)..=a.low.max(b.low) {
+            out.extend(class_holdings(Shape {
+                high: r,
+                low: r,
+                suited: None,
+            }));
+        }
+        return Ok(out);
+    }
+    if pair(a) || pair(b) || a.high != b.high || a.suited != b.suited {
+        return Err(
+            "a span joins two pairs, or two classes with the same top card and kind (A5s-A2s)"
+                .into(),
+        );
+    }
+    for low in a.low.min(b.low)..=a.low.max(b.low) {
+        out.extend(class_holdings(Shape { low, ..a }));
+    }
+    Ok(out)
+}
+
+/// The holdings of one class shape.
+fn class_holdings(s: Shape) -> Vec<usize> {
+    let mut out = Vec::new();
+    for x in 0..4u8 {
+        for y in 0..4u8 {
+            let (Some(a), Some(b)) = (Card::new(s.high, x), Card::new(s.low, y)) else {
+                continue;
+            };
+            let keep = if s.high == s.low {
+                x < y
+            } else {
+                match s.suited {
+                    Some(true) => x == y,
+                    Some(false) => x != y,
+                    None => true,
+                }
+            };
+            if keep {
+                out.push(colex::index_of(&[a, b]) as usize);
+            }
+        }
+    }
+    out
+}
+
+/// `AsKx`-style holdings: two cards, each a rank and a suit or `x` for any suit.
+fn wildcard(body: &str) -> Result<Vec<usize>, String> {
+    let text: String = body
+        .replace("10", "T")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 4 {
+        return Err("a pattern with x is two cards of a rank and a suit or x each (AsKx)".into());
+    }
+    let card = |r: char, s: char| -> Result<Vec<Card>, String> {
+        let rank = RANK_CHARS
+            .iter()
+            .position(|c| *c == r.to_ascii_uppercase())
+            .ok_or_else(|| format!("{r:?} is not a rank"))? as u8;
+        if s.eq_ignore_ascii_case(&'x') {
+            return Ok((0..4).filter_map(|suit| Card::new(rank, suit)).collect());
+        }
+        let one = parse_exact(&format!("{r}{s}"), 1).map_err(|e| e.to_string())?;
+        Ok(one)
+    };
+    let (a, b) = (card(chars[0], chars[1])?, card(chars[2], chars[3])?);
+    let mut out: Vec<usize> = Vec::new();
+    for &x in &a {
+        for &y in &b {
+            if x != y {
+                let i = colex::index_of(&[x, y]) as usize;
+                if !out.contains(&i) {
+                    out.push(i);
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("the pattern allows no two distinct cards".into());
+    }
+    Ok(out)
+}
+
+/// The strongest classes by [`PREFLOP_ORDER`] until they hold at least `percent` % of
+/// the 1,326 holdings.
+fn top(percent: f64) -> Vec<usize> {
+    let target = percent / 100.0 * HOLDINGS as f64;
+    let mut out = Vec::new();
+    for name in PREFLOP_ORDER.split_whitespace() {
+        if out.len() as f64 >= target - 1e-9 {
+            break;
+        }
+        out.extend(class_holdings(
+            shape(name).expect("the order names classes"),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(text: &str) -> usize {
+        Range::parse(text).unwrap().len()
+    }
+
+    #[test]
+    fn classes_and_their_combos() {
+        assert_eq!(count("AA"), 6);
+        assert_eq!(count("AKs"), 4);
+        assert_eq!(count("AKo"), 12);
+        assert_eq!(count("AK"), 16);
+        assert_eq!(count("ak"), 16);
+        assert_eq!(count("random"), HOLDINGS);
+        assert_eq!(count("QQ+"), 18);
+        assert_eq!(count("22+"), 78);
+        assert_eq!(count("99-66"), 24);
+        assert_eq!(count("66-99"), 24);
+        assert_eq!(count("A2s+"), 48);
+        assert_eq!(count("KTo+"), 36);
+        assert_eq!(count("K9+"), 64);
+        assert_eq!(count("A5s-A2s"), 16);
+        assert_eq!(count("KTo-K7o"), 48);
+        assert_eq!(count("T9s+"), 4);
+        assert_eq!(count("AhKh"), 1);
+        assert_eq!(count("Ah Kh"), 1);
+        assert_eq!(count("♥A ♥K"), 1);
+        assert_eq!(count("10s 10h"), 1);
+        assert_eq!(count("AsKx"), 4);
+        assert_eq!(count("AxKx"), 16);
+        assert_eq!(count("AxAx"), 6);
+        assert_eq!(count("AsAx"), 3);
+        // Overlaps are one set.
+        assert_eq!(count("QQ+, AKs, AK, KK"), 18 + 16);
+        // Every class of the order, once: all holdings.
+        assert_eq!(count("top 100%"), HOLDINGS);
+        assert_eq!(PREFLOP_ORDER.split_whitespace().count(), 169);
+    }
+
+    #[test]
+    fn weights_and_the_last_token_wins() {
+        let r = Range::parse("QQ+, AA:0.5, AKo:0.25").unwrap();
+        let two = |t: &str| -> [Card; 2] { parse_exact(t, 2).unwrap().try_into().unwrap() };
+        assert_eq!(r.weight(two("As Ah")), 0.5);
+        assert_eq!(r.weight(two("Ks Kh")), 1.0);
+        assert_eq!(r.weight(two("As Kh")), 0.25);
+        assert_eq!(r.weight(two("As Ks")), 0.0);
+        assert_eq!(r.combos(), 6.0 * 0.5 + 12.0 + 12.0 * 0.25);
+        assert_eq!(r.len(), 30);
+        let again = Range::parse("AA:0.5, QQ+").unwrap();
+        assert_eq!(again.weight(two("As Ah")), 1.0);
+    }
+
+    #[test]
+    fn top_shares_take_whole_classes_in_order() {
+        // AA, KK, QQ, JJ, TT: 30 holdings, 2.26 %.
+        assert_eq!(count("top 2%"), 30);
+        assert_eq!(count("2.3%"), 36);
+        let five = Range::parse("top 5%").unwrap();
+        assert!(five.len() as f64 >= 0.05 * HOLDINGS as f64);
+        let two = |t: &str| -> [Card; 2] { parse_exact(t, 2).unwrap().try_into().unwrap() };
+        assert_eq!(five.weight(two("As Ks")), 1.0);
+    }
+
+    #[test]
+    fn errors_name_the_token() {
+        for bad in [
+            "", "AA,,KK", "AKx", "AAs", "AKq", "AK:2", "AK:-1", "AK:x", "Q", "XX", "AKs-QJs",
+            "AKs-A2o", "AA-AKs", "top 0%", "top 101%", "As As", "AsAs", "AA:0",
+        ] {
+            let e = Range::parse(bad).expect_err(bad);
+            let text = e.to_string();
+            if bad != "AA:0" {
+                assert!(matches!(e, RangeError::Token { .. }), "{bad}: {text}");
+            }
+        }
+        let e = Range::parse("QQ+, AKq").unwrap_err();
+        assert!(
+            e.to_string().starts_with("\"AKq\" is not a range token"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! `pipeline equity`: ranges against ranges, 2 to 6 players, with or without a board.
+//!
+//! Two ranges with no board and no dead cards are answered exactly from the heads-up
+//! table when it is there (`HoldemHeadsUp::range_equity`, |R1| · |R2| lookups); every
+//! other question is enumerated exactly where it fits the budget, else sampled
+//! (`games::holdem::equity`).
+
+use std::path::PathBuf;
+
+use cardtables::{parse_cards, Range};
+use serde_json::json;
+
+use crate::cli::EquityArgs;
+use crate::commands::UsageError;
+use crate::games::holdem::equity::{equity as compute, Answer, Question, EXACT_BUDGET};
+
+/// Most Monte Carlo trials a question plays, whatever its standard error.
+const MAX_TRIALS: u64 = 4_000_000_000;
+
+pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
+    let usage = |m: String| UsageError::error(m);
+    let ranges: Vec<Range> = args
+        .ranges
+        .iter()
+        .enumerate()
+        .map(|(i, text)| Range::parse(text).map_err(|e| usage(format!("RANGE {}: {e}", i + 1))))
+        .collect::<anyhow::Result<_>>()?;
+    let board = parse_cards(&args.board).map_err(|e| usage(format!("--board: {e}")))?;
+    let dead = parse_cards(&args.dead).map_err(|e| usage(format!("--dead: {e}")))?;
+    let table = match &args.table {
+        Some(path) => Some(path.clone()),
+        None => {
+            Some(PathBuf::from("tables/holdem_headsup/holdem_headsup.bin")).filter(|p| p.exists())
+        }
+    };
+    let answer = match table {
+        Some(path) if ranges.len() == 2 && board.is_empty() && dead.is_empty() => {
+            let t = super::query::open_headsup(&path)?;
+            let r = t
+                .range_equity(&ranges[0], &ranges[1])
+                .map_err(|e| usage(e.to_string()))?;
+            Answer {
+                equity: vec![r.equity, 1.0 - r.equity],
+                win: vec![r.win, 1.0 - r.win - r.tie],
+                tie: vec![r.tie, r.tie],
+                exact: true,
+                std_error: 0.0,
+                showdowns: r.matchups * u64::from(t.boards()),
+            }
+        }
+        _ => {
+            let pool = crate::engine::thread_pool(Some(args.threads), 0)?;
+            let question = Question {
+                ranges,
+                board: board.clone(),
+                dead,
+                std_error: args.std_error,
+                max_trials: MAX_TRIALS,
+                seed: args.seed,
+                exact_budget: EXACT_BUDGET,
+            };
+            pool.install(|| compute(&question))
+                .map_err(|e| usage(e.to_string()))?
+        }
+    };
+    if args.json {
+        let count = if answer.exact { "showdowns" } else { "trials" };
+        let mut out = json!({
+            "ranges": args.ranges,
+            "board": crate::cards::text(&board),
+            "equity": answer.equity,
+            "win": answer.win,
+            "tie": answer.tie,
+            "exact": answer.exact,
+            "std_error": answer.std_error,
+        });
+        out[count] = answer.showdowns.into();
+        println!("{out}");
+        return Ok(());
+    }
+    let width = args
+        .ranges
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    println!("player  {:<width$}  equity   win      tie", "range");
+    for (i, text) in args.ranges.iter().enumerate() {
+        println!(
+            "{:<6}  {text:<width$}  {:.4}   {:.4}   {:.4}",
+            i + 1,
+            answer.equity[i],
+            answer.win[i],
+            answer.tie[i]
+        );
+    }
+    if !board.is_empty() {
+        println!("board: {}", crate::cards::text(&board));
+    }
+    if answer.exact {
+        println!(
+            "exact: every holding combination and runout ({} showdowns)",
+            answer.showdowns
+        );
+    } else {
+        println!(
+            "Monte Carlo: {} trials (seed {}), standard error at most {:.1e} per equity",
+            answer.showdowns, args.seed, answer.std_error
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,635 @@
+//! Range-against-range equity for 2 to 6 players, with or without a board: exact where
+//! the showdowns fit [`EXACT_BUDGET`], else seeded Monte Carlo to a stated standard error.
+//!
+//! The convention of the standard calculators: every combination of holdings that share
+//! no card (with each other, the board or the dead cards) weighs the product of their
+//! range weights, every runout of the board weighs the same, and a pot split k ways
+//! gives each tied player 1/k. Per player: equity (wins plus shares of splits), the
+//! share of showdowns won outright and the share tied.
+
+use cardtables::{Card, CardSet, Range};
+use rayon::prelude::*;
+
+use super::eval::{tables, Tables};
+use crate::engine::stream;
+
+/// Most players a question may hold.
+pub const MAX_PLAYERS: usize = 6;
+/// Exact enumeration when the showdowns to count (the product of the range sizes, times
+/// the runouts of the board) are at most this many; Monte Carlo beyond.
+pub const EXACT_BUDGET: u64 = 500_000_000;
+/// Monte Carlo trials per batch: batch `b` draws from `stream(seed, b)`.
+const BATCH: u64 = 1 << 16;
+/// Batches run between two checks of the standard error (so the stopping point, and the
+/// answer, do not depend on the thread count).
+const ROUND: u64 = 32;
+/// Equity shares are counted in 60ths, so a pot split 2 to 6 ways is an integer share.
+const SHARE: u64 = 60;
+
+/// A range-against-range question.
+pub struct Question {
+    pub ranges: Vec<Range>,
+    pub board: Vec<Card>,
+    pub dead: Vec<Card>,
+    /// Monte Carlo stops once every player's equity has at most this standard error.
+    pub std_error: f64,
+    /// Monte Carlo stops after this many trials whatever the standard error.
+    pub max_trials: u64,
+    pub seed: u64,
+    /// Exact enumeration when the showdowns to count are at most this many
+    /// ([`EXACT_BUDGET`] for the command line).
+    pub exact_budget: u64,
+}
+
+/// Per player: equity, outright wins and ties; and how it was computed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub equity: Vec<f64>,
+    pub win: Vec<f64>,
+    pub tie: Vec<f64>,
+    pub exact: bool,
+    /// 0 when exact; else the largest standard error of a player's equity.
+    pub std_error: f64,
+    /// Showdowns counted (exact) or trials played (Monte Carlo).
+    pub showdowns: u64,
+}
+
+/// Why a question cannot be answered.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum EquityError {
+    #[error("{0} players: give 2 to {MAX_PLAYERS} ranges")]
+    Players(usize),
+    #[error("a board has 0, 3, 4 or 5 cards, not {0}")]
+    Board(usize),
+    #[error("{0} is both on the board and dead")]
+    Overlap(Card),
+    #[error("player {0}'s range has no holding left beside the board and the dead cards")]
+    NoHolding(usize),
+    #[error("no deal gives every player a holding from their range without sharing cards")]
+    NoDeal,
+}
+
+/// A player's holdings that avoid the board and dead cards, with their weights.
+type Holdings = Vec<([Card; 2], f64)>;
+
+/// Sums over showdowns, per player: weighted equity in 60ths, outright wins, ties.
+#[derive(Clone, Default)]
+struct Sums {
+    weight: f64,
+    showdowns: u64,
+    equity: Vec<f64>,
+    win: Vec<f64>,
+    tie: Vec<f64>,
+}
+
+impl Sums {
+    fn new(players: usize) -> Sums {
+        Sums {
+            equity: vec![0.0; players],
+            win: vec![0.0; players],
+            tie: vec![0.0; players],
+            ..Sums::default()
+        }
+    }
+
+    fn add(mut self, other: &Sums) -> Sums {
+        self.weight += other.weight;
+        self.showdowns += other.showdowns;
+        for i in 0..self.equity.len() {
+            self.equity[i] += other.equity[i];
+            self.win[i] += other.win[i];
+            self.tie[i] += other.tie[i];
+        }
+        self
+    }
+}
+
+/// Answers a question: exact when it fits [`EXACT_BUDGET`], else Monte Carlo.
+pub fn equity(q: &Question) -> Result<Answer, EquityError> {
+    let players = q.ranges.len();
+    if !(2..=MAX_PLAYERS).contains(&players) {
+        return Err(EquityError::Players(players));
+    }
+    if ![0, 3, 4, 5].contains(&q.board.len()) {
+        return Err(EquityError::Board(q.board.len()));
+    }
+    let mut known = CardSet::EMPTY;
+    for &c in q.board.iter().chain(&q.dead) {
+        if known.contains(c) {
+            return Err(EquityError::Overlap(c));
+        }
+        known = known.with(c);
+    }
+    let holdings: Vec<Holdings> = q
+        .ranges
+        .iter()
+        .map(|r| {
+            r.holdings()
+                .filter(|(h, _)| !known.contains(h[0]) && !known.contains(h[1]))
+                .collect()
+        })
+        .collect();
+    if let Some(p) = holdings.iter().position(Vec::is_empty) {
+        return Err(EquityError::NoHolding(p + 1));
+    }
+    let deck: Vec<Card> = (0..52u8)
+        .filter_map(Card::from_id)
+        .filter(|c| !known.contains(*c))
+        .collect();
+    let to_come = 5 - q.board.len();
+    let runouts = binomial(deck.len() as u64 - 2 * players as u64, to_come as u64);
+    let work = holdings
+        .iter()
+        .try_fold(runouts, |acc, h| acc.checked_mul(h.len() as u64));
+    if work.is_some_and(|w| w <= q.exact_budget) {
+        exact(&holdings, &q.board, &deck)
+    } else {
+        monte_carlo(q, &holdings, &deck)
+    }
+}
+
+fn binomial(n: u64, k: u64) -> u64 {
+    (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Scores one showdown: each player's hole cards with the board, into `sums` at `weight`.
+#[inline]
+fn showdown(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5], weight: f64, sums: &mut Sums) {
+    let mut strength = [0u16; MAX_PLAYERS];
+    let mut best = 0u16;
+    for (s, h) in strength.iter_mut().zip(holes) {
+        *s = t.evaluate(&[h[0], h[1], board[0], board[1], board[2], board[3], board[4]]);
+        best = best.max(*s);
+    }
+    let n = holes.len();
+    let winners = strength[..n].iter().filter(|&&s| s == best).count() as u64;
+    let share = (SHARE / winners) as f64 * weight;
+    for (i, &s) in strength[..n].iter().enumerate() {
+        if s == best {
+            sums.equity[i] += share;
+            if winners == 1 {
+                sums.win[i] += weight;
+            } else {
+                sums.tie[i] += weight;
+            }
+        }
+    }
+    sums.weight += weight;
+    sums.showdowns += 1;
+}
+
+/// Every disjoint combination of holdings, every runout.
+fn exact(holdings: &[Holdings], board: &[Card], deck: &[Card]) -> Result<Answer, EquityError> {
+    let t = tables();
+    let players = holdings.len();
+    let parts: Vec<Sums> = holdings[0]
+        .par_iter()
+        .map(|&(first, w)| {
+            let mut sums = Sums::new(players);
+            let mut holes = [first; MAX_PLAYERS];
+            let used = CardSet::EMPTY.with(first[0]).with(first[1]);
+            assign(t, holdings, 1, used, w, &mut holes, board, deck, &mut sums);
+            sums
+        })
+        .collect();
+    let total = parts
+        .iter()
+        .fold(Sums::new(players), |acc, part| acc.add(part));
+    if total.showdowns == 0 {
+        return Err(EquityError::NoDeal);
+    }
+    Ok(answer(&total, true, 0.0, total.showdowns))
+}
+
+/// Deals player `p` onwards every holding that avoids `used`, then every runout.
+#[allow(clippy::too_many_arguments)]
+fn assign(
+    t: &Tables,
+    holdings: &[Holdings],
+    p: usize,
+    used: CardSet,
+    weight: f64,
+    holes: &mut [[Card; 2]; MAX_PLAYERS],
+    board: &[Card],
+    deck: &[Card],
+    sums: &mut Sums,
+) {
+    if p == holdings.len() {
+        // The cards left for the board, on the stack: nothing is allocated per deal.
+        let mut rest = [deck[0]; 52];
+        let mut n = 0;
+        for &c in deck {
+            if !used.contains(c) {
+                rest[n] = c;
+                n += 1;
+            }
+        }
+        let mut full = [deck[0]; 5];
+        full[..board.len()].copy_from_slice(board);
+        runouts(
+            t,
+            &holes[..p],
+            &mut full,
+            board.len(),
+            &rest[..n],
+            0,
+            weight,
+            sums,
+        );
+        return;
+    }
+    for &(h, w) in &holdings[p] {
+        if used.contains(h[0]) || used.contains(h[1]) {
+            continue;
+        }
+        holes[p] = h;
+        assign(
+            t,
+            holdings,
+            p + 1,
+            used.with(h[0]).with(h[1]),
+            weight * w,
+            holes,
+            board,
+            deck,
+            sums,
+        );
+    }
+}
+
+/// Fills board slots `slot..5` with every combination of `rest[from..]`, in order.
+#[allow(clippy::too_many_arguments)]
+fn runouts(
+    t: &Tables,
+    holes: &[[Card; 2]],
+    board: &mut [Card; 5],
+    slot: usize,
+    rest: &[Card],
+    from: usize,
+    weight: f64,
+    sums: &mut Sums,
+) {
+    if slot == 5 {
+        showdown(t, holes, board, weight, sums);
+        return;
+    }
+    for i in from..rest.len() {
+        board[slot] = rest[i];
+        runouts(t, holes, board, slot + 1, rest, i + 1, weight, sums);
+    }
+}
+
+/// Per-player sums of Monte Carlo trials: equity in 60ths and its square, wins, ties.
+#[derive(Clone)]
+struct Tally {
+    trials: u64,
+    equity: [u64; MAX_PLAYERS],
+    square: [u128; MAX_PLAYERS],
+    win: [u64; MAX_PLAYERS],
+    tie: [u64; MAX_PLAYERS],
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            trials: 0,
+            equity: [0; MAX_PLAYERS],
+            square: [0; MAX_PLAYERS],
+            win: [0; MAX_PLAYERS],
+            tie: [0; MAX_PLAYERS],
+        }
+    }
+
+    fn add(&mut self, o: &Tally) {
+        self.trials += o.trials;
+        for i in 0..MAX_PLAYERS {
+            self.equity[i] += o.equity[i];
+            self.square[i] += o.square[i];
+            self.win[i] += o.win[i];
+            self.tie[i] += o.tie[i];
+        }
+    }
+
+    /// The largest standard error of a player's equity.
+    fn std_error(&self, players: usize) -> f64 {
+        let n = self.trials as f64;
+        (0..players)
+            .map(|i| {
+                let mean = self.equity[i] as f64 / (SHARE as f64 * n);
+                let second = self.square[i] as f64 / ((SHARE * SHARE) as f64 * n);
+                ((second - mean * mean).max(0.0) / (n - 1.0)).sqrt()
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+/// A weighted holding sampler: cumulative weights, searched by a uniform draw.
+struct Sampler<'a> {
+    holdings: &'a Holdings,
+    cumulative: Vec<f64>,
+}
+
+impl<'a> Sampler<'a> {
+    fn new(holdings: &'a Holdings) -> Sampler<'a> {
+        let mut total = 0.0;
+        let cumulative = holdings
+            .iter()
+            .map(|(_, w)| {
+                total += w;
+                total
+            })
+            .collect();
+        Sampler {
+            holdings,
+            cumulative,
+        }
+    }
+
+    fn draw(&self, rng: &mut rand_pcg::Pcg64) -> [Card; 2] {
+        use rand::RngExt;
+        let last = *self.cumulative.last().expect("a holding");
+        let u = rng.random::<f64>() * last;
+        let i = self.cumulative.partition_point(|&c| c <= u);
+        self.holdings[i.min(self.holdings.len() - 1)].0
+    }
+}
+
+/// Most draws of a whole deal in a row that give two players a shared card before the
+/// question is called impossible.
+const MAX_REJECTIONS: u32 = 100_000;
+
+/// Seeded trials, in rounds of [`ROUND`] batches, until the standard error is reached.
+fn monte_carlo(q: &Question, holdings: &[Holdings], deck: &[Card]) -> Result<Answer, EquityError> {
+    let t = tables();
+    let players = holdings.len();
+    let samplers: Vec<Sampler> = holdings.iter().map(Sampler::new).collect();
+    let mut tally = Tally::new();
+    let mut next_batch = 0u64;
+    loop {
+        let batches: Vec<Result<Tally, EquityError>> = (next_batch..next_batch + ROUND)
+            .into_par_iter()
+            .map(|b| batch(t, q, &samplers, deck, b))
+            .collect();
+        next_batch += ROUND;
+        for b in batches {
+            tally.add(&b?);
+        }
+        if tally.std_error(players) <= q.std_error || tally.trials >= q.max_trials {
+            break;
+        }
+    }
+    let n = tally.trials as f64;
+    let sums = Sums {
+        weight: n,
+        showdowns: tally.trials,
+        equity: tally.equity[..players].iter().map(|&e| e as f64).collect(),
+        win: tally.win[..players].iter().map(|&w| w as f64).collect(),
+        tie: tally.tie[..players].iter().map(|&w| w as f64).collect(),
+    };
+    Ok(answer(&sums, false, tally.std_error(players), tally.trials))
+}
+
+/// One batch of trials from its own stream.
+fn batch(
+    t: &Tables,
+    q: &Question,
+    samplers: &[Sampler],
+    deck: &[Card],
+    index: u64,
+) -> Result<Tally, EquityError> {
+    use rand::RngExt;
+    let mut rng = stream(q.seed, index);
+    let players = samplers.len();
+    let mut tally = Tally::new();
+    let mut holes = [[deck[0]; 2]; MAX_PLAYERS];
+    let mut board = [deck[0]; 5];
+    board[..q.board.len()].copy_from_slice(&q.board);
+    for _ in 0..BATCH {
+        let mut used = CardSet::EMPTY;
+        let mut rejections = 0u32;
+        let mut p = 0;
+        while p < players {
+            let h = samplers[p].draw(&mut rng);
+            if used.contains(h[0]) || used.contains(h[1]) {
+                // A shared card: deal the whole combination again.
+                rejections += 1;
+                if rejections > MAX_REJECTIONS {
+                    return Err(EquityError::NoDeal);
+                }
+                used = CardSet::EMPTY;
+                p = 0;
+                continue;
+            }
+            holes[p] = h;
+            used = used.with(h[0]).with(h[1]);
+            p += 1;
+        }
+        let mut slot = q.board.len();
+        while slot < 5 {
+            let c = deck[rng.random_range(0..deck.len())];
+            if !used.contains(c) {
+                board[slot] = c;
+                used = used.with(c);
+                slot += 1;
+            }
+        }
+        let mut strength = [0u16; MAX_PLAYERS];
+        let mut best = 0u16;
+        for (s, h) in strength[..players].iter_mut().zip(&holes) {
+            *s = t.evaluate(&[h[0], h[1], board[0], board[1], board[2], board[3], board[4]]);
+            best = best.max(*s);
+        }
+        let winners = strength[..players].iter().filter(|&&s| s == best).count() as u64;
+        for (i, &s) in strength[..players].iter().enumerate() {
+            if s == best {
+                let share = SHARE / winners;
+                tally.equity[i] += share;
+                tally.square[i] += u128::from(share * share);
+                if winners == 1 {
+                    tally.win[i] += 1;
+                } else {
+                    tally.tie[i] += 1;
+                }
+            }
+        }
+        tally.trials += 1;
+    }
+    Ok(tally)
+}
+
+fn answer(s: &Sums, exact: bool, std_error: f64, showdowns: u64) -> Answer {
+    Answer {
+        equity: s
+            .equity
+            .iter()
+            .map(|e| e / (SHARE as f64 * s.weight))
+            .collect(),
+        win: s.win.iter().map(|w| w / s.weight).collect(),
+        tie: s.tie.iter().map(|w| w / s.weight).collect(),
+        exact,
+        std_error,
+        showdowns,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn question(ranges: &[&str], board: &str, dead: &str) -> Question {
+        Question {
+            ranges: ranges.iter().map(|r| Range::parse(r).unwrap()).collect(),
+            board: parse_cards(board).unwrap(),
+            dead: parse_cards(dead).unwrap(),
+            std_error: 1e-3,
+            max_trials: u64::MAX,
+            seed: 7,
+            exact_budget: EXACT_BUDGET,
+        }
+    }
+
+    /// The slow direct computation: every pair of holdings and every runout, by nested
+    /// loops over card ids, in exact integer counts (weights 1).
+    fn oracle(a: &Range, b: &Range, board: &[Card]) -> (u64, u64, u64) {
+        let (mut wins, mut ties, mut total) = (0u64, 0u64, 0u64);
+        for (x, _) in a.holdings() {
+            for (y, _) in b.holdings() {
+                let held: Vec<Card> = x.iter().chain(&y).chain(board).copied().collect();
+                if (1..held.len()).any(|i| held[..i].contains(&held[i])) {
+                    continue;
+                }
+                let free: Vec<Card> = (0..52u8)
+                    .filter_map(Card::from_id)
+                    .filter(|c| !held.contains(c))
+                    .collect();
+                let need = 5 - board.len();
+                let mut pick = vec![0usize; need];
+                // Every `need`-subset of `free` by an odometer over increasing indices.
+                fn subsets(
+                    n: usize,
+                    k: usize,
+                    start: usize,
+                    pick: &mut Vec<usize>,
+                    depth: usize,
+                    f: &mut dyn FnMut(&[usize]),
+                ) {
+                    if depth == k {
+                        f(pick);
+                        return;
+                    }
+                    for i in start..n {
+                        pick[depth] = i;
+                        subsets(n, k, i + 1, pick, depth + 1, f);
+                    }
+                }
+                subsets(free.len(), need, 0, &mut pick, 0, &mut |p| {
+                    let mut full: Vec<Card> = board.to_vec();
+                    full.extend(p.iter().map(|&i| free[i]));
+                    let seven = |h: [Card; 2]| -> [Card; 7] {
+                        [h[0], h[1], full[0], full[1], full[2], full[3], full[4]]
+                    };
+                    let (sx, sy) = (
+                        super::super::eval::evaluate(&seven(x)),
+                        super::super::eval::evaluate(&seven(y)),
+                    );
+                    total += 1;
+                    if sx > sy {
+                        wins += 1;
+                    } else if sx == sy {
+                        ties += 1;
+                    }
+                });
+            }
+        }
+        (wins, ties, total)
+    }
+
+    #[test]
+    fn exact_range_equity_equals_the_direct_count() {
+        for (a, b, board) in [
+            ("QQ+, AKs", "KQ, 77, AsTx", "Ks 7d 2c"),
+            ("AhKh", "random", "Qh Jh 2c 3d"),
+            ("T9s, 88", "A5s-A2s", "Tc 8d 2s 5h Kd"),
+        ] {
+            let q = question(&[a, b], board, "");
+            let got = equity(&q).unwrap();
+            assert!(got.exact);
+            let (wins, ties, total) = oracle(&q.ranges[0], &q.ranges[1], &q.board);
+            assert_eq!(got.showdowns, total, "{a} vs {b} on {board}");
+            let n = total as f64;
+            assert_eq!(got.win[0], wins as f64 / n, "{a} vs {b}");
+            assert_eq!(got.tie[0], ties as f64 / n, "{a} vs {b}");
+            // Equity in 60ths of a pot: (60·wins + 30·ties) / (60·n), the exact ratio.
+            assert_eq!(got.equity[0], (60 * wins + 30 * ties) as f64 / (60.0 * n));
+            assert!((got.equity[0] + got.equity[1] - 1.0).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn weights_multiply_and_dead_cards_leave_the_deck() {
+        // AA against KK at weight 1/2 and QQ at 1: the same as the counts weighted.
+        let q = question(&["AA", "KK:0.5, QQ"], "Ks Qd 2c", "");
+        let got = equity(&q).unwrap();
+        let (kk, qq) = (Range::parse("KK").unwrap(), Range::parse("QQ").unwrap());
+        let aa = &q.ranges[0];
+        let (wk, tk, nk) = oracle(aa, &kk, &q.board);
+        let (wq, tq, nq) = oracle(aa, &qq, &q.board);
+        let want = (0.5 * (wk as f64 + tk as f64 / 2.0) + wq as f64 + tq as f64 / 2.0)
+            / (0.5 * nk as f64 + nq as f64);
+        assert!(
+            (got.equity[0] - want).abs() < 1e-15,
+            "{} {want}",
+            got.equity[0]
+        );
+        // A dead ace leaves 3 holdings of AA and never comes on the board: 3 × 6
+        // holdings, each against C(47, 5) boards.
+        let dead = equity(&question(&["AA", "KK"], "", "Ad")).unwrap();
+        assert_eq!(dead.showdowns, 18 * 1_533_939);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact_and_with_itself_on_any_threads() {
+        let mut q = question(&["QQ+, AKs", "random", "T9s, 88"], "Kh 7d 2c", "");
+        let exact = equity(&q).unwrap();
+        assert!(exact.exact);
+        q.exact_budget = 0;
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| equity(&q).unwrap())
+        };
+        let sampled = run(2);
+        assert!(!sampled.exact && sampled.std_error <= 1e-3);
+        for i in 0..3 {
+            let z = (sampled.equity[i] - exact.equity[i]) / sampled.std_error;
+            assert!(z.abs() < 4.5, "player {i}: {z}");
+        }
+        assert_eq!(run(1), sampled);
+        assert!((sampled.equity.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn impossible_questions_are_errors() {
+        let e = |ranges: &[&str], board: &str, dead: &str| {
+            equity(&question(ranges, board, dead)).unwrap_err()
+        };
+        assert_eq!(e(&["AA"], "", ""), EquityError::Players(1));
+        assert_eq!(e(&["AA"; 7], "", ""), EquityError::Players(7));
+        assert_eq!(e(&["AA", "KK"], "2c 3c", ""), EquityError::Board(2));
+        assert!(matches!(
+            e(&["AA", "KK"], "2c 3c 4c", "2c"),
+            EquityError::Overlap(_)
+        ));
+        assert_eq!(
+            e(&["AsAh", "KK"], "As 3c 4c", ""),
+            EquityError::NoHolding(1)
+        );
+        assert_eq!(e(&["AsAh", "AsKh"], "", ""), EquityError::NoDeal);
+        let mut q = question(&["AsAh", "AsKh"], "", "");
+        q.exact_budget = 0;
+        assert_eq!(equity(&q).unwrap_err(), EquityError::NoDeal);
+    }
+}
