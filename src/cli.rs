@@ -98,12 +98,12 @@ pub struct EquityArgs {
     pub json: bool,
 }
 
-/// A Monte Carlo standard error target: above 0, at most 0.1.
+/// A Monte Carlo standard error target: 1e-5 to 0.1.
 fn std_error(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(e) if (1e-6..=0.1).contains(&e) => Ok(e),
+        Ok(e) if (1e-5..=0.1).contains(&e) => Ok(e),
         _ => Err(format!(
-            "{text:?} is not a standard error target: use 1e-6 to 0.1 (1e-4 by default)"
+            "{text:?} is not a standard error target: use 1e-5 to 0.1 (1e-4 by default)"
         )),
     }
 }

@@ -15,7 +15,7 @@ use crate::commands::UsageError;
 use crate::games::holdem::equity::{equity as compute, Answer, Question, EXACT_BUDGET};
 
 /// Most Monte Carlo trials a question plays, whatever its standard error.
-const MAX_TRIALS: u64 = 4_000_000_000;
+const MAX_TRIALS: u64 = 1_000_000_000;
 
 pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
     let usage = |m: String| UsageError::error(m);

@@ -152,20 +152,31 @@ fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
 }
 
-/// Scores one showdown: each player's hole cards with the board, into `sums` at `weight`.
+/// Who wins a showdown: per player whether its hand is the best, and how many share it.
 #[inline]
-fn showdown(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5], weight: f64, sums: &mut Sums) {
+fn winners(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5]) -> ([bool; MAX_PLAYERS], u64) {
     let mut strength = [0u16; MAX_PLAYERS];
     let mut best = 0u16;
     for (s, h) in strength.iter_mut().zip(holes) {
         *s = t.evaluate(&[h[0], h[1], board[0], board[1], board[2], board[3], board[4]]);
         best = best.max(*s);
     }
-    let n = holes.len();
-    let winners = strength[..n].iter().filter(|&&s| s == best).count() as u64;
+    let mut won = [false; MAX_PLAYERS];
+    let mut count = 0;
+    for (w, &s) in won.iter_mut().zip(&strength[..holes.len()]) {
+        *w = s == best;
+        count += u64::from(*w);
+    }
+    (won, count)
+}
+
+/// Scores one showdown: each player's hole cards with the board, into `sums` at `weight`.
+#[inline]
+fn showdown(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5], weight: f64, sums: &mut Sums) {
+    let (won, winners) = winners(t, holes, board);
     let share = (SHARE / winners) as f64 * weight;
-    for (i, &s) in strength[..n].iter().enumerate() {
-        if s == best {
+    for (i, &w) in won[..holes.len()].iter().enumerate() {
+        if w {
             sums.equity[i] += share;
             if winners == 1 {
                 sums.win[i] += weight;
@@ -433,15 +444,9 @@ fn batch(
                 slot += 1;
             }
         }
-        let mut strength = [0u16; MAX_PLAYERS];
-        let mut best = 0u16;
-        for (s, h) in strength[..players].iter_mut().zip(&holes) {
-            *s = t.evaluate(&[h[0], h[1], board[0], board[1], board[2], board[3], board[4]]);
-            best = best.max(*s);
-        }
-        let winners = strength[..players].iter().filter(|&&s| s == best).count() as u64;
-        for (i, &s) in strength[..players].iter().enumerate() {
-            if s == best {
+        let (won, winners) = winners(t, &holes[..players], &board);
+        for (i, &w) in won[..players].iter().enumerate() {
+            if w {
                 let share = SHARE / winners;
                 tally.equity[i] += share;
                 tally.square[i] += u128::from(share * share);

@@ -11,6 +11,20 @@ use super::matchup::{brute_force, solve, ClassMatrix, MatchupResult, Scratch, BO
 use super::pushfold::{range_share, solve_stacks, Equilibrium, PushFoldGame, Stakes};
 use crate::cards::matchups::{matchups, two_cards, Matchup};
 
+/// A runtime heads-up table of some solved matchups (class cells left at 0.5).
+fn headsup_table(chosen: &[Matchup], results: &[MatchupResult]) -> HoldemHeadsUp {
+    let payload = HeadsUpPayload {
+        rules: String::new(),
+        boards: BOARDS as u32,
+        rep_a: chosen.iter().map(|m| m.a).collect(),
+        rep_b: chosen.iter().map(|m| m.b).collect(),
+        wins: results.iter().map(|r| r.wins as u32).collect(),
+        ties: results.iter().map(|r| r.ties as u32).collect(),
+        class_equity: vec![0.5; CLASSES * CLASSES],
+    };
+    HoldemHeadsUp::from_bytes(HoldemHeadsUp::to_bytes(0, &payload).unwrap()).unwrap()
+}
+
 #[test]
 fn matchup_classes_of_the_full_deck() {
     let m = matchups(FULL_DECK);
@@ -54,16 +68,7 @@ fn class_cells_are_complementary_and_match_published_figures() {
     assert!((ab - 0.8195).abs() < 5e-5, "{ab}");
     // The runtime table finds any aces-against-kings matchup by renaming suits and
     // swapping sides, and answers like dealing every board.
-    let payload = HeadsUpPayload {
-        rules: String::new(),
-        boards: BOARDS as u32,
-        rep_a: chosen.iter().map(|m| m.a).collect(),
-        rep_b: chosen.iter().map(|m| m.b).collect(),
-        wins: results.iter().map(|r| r.wins as u32).collect(),
-        ties: results.iter().map(|r| r.ties as u32).collect(),
-        class_equity: vec![0.5; CLASSES * CLASSES],
-    };
-    let table = HoldemHeadsUp::from_bytes(HoldemHeadsUp::to_bytes(0, &payload).unwrap()).unwrap();
+    let table = headsup_table(&chosen, &results);
     let two = |s: &str| -> [Card; 2] { cardtables::parse_cards(s).unwrap().try_into().unwrap() };
     for (a, b) in [("Ks Kd", "Ah Ac"), ("Ah Ad", "Kh Kc"), ("Ac As", "Kd Ks")] {
         let (a, b) = (two(a), two(b));
@@ -332,16 +337,7 @@ fn range_equity_from_the_table_equals_enumeration() {
         .iter()
         .map(|m| solve(t, two_cards(m.a), two_cards(m.b), &mut scratch))
         .collect();
-    let payload = HeadsUpPayload {
-        rules: String::new(),
-        boards: BOARDS as u32,
-        rep_a: chosen.iter().map(|m| m.a).collect(),
-        rep_b: chosen.iter().map(|m| m.b).collect(),
-        wins: results.iter().map(|r| r.wins as u32).collect(),
-        ties: results.iter().map(|r| r.ties as u32).collect(),
-        class_equity: vec![0.5; CLASSES * CLASSES],
-    };
-    let table = HoldemHeadsUp::from_bytes(HoldemHeadsUp::to_bytes(0, &payload).unwrap()).unwrap();
+    let table = headsup_table(&chosen, &results);
     for (a, b) in [("AA", "KK, QQ:0.5"), ("AKs, QQ", "AA, KK"), ("AsAx", "AKs")] {
         let (ra, rb) = (
             cardtables::Range::parse(a).unwrap(),
