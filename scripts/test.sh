@@ -209,6 +209,7 @@ expect "As Ks vs Qd Qc: wins $(val headsup.wins), ties $(val headsup.ties), loss
   $bin query holdem "As Ks" "Qd Qc" --table "$tables/holdem_headsup/holdem_headsup.bin"
 expect "AKs vs QQ: equity $(val headsup.class_equity)" \
   $bin query holdem AKs QQ --table "$tables/holdem_headsup/holdem_headsup.bin"
+expect "(Ks As | 2h 7c Qs)" val indexer.flop_index # the canonical state of As Ks | Qs 7h 2d
 expect "1       QQ+, AKs  $(val headsup.range_equity)" \
   $bin equity "QQ+, AKs" random --table "$tables/holdem_headsup/holdem_headsup.bin"
 pushfold=(query pushfold AKo --stack 8.5 --table "$tables/holdem_pushfold/pushfold.bin")

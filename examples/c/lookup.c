@@ -245,6 +245,36 @@ static int indices(const char *path) {
     return 0;
 }
 
+/* The state indexer: suit renamings share an index, and a state's canonical form
+ * indexes back to it. */
+static int indexer(void) {
+    ct_holdem_indexer *ix = NULL;
+    CHECK(ct_holdem_indexer_new(&ix));
+    uint64_t a = 0, b = 0, back = 0;
+    CHECK(ct_holdem_index(ix, "As Ks", "Qs 7h 2d", &a));
+    CHECK(ct_holdem_index(ix, "Kh Ah", "2c Qh 7s", &b));
+    uint8_t hole[2], board[5];
+    size_t board_len = 0;
+    CHECK(ct_holdem_unindex(ix, 1, a, hole, board, &board_len));
+    char hole_text[8], board_text[16];
+    snprintf(hole_text, sizeof hole_text, "%c%c %c%c", "23456789TJQKA"[hole[0] / 4], "dchs"[hole[0] % 4],
+             "23456789TJQKA"[hole[1] / 4], "dchs"[hole[1] % 4]);
+    int at = 0;
+    for (size_t i = 0; i < board_len; i++) {
+        at += snprintf(board_text + at, sizeof board_text - (size_t)at, "%s%c%c", i ? " " : "",
+                       "23456789TJQKA"[board[i] / 4], "dchs"[board[i] % 4]);
+    }
+    CHECK(ct_holdem_index(ix, hole_text, board_text, &back));
+    if (a != b || back != a || board_len != 3) {
+        fprintf(stderr, "indexer: %llu %llu %llu\n", (unsigned long long)a, (unsigned long long)b,
+                (unsigned long long)back);
+        return 1;
+    }
+    printf("indexer.flop_index %llu (%s | %s)\n", (unsigned long long)a, hole_text, board_text);
+    ct_holdem_indexer_free(ix);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const struct {
         const char *name;
@@ -260,6 +290,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("version %s\n", ct_version());
+    if (indexer() != 0) {
+        return 1;
+    }
     for (int i = 1; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
         size_t k = 0, n = sizeof games / sizeof games[0];

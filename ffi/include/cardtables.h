@@ -135,6 +135,20 @@ ct_status ct_holdem_preflop_ids(const ct_holdem *table, uint8_t a, uint8_t b, ui
 /* The class index of a class or two cards; no table needed. */
 ct_status ct_holdem_class_index(const char *hand, uint32_t *out);
 
+/* ---- Hold'em state indexer (no table file) ------------------------------------- */
+/* The canonical index of hole cards and a board up to suit permutation: 169 preflop,
+ * 1,286,792 flop, 13,960,050 turn and 123,156,254 river states (the board a set). */
+
+typedef struct ct_holdem_indexer ct_holdem_indexer;
+
+ct_status ct_holdem_indexer_new(ct_holdem_indexer **out);
+void ct_holdem_indexer_free(ct_holdem_indexer *handle);
+/* hole: two cards ("As Kd"); board: 0, 3, 4 or 5 cards ("" for none). */
+ct_status ct_holdem_index(const ct_holdem_indexer *indexer, const char *hole, const char *board, uint64_t *out);
+/* street: 0 preflop .. 3 river; writes 2 hole ids and *board_len (0, 3, 4, 5) board ids. */
+ct_status ct_holdem_unindex(const ct_holdem_indexer *indexer, uint32_t street, uint64_t index,
+                            uint8_t hole[2], uint8_t board[5], size_t *board_len);
+
 /* ---- Hold'em heads-up (holdem_headsup.bin, job kind holdem.headsup) -------------- */
 
 typedef struct ct_holdem_headsup ct_holdem_headsup;

@@ -911,6 +911,55 @@ table_class!(BlackjackIndices, cardtables::BlackjackIndices, |table| BlackjackIn
     }
 );
 
+/// The canonical index of Hold'em states up to suit permutation (no table file): 169
+/// preflop, 1,286,792 flop, 13,960,050 turn and 123,156,254 river states, the board a set.
+#[pyclass(frozen, module = "cardtables")]
+struct HoldemIndexer {
+    indexer: cardtables::indexer::HoldemIndexer,
+}
+
+#[pymethods]
+impl HoldemIndexer {
+    #[new]
+    fn new() -> Self {
+        HoldemIndexer {
+            indexer: cardtables::indexer::HoldemIndexer::new(),
+        }
+    }
+
+    /// States after `street` (0 preflop, 1 flop, 2 turn, 3 river).
+    fn states(&self, street: usize) -> PyResult<u64> {
+        if street >= cardtables::indexer::STREETS {
+            return Err(query_error(cardtables::indexer::IndexError::Street(street)));
+        }
+        Ok(self.indexer.states(street))
+    }
+
+    /// The index of two hole cards and a board of 0, 3, 4 or 5 cards (text or ids).
+    #[pyo3(signature = (hole, board = None))]
+    fn index(&self, hole: &Bound<'_, PyAny>, board: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+        let hole = cards_of(hole)?;
+        let board = match board {
+            Some(b) => cards_of(b)?,
+            None => Vec::new(),
+        };
+        self.indexer.index(&hole, &board).map_err(card_error)
+    }
+
+    /// The canonical state of `index` after `street`: (hole cards, board) as card text.
+    fn unindex(&self, street: usize, index: u64) -> PyResult<(String, String)> {
+        let state = self.indexer.unindex(street, index).map_err(query_error)?;
+        let text = |cards: &[cardtables::Card]| {
+            cards
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        Ok((text(&state.hole), text(state.board())))
+    }
+}
+
 /// The colex index of five distinct cards (text or ids), as Niuniu tables and
 /// `hands.parquet` number hands.
 #[pyfunction]
@@ -943,6 +992,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<HoldemHeadsUp>()?;
     m.add_class::<HeadsUpResult>()?;
     m.add_class::<RangeEquity>()?;
+    m.add_class::<HoldemIndexer>()?;
     m.add_class::<StartingHands>()?;
     m.add_class::<PushFold>()?;
     m.add_class::<PushFoldPlay>()?;

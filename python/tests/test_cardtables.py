@@ -239,3 +239,19 @@ def test_blackjack_indices_answer_the_insurance_index(tables):
     assert plain.action == plain.chart == "hit" and plain.index is None
     with pytest.raises(cardtables.QueryError, match="out of range"):
         table.best_action_at_count("6d-s17-das", "T 6", "T", 5000)
+
+
+def test_holdem_indexer_counts_renamings_once():
+    ix = cardtables.HoldemIndexer()
+    assert [ix.states(s) for s in range(4)] == [169, 1_286_792, 13_960_050, 123_156_254]
+    a = ix.index("As Ks", "Qs 7h 2d")
+    assert a == ix.index("Kh Ah", "2c Qh 7s") and a != ix.index("As Kh", "Qs 7h 2d")
+    hole, board = ix.unindex(1, a)
+    assert ix.index(hole, board) == a and len(board.split()) == 3
+    for street, n in enumerate([169, 1_286_792, 13_960_050, 123_156_254]):
+        hole, board = ix.unindex(street, n - 1)
+        assert ix.index(hole, board or None) == n - 1
+    with pytest.raises(cardtables.QueryError):
+        ix.unindex(0, 169)
+    with pytest.raises(cardtables.CardError):
+        ix.index("As Ks", "As 7h 2d")

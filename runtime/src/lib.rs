@@ -108,6 +108,7 @@ pub mod decision;
 pub mod format;
 pub mod holdem;
 pub mod holdem_headsup;
+pub mod indexer;
 pub mod niuniu;
 pub mod niuniu_bidding;
 pub mod pushfold;
