@@ -145,9 +145,9 @@ ct_status ct_holdem_indexer_new(ct_holdem_indexer **out);
 void ct_holdem_indexer_free(ct_holdem_indexer *handle);
 /* hole: two cards ("As Kd"); board: 0, 3, 4 or 5 cards ("" for none). */
 ct_status ct_holdem_index(const ct_holdem_indexer *indexer, const char *hole, const char *board, uint64_t *out);
-/* street: 0 preflop .. 3 river; writes 2 hole ids and *board_len (0, 3, 4, 5) board ids. */
-ct_status ct_holdem_unindex(const ct_holdem_indexer *indexer, uint32_t street, uint64_t index,
-                            uint8_t hole[2], uint8_t board[5], size_t *board_len);
+/* street: 0 preflop .. 3 river; writes 2 hole ids to hole[0..2], *board_len (0, 3, 4 or 5)
+ * board ids to board[0..5]. */
+ct_status ct_holdem_unindex(const ct_holdem_indexer *indexer, uint32_t street, uint64_t index, uint8_t *hole, uint8_t *board, size_t *board_len);
 
 /* ---- Hold'em heads-up (holdem_headsup.bin, job kind holdem.headsup) -------------- */
 
