@@ -499,6 +499,7 @@ mod tests {
             documented.insert(path, flags);
         }
         let mut actual = std::collections::BTreeMap::new();
+        let mut query_flags = std::collections::BTreeSet::new();
         let mut visit = |prefix: &str, cmd: &clap::Command| {
             let flags: std::collections::BTreeSet<String> = cmd
                 .get_arguments()
@@ -513,10 +514,18 @@ mod tests {
                 for game in sub.get_subcommands() {
                     visit("query ", game);
                 }
+                // The flags of `query` itself (global: every game takes them), which
+                // the README lists as `pipeline query GAME ... [--json]`.
+                query_flags = sub
+                    .get_arguments()
+                    .filter_map(|a| a.get_long())
+                    .map(|l| format!("--{l}"))
+                    .collect();
             } else {
                 visit("", sub);
             }
         }
+        actual.insert("query GAME".to_string(), query_flags);
         assert_eq!(documented, actual);
     }
 
