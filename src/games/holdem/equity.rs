@@ -137,7 +137,11 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
         .filter(|c| !known.contains(*c))
         .collect();
     let to_come = 5 - q.board.len();
-    let runouts = binomial(deck.len() as u64 - 2 * players as u64, to_come as u64);
+    let left = (deck.len() as u64).saturating_sub(2 * players as u64);
+    let runouts = binomial(left, to_come as u64);
+    if runouts == 0 {
+        return Err(EquityError::NoDeal);
+    }
     let work = holdings
         .iter()
         .try_fold(runouts, |acc, h| acc.checked_mul(h.len() as u64));
@@ -148,7 +152,11 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
     }
 }
 
+/// `C(n, k)`, 0 when `k > n` (a board that the cards left cannot complete).
 fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
     (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
 }
 
@@ -633,6 +641,21 @@ mod tests {
             EquityError::NoHolding(1)
         );
         assert_eq!(e(&["AsAh", "AsKh"], "", ""), EquityError::NoDeal);
+        // Dead cards that leave too few for the board.
+        let dead: Vec<String> = (0..52u8)
+            .filter_map(Card::from_id)
+            .filter(|c| {
+                !matches!(
+                    c.to_string().as_str(),
+                    "As" | "Ah" | "Ks" | "Kh" | "2c" | "3c"
+                )
+            })
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(
+            e(&["AsAh", "KsKh"], "", &dead.join(" ")),
+            EquityError::NoDeal
+        );
         let mut q = question(&["AsAh", "AsKh"], "", "");
         q.exact_budget = 0;
         assert_eq!(equity(&q).unwrap_err(), EquityError::NoDeal);
