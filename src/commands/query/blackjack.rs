@@ -110,16 +110,15 @@ pub fn query(q: &BlackjackQuestion, out: &mut Answer) -> anyhow::Result<()> {
 /// high to low, ace highest), `hand_label`, `hand_kind`, `total`, `upcard` (2..11) and
 /// `upcard_label`.
 fn set_hand(out: &mut Answer, rule_set: &str, cards: &[u8], total: u8, soft: bool, up: u8) {
-    // Value index 0 = ace, 1..=8 = 2..9, 9 = ten; a label and a sort key, ace highest.
-    let label = |r: u8| match value_index(r) {
-        Ok(0) => ('A', 11),
-        Ok(9) => ('T', 10),
-        Ok(v) => (RANK_CHARS[v - 1], v + 1),
-        Err(_) => ('?', 0),
+    use crate::games::blackjack::hands::{rank_name, upcard_value};
+    // The tables' value index (0 = ace … 9 = ten), its label and its value, ace highest.
+    let label = |r: u8| {
+        let v = value_index(r).unwrap_or(0);
+        (rank_name(v), upcard_value(v))
     };
-    let mut values: Vec<(char, usize)> = cards.iter().map(|&r| label(r)).collect();
+    let mut values: Vec<(&str, u8)> = cards.iter().map(|&r| label(r)).collect();
     values.sort_by_key(|v| std::cmp::Reverse(v.1));
-    let text: Vec<String> = values.iter().map(|(c, _)| c.to_string()).collect();
+    let text: Vec<&str> = values.iter().map(|(c, _)| *c).collect();
     let row = row_name(cards, total, soft);
     let (hand_label, kind) = if cards.len() == 2 && total == 21 {
         ("blackjack".to_string(), "blackjack")
@@ -139,7 +138,7 @@ fn set_hand(out: &mut Answer, rule_set: &str, cards: &[u8], total: u8, soft: boo
     out.set("hand_kind", kind);
     out.set("total", total);
     out.set("upcard", up_value);
-    out.set("upcard_label", up_label.to_string());
+    out.set("upcard_label", up_label);
 }
 
 /// The hand asked about: its cards, or a chart row by name (see [`row_cards`]).

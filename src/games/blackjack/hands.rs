@@ -159,6 +159,16 @@ pub fn starting_index(a: usize, b: usize) -> usize {
     a * RANKS - a * (a.saturating_sub(1)) / 2 + (b - a)
 }
 
+/// A rank's value as the tables' `upcard` column gives it: 2..10, and 11 for an ace (so it
+/// sorts above the ten and filters as a number).
+pub fn upcard_value(rank: usize) -> u8 {
+    if rank == ACE {
+        11
+    } else {
+        points(rank)
+    }
+}
+
 /// Rank text: A, 2..9, T.
 pub fn rank_name(rank: usize) -> &'static str {
     ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"][rank]

@@ -88,18 +88,11 @@ fn optional_floats(v: Vec<f64>) -> ArrayRef {
 /// The dealer's upcard as two columns: `upcard`, its value 2..=11 (11 = ace), which sorts
 /// and filters as numbers, and `upcard_label` (`2`..`9`, `T`, `A`).
 fn upcard_columns(ups: &[usize]) -> [(&'static str, ArrayRef); 2] {
-    let value = |u: usize| {
-        if u == hands::ACE {
-            11
-        } else {
-            hands::points(u)
-        }
-    };
     [
         (
             "upcard",
             Arc::new(Int16Array::from_iter_values(
-                ups.iter().map(|&u| i16::from(value(u))),
+                ups.iter().map(|&u| i16::from(hands::upcard_value(u))),
             )),
         ),
         (
