@@ -16,6 +16,7 @@ pub mod equity;
 pub mod eval;
 pub mod job;
 pub mod matchup;
+pub mod postflop;
 pub mod pushfold;
 mod report;
 pub mod rules;

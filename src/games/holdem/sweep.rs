@@ -15,7 +15,6 @@ use super::eval::tables;
 
 /// Canonical boards per work unit of the sweep jobs (about a quarter of a second each).
 pub const BOARDS_PER_UNIT: usize = 1024;
-/// Canonical boards per work unit.
 /// Deals per combo: C(50,5) boards × C(45,2) opponent hands.
 pub const DEALS_PER_COMBO: u64 = 2_118_760 * 990;
 
@@ -27,32 +26,20 @@ pub struct Board {
 }
 
 /// Every board up to suit permutation (134,459 of them), with weights summing to C(52,5).
-///
-/// A board's canonical form lists its four suits' rank masks in decreasing order and
-/// gives them suits 3, 2, 1, 0: two boards are suit permutations of each other exactly
-/// when these sorted masks agree.
 pub fn canonical_boards() -> Vec<Board> {
-    let mut weight = vec![0u32; binomial(52, 5) as usize];
+    canonical_boards_of(5)
+}
+
+/// Every set of `k` cards (3 to 5) up to suit permutation, in increasing colex index of
+/// its canonical form (see [`canonical_form`]), each with the number of sets it stands
+/// for: 1,755 flops, 16,432 turn boards and 134,459 river boards.
+pub fn canonical_boards_of(k: usize) -> Vec<Board> {
+    assert!((3..=5).contains(&k), "boards of 3 to 5 cards");
+    let mut weight = vec![0u32; binomial(52, k) as usize];
     let mut cards = [Card::from_id(0).expect("card 0"); 5];
-    for i in 0..binomial(52, 5) {
-        unrank(i, 5, &mut cards);
-        let mut masks = [0u16; 4];
-        for c in &cards {
-            masks[usize::from(c.suit())] |= 1 << c.rank();
-        }
-        masks.sort_unstable_by(|x, y| y.cmp(x));
-        let mut canonical = [cards[0]; 5];
-        let mut n = 0;
-        for (k, &mask) in masks.iter().enumerate() {
-            for r in 0..13u8 {
-                if mask >> r & 1 == 1 {
-                    canonical[n] = Card::new(r, 3 - k as u8).expect("valid card");
-                    n += 1;
-                }
-            }
-        }
-        canonical.sort_unstable();
-        weight[index_sorted(&canonical) as usize] += 1;
+    for i in 0..binomial(52, k) {
+        unrank(i, k, &mut cards);
+        weight[canonical_form(&cards[..k]).index as usize] += 1;
     }
     weight
         .iter()
@@ -63,6 +50,47 @@ pub fn canonical_boards() -> Vec<Board> {
             weight: w,
         })
         .collect()
+}
+
+/// A board's canonical form: the colex index of the canonical cards, and the suit each
+/// of the board's suits is renamed to (`suit_map[s]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    pub index: u32,
+    pub suit_map: [u8; 4],
+}
+
+/// The canonical form of a board of up to 5 cards. It lists the four suits' rank masks in
+/// decreasing order and gives them suits 3, 2, 1, 0: two boards are suit permutations of
+/// each other exactly when these sorted masks agree, so they share the canonical cards.
+pub fn canonical_form(cards: &[Card]) -> Canonical {
+    let mut masks = [(0u16, 0u8); 4];
+    for (s, m) in masks.iter_mut().enumerate() {
+        m.1 = s as u8;
+    }
+    for c in cards {
+        masks[usize::from(c.suit())].0 |= 1 << c.rank();
+    }
+    masks.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    let mut suit_map = [0u8; 4];
+    let mut canonical = [Card::from_id(0).expect("card 0"); 5];
+    let mut n = 0;
+    for (k, &(mask, suit)) in masks.iter().enumerate() {
+        let to = 3 - k as u8;
+        suit_map[usize::from(suit)] = to;
+        for r in 0..13u8 {
+            if mask >> r & 1 == 1 {
+                canonical[n] = Card::new(r, to).expect("valid card");
+                n += 1;
+            }
+        }
+    }
+    let canonical = &mut canonical[..n];
+    canonical.sort_unstable();
+    Canonical {
+        index: index_sorted(canonical),
+        suit_map,
+    }
 }
 
 /// Per-class sums (weighted by board orbits).
@@ -144,9 +172,11 @@ pub fn rank_hands(board: [Card; 5], scratch: &mut Vec<u32>) {
     scratch.sort_unstable();
 }
 
-/// Credits every ranked hand of one board (times `weight`) with the opponent hands it
-/// beats and ties: those below it (or level) that avoid both its cards.
-pub fn credit_one_opponent(ranked: &[u32], weight: u64, into: &mut ClassCounts) {
+/// Visits every ranked hand of one board (from [`rank_hands`]) with the opponent hands
+/// it beats and ties: `visit(first card id, second card id, wins, ties)`, where wins are
+/// the hands below it and ties the hands level with it that avoid both its cards.
+#[inline]
+pub fn one_opponent_results(ranked: &[u32], mut visit: impl FnMut(u8, u8, u64, u64)) {
     let mut below_card = [0u64; 52];
     let mut below = 0u64;
     let mut i = 0;
@@ -166,15 +196,11 @@ pub fn credit_one_opponent(ranked: &[u32], weight: u64, into: &mut ClassCounts) 
         let size = group.len() as u64;
         for &x in group {
             let (_, a, b) = unpack(x);
-            let (a, b) = (usize::from(a), usize::from(b));
-            let wins = below - below_card[a] - below_card[b];
-            let ties = size - group_card[a] - group_card[b] + 1;
-            let class = class_of(
-                Card::from_id(a as u8).expect("id"),
-                Card::from_id(b as u8).expect("id"),
-            );
-            into.wins[class] += wins * weight;
-            into.ties[class] += ties * weight;
+            let (ia, ib) = (usize::from(a), usize::from(b));
+            let wins = below - below_card[ia] - below_card[ib];
+            // The hand itself shares both its cards: counted twice, taken away once.
+            let ties = size - group_card[ia] - group_card[ib] + 1;
+            visit(a, b, wins, ties);
         }
         for &x in group {
             let (_, a, b) = unpack(x);
@@ -184,6 +210,16 @@ pub fn credit_one_opponent(ranked: &[u32], weight: u64, into: &mut ClassCounts) 
         below += size;
         i = j;
     }
+}
+
+/// Credits every ranked hand of one board (times `weight`) to its class with the
+/// opponent hands it beats and ties.
+pub fn credit_one_opponent(ranked: &[u32], weight: u64, into: &mut ClassCounts) {
+    one_opponent_results(ranked, |a, b, wins, ties| {
+        let class = class_of(Card::from_id(a).expect("id"), Card::from_id(b).expect("id"));
+        into.wins[class] += wins * weight;
+        into.ties[class] += ties * weight;
+    });
 }
 
 /// Exact counts of every class against one random hand over some canonical boards.
@@ -233,12 +269,19 @@ mod tests {
         ignore = "enumerates every board: run with --release"
     )]
     fn boards_up_to_suit_permutation() {
-        let boards = canonical_boards();
-        assert_eq!(boards.len(), 134_459);
-        assert_eq!(
-            boards.iter().map(|b| u64::from(b.weight)).sum::<u64>(),
-            2_598_960
-        );
+        for (k, count, sets) in [
+            (3, 1_755, 22_100),
+            (4, 16_432, 270_725),
+            (5, 134_459, 2_598_960),
+        ] {
+            let boards = canonical_boards_of(k);
+            assert_eq!(boards.len(), count, "{k} cards");
+            assert_eq!(
+                boards.iter().map(|b| u64::from(b.weight)).sum::<u64>(),
+                sets,
+                "{k} cards"
+            );
+        }
     }
 
     #[test]
