@@ -74,7 +74,7 @@ def documented_schemas() -> dict:
             continue
         if line.startswith("#"):
             current = None
-        cell = re.match(r"^\| `([a-z0-9_]+)` \| ([A-Z0-9]+(?:\([^)]*\))?) \| (.*)\|$", line)
+        cell = re.match(r"^\| `([a-z0-9_]+)` \| ([A-Z0-9]+(?:\([^)]*\))?(?:\[\])?) \| (.*)\|$", line)
         if current is not None and cell:
             optional = cell.group(3).startswith("Only when")
             current.append((cell.group(1), cell.group(2), optional))
@@ -141,6 +141,9 @@ def main() -> None:
             "slots.parquet",
             "by_count.parquet",
             "counter.parquet",
+            "flop.parquet",
+            "turn.parquet",
+            "river.parquet",
         ):
             if not Path(hands).exists():
                 hands = str(folder / alternative)
@@ -164,6 +167,8 @@ def main() -> None:
             check_holdem_headsup(con, folder)
         elif kind == "holdem.pushfold":
             check_holdem_pushfold(con, folder)
+        elif kind == "holdem.postflop":
+            check_holdem_postflop(con, folder)
         elif kind == "blackjack.strategy":
             check_blackjack(con, folder)
         elif kind == "blackjack.indices":
@@ -459,6 +464,54 @@ def check_holdem_pushfold(con, folder: Path) -> None:
         fail(f"{su}: {not_unique} stacks whose equilibrium is not certified unique")
     (pushed,) = one(con, f"SELECT sb_push_share FROM '{su}' ORDER BY stack DESC LIMIT 1")
     print(f"check_parquet: ok: {folder} (holdem push/fold, {stacks} stacks, SB pushes {100 * pushed:.2f} % at the top)")
+
+
+# Per street of holdem.postflop: states, raw deals (C(52,2) hole cards × boards) and the
+# runouts each state averages over.
+POSTFLOP_STREETS = {
+    "preflop": (169, 1_326, 2_118_760),
+    "flop": (1_286_792, 1_326 * 19_600, 1_081),
+    "turn": (13_960_050, 1_326 * 230_300, 46),
+    "river": (123_156_254, 1_326 * 2_118_760, 1),
+}
+
+
+def check_holdem_postflop(con, folder: Path) -> None:
+    """Every written street: one row per state in index order, every raw deal counted once,
+    the histograms counting the runouts, E[HS] the exact ratio, and the invariant: over every
+    raw deal, the mean HS is exactly 1/2 (checked in integers)."""
+    written = [s for s in POSTFLOP_STREETS if (folder / f"{s}.parquet").exists()]
+    if not written:
+        fail(f"{folder}: no street table")
+    for street in written:
+        states, deals, runouts = POSTFLOP_STREETS[street]
+        t = f"read_parquet('{folder / f'{street}.parquet'}')"
+        n, lo, hi, total = one(
+            con, f"SELECT count(*), min(\"index\"), max(\"index\"), sum(raw_deals) FROM {t}"
+        )
+        if (n, lo, hi, total) != (states, 0, states - 1, deals):
+            fail(f"{street}: {n} rows, index {lo}..{hi}, {total} raw deals; expected {states}, 0..{states - 1}, {deals}")
+        if street == "river":
+            bad = one(con, f"SELECT count(*) FROM {t} WHERE wins + ties + losses != 990 "
+                      f"OR hs != (wins + ties / 2) / 990")[0]
+            lhs, rhs = one(con, f"SELECT sum(raw_deals::HUGEINT * (2 * wins + ties)), "
+                           f"sum(raw_deals::HUGEINT) * 990 FROM {t}")
+        else:
+            bad = one(con, f"SELECT count(*) FROM {t} WHERE runouts != {runouts} "
+                      f"OR list_sum(histogram) != runouts "
+                      f"OR ehs != score_sum::DOUBLE / (runouts * 1980)::DOUBLE "
+                      f"OR ehs2 != score_sq_sum::DOUBLE / (runouts * 1980 * 1980)::DOUBLE")[0]
+            lhs, rhs = one(con, f"SELECT sum(raw_deals::HUGEINT * score_sum), "
+                           f"sum(raw_deals::HUGEINT * runouts) * 990 FROM {t}")
+        if bad:
+            fail(f"{street}: {bad} rows whose figures disagree with their counts")
+        if lhs != rhs:
+            fail(f"{street}: the mean HS over every deal is {lhs}/{2 * rhs}, not exactly 1/2")
+    if "preflop" in written:
+        aa = one(con, f"SELECT ehs FROM read_parquet('{folder / 'preflop.parquet'}') WHERE class = 'AA'")[0]
+        # AA against one random hand: 0.85204 (the preflop sweep's exact equity).
+        if round(aa, 5) != 0.85204:
+            fail(f"preflop: AA E[HS] {aa}, not its equity 0.85204 against a random hand")
 
 
 def check_holdem_preflop(con, folder: Path) -> None:

@@ -96,6 +96,18 @@ agree("holdem AKs vs QQ", a,
       one_row(f"SELECT * FROM '{TABLES}/holdem_headsup/headsup.parquet' WHERE class_a = 'AKs' AND class_b = 'QQ'"),
       ["class_a", "class_b", "equity_a"])
 
+# Hold'em strength on a board: the state's row by its index. The answer's `hole` and
+# `board` are the cards asked, the row's a representative of the state: asked again with
+# the representative, every field agrees.
+flop_table = f"{TABLES}/holdem_postflop_quick/strength_flop.bin"
+flop_rows = f"'{TABLES}/holdem_postflop_quick/flop.parquet'"
+a = ask("holdem", "Ah Kh", "--board", "Qh Jh 2c", "--table", flop_table)
+row = one_row(f"SELECT * FROM {flop_rows} WHERE \"index\" = ?", a["index"])
+figures = ["index", "runouts", "score_sum", "score_sq_sum", "ehs", "ehs2", "histogram"]
+agree("holdem Ah Kh on Qh Jh 2c", {k: v for k, v in a.items() if k not in ("hole", "board")}, row, figures)
+a = ask("holdem", row["hole"], "--board", row["board"], "--table", flop_table)
+agree("holdem on the representative flop state", a, row, ["hole", "board"] + figures)
+
 # Push/fold: the class's row at the grid stack, and the stack's summary.
 for table, stack, ante in [("holdem_pushfold", "8.5", []), ("holdem_pushfold_ante_quick", "10", ["--ante", "0.125"])]:
     a = ask("pushfold", "QJo", "--stack", stack, *ante, "--table", f"{TABLES}/{table}/pushfold.bin")

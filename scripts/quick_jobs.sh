@@ -5,7 +5,7 @@
 # scripts/golden.sh run: the fast shipped jobs as they are, the long Monte Carlo jobs with
 # a loose standard error or few rounds, the niuniu bidding one-deck check on 500 tables per class
 # and niuniu at a full table on 200 deals per slot,
-# the blackjack grid on three shoes, blackjack count indices on 4 points per count, a counter on 3e6 rounds (two other players, wonging out below -1), and push/fold with an ante on a 1 bb stack grid.
+# the blackjack grid on three shoes, blackjack count indices on 4 points per count, a counter on 3e6 rounds (two other players, wonging out below -1), push/fold with an ante on a 1 bb stack grid, and the post-flop strength writing its preflop and flop tables only.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
@@ -31,8 +31,10 @@ sed -e 's/^points_per_count = .*/points_per_count = 4/' -e 's/^name = .*/name = 
 sed -e 's/^rounds = .*/rounds = 3_000_000/' -e 's/^name = .*/name = "blackjack_counter_quick"/' \
   -e 's/^others = .*/others = 2/' -e 's/^# wong_out = .*/wong_out = -1/' -e '/^  \[\[2, 2\], \[3, 4\], \[4, 8\]\],$/d' \
   "$repo/jobs/blackjack_counter.toml" > "$dir/blackjack_counter_quick.toml"
+sed -e 's/^streets = .*/streets = ["preflop", "flop"]/' -e 's/^name = .*/name = "holdem_postflop_quick"/' \
+  "$repo/jobs/holdem_postflop.toml" > "$dir/holdem_postflop_quick.toml"
 for name in niuniu niuniu_bidding_quick niuniu_multiway_quick holdem_preflop holdem_headsup holdem_multiway_quick holdem_pushfold \
-  holdem_pushfold_ante_quick blackjack_6d_s17 \
+  holdem_pushfold_ante_quick holdem_postflop_quick blackjack_6d_s17 \
   blackjack_quick blackjack_indices_quick blackjack_counter_quick showhand_quick zhajinhua zhajinhua_a23_none zhajinhua_a23_second \
   zhajinhua_235 zhajinhua_caller_loses zhajinhua_multiway_quick; do
   echo "$dir/$name.toml"

@@ -144,6 +144,11 @@ expect "insurance: " \
 expect "best: split (-0.4749)" \
   $bin query blackjack "8 8" T --rules 6d-s17-das --table "$out/tables/blackjack_6d_s17/blackjack.bin"
 
+expect "Ah Kh on Qh Jh 2c (flop): E[HS] 0.763301, E[HS²] 0.646644 against one random hand over 1081 runouts (exact)" \
+  $bin query holdem "Ah Kh" --board "Qh Jh 2c" --table "$out/tables/holdem_postflop_quick/strength_flop.bin"
+expect "Ts 9s on 8s 7d 2c (flop): E[HS] 0.545446, E[HS²] 0.448479" \
+  $bin query holdem "Ts 9s" --board "8s 7d 2c" --table "$out/tables/holdem_postflop_quick/strength_flop.bin"
+
 step "every query with --json: one object, its fields equal to the Parquet columns of the same names"
 .venv/bin/python scripts/check_query_json.py "$bin" "$out"
 passed=$((passed + 1))

@@ -322,9 +322,14 @@ pub struct HoldemQuestion {
     pub opponents: usize,
     #[command(flatten)]
     pub bet: Bet,
+    /// The board (3, 4 or 5 cards, e.g. "Qh Jh 2c"): HAND's strength against one random
+    /// hand from a `holdem.postflop` table, E[HS], E[HS²] and the histogram over the
+    /// runouts (HS on the river); HAND must then be two cards.
+    #[arg(long)]
+    pub board: Option<String>,
     /// The table to read (default: tables/holdem_headsup/holdem_headsup.bin with VERSUS,
-    /// tables/holdem_multiway/holdem.bin for more than one opponent, else
-    /// tables/holdem_preflop/holdem.bin).
+    /// tables/holdem_postflop/strength_<street>.bin with --board, tables/holdem_multiway/holdem.bin
+    /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
     #[arg(long)]
     pub table: Option<PathBuf>,
 }

@@ -26,7 +26,9 @@
 //! predates it refuses the file as an unknown game. Version 5 changed only the Zhajinhua
 //! payload: the equities against whole-percent calling ranges gave way to the two rules
 //! that price a range of any share from the hands' strengths; a Zhajinhua file older
-//! than version 5 is refused with an error that says to regenerate it.
+//! than version 5 is refused with an error that says to regenerate it. Game code 10
+//! (Hold'em hand strength by street) came within version 6: a reader that predates it
+//! refuses the file as an unknown game.
 //!
 //! Loading checks every field before decoding. The decoder is given a byte limit derived
 //! from the payload length, so a hostile length prefix fails instead of allocating.
@@ -52,9 +54,10 @@ pub const FORMAT_VERSION: u16 = 6;
 pub const OLDEST_VERSION: u16 = 1;
 /// Size of the fixed header in bytes.
 pub const HEADER_LEN: usize = 40;
-/// Largest payload a table file may declare (1 GiB; the largest table the pipeline
-/// writes is about 16 MB). Larger declarations are refused before anything is read.
-pub const MAX_PAYLOAD: u64 = 1 << 30;
+/// Largest payload a table file may declare (2 GiB: the largest table the pipeline writes
+/// is the Hold'em turn strength table, 0.9 GB with 50 histogram bins and 1.6 GB with the
+/// most, 100). Larger declarations are refused before anything is read.
+pub const MAX_PAYLOAD: u64 = 2 << 30;
 
 /// Which game a table belongs to (the header's `game` field).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -73,6 +76,8 @@ pub enum Game {
     NiuniuBidding = 8,
     /// Blackjack count-index plays.
     BlackjackIndices = 9,
+    /// Hold'em hand strength of one street (E[HS], E[HS²], histograms).
+    HoldemStrength = 10,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -91,6 +96,7 @@ impl Game {
             Game::HoldemPushFold,
             Game::NiuniuBidding,
             Game::BlackjackIndices,
+            Game::HoldemStrength,
             Game::Pipeline,
         ]
         .into_iter()
@@ -109,6 +115,7 @@ impl Game {
             Game::HoldemPushFold => "holdem-pushfold",
             Game::NiuniuBidding => "niuniu-bidding",
             Game::BlackjackIndices => "blackjack-indices",
+            Game::HoldemStrength => "holdem-strength",
             Game::Pipeline => "pipeline-internal",
         }
     }

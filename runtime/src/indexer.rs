@@ -35,17 +35,42 @@ pub const STATES: [u64; STREETS] = [169, 1_286_792, 13_960_050, 123_156_254];
 const SUITS: usize = 4;
 const RANKS: u32 = 13;
 
-/// `C(n, k)` for small `n` (at most 64) and any `k`, exactly.
+/// Pascal's triangle up to 63, built at compile time.
+static PASCAL: [[u64; 64]; 64] = {
+    let mut t = [[0u64; 64]; 64];
+    let mut n = 0;
+    while n < 64 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `C(n, k)`, exactly: from a table below 64, else (multiset indices, `k` ≤ 4 and `n`
+/// below 2¹⁶) as a falling product over `k!`.
+#[inline]
 fn choose(n: u64, k: u64) -> u64 {
     if k > n {
         return 0;
     }
-    let k = k.min(n - k);
-    let mut r: u128 = 1;
-    for i in 0..k {
-        r = r * u128::from(n - i) / u128::from(i + 1);
+    if n < 64 {
+        return PASCAL[n as usize][k as usize];
     }
-    r as u64
+    debug_assert!(
+        k <= 4 && n < 1 << 16,
+        "C({n}, {k}) is outside the indexer's range"
+    );
+    // Each partial product r · (n − i) is at most C(n, i) · n < 2⁶⁴ for these n and k.
+    let mut r = 1u64;
+    for i in 0..k {
+        r = r * (n - i) / (i + 1);
+    }
+    r
 }
 
 /// A suit's shape: its hole cards and its board cards.
@@ -286,11 +311,17 @@ fn multiset_index(sorted: &[u64]) -> u64 {
 fn multiset_unindex(mut index: u64, g: usize, n: u64, out: &mut [u64]) {
     for i in (0..g).rev() {
         let k = i as u64 + 1;
-        // The largest y = x + i with C(y, k) <= index.
-        let mut y = i as u64;
-        while y < n + i as u64 - 1 && choose(y + 1, k) <= index {
-            y += 1;
+        // The largest y = x + i with C(y, k) <= index, by bisection (C(y, k) grows with y).
+        let (mut lo, mut hi) = (i as u64, n + i as u64 - 1);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if choose(mid, k) <= index {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
+        let y = lo;
         index -= choose(y, k);
         out[i] = y - i as u64;
     }
@@ -484,7 +515,9 @@ mod tests {
         for a in 0..4u8 {
             for b in 0..4u8 {
                 for c in 0..4u8 {
-                    let d = 6 - a - b - c;
+                    let Some(d) = 6u8.checked_sub(a + b + c) else {
+                        continue;
+                    };
                     if a != b && a != c && b != c && d < 4 && d != a && d != b && d != c {
                         out.push([a, b, c, d]);
                     }

@@ -67,6 +67,16 @@
 //!   println!("push {:.0}% (EV {:+.3} bb)", 100.0 * push.frequency, push.ev);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
+//! - [`HoldemStrength`] (`tables/holdem_postflop/holdem_flop.bin`, and `_preflop`,
+//!   `_turn`, `_river`; `holdem.postflop`): the hand strength of any hole cards on any
+//!   board of the table's street, E[HS], E[HS²] and the histogram over the runouts.
+//!   ```no_run
+//!   use cardtables::parse_cards;
+//!   let table = cardtables::HoldemStrength::open("tables/holdem_postflop/holdem_flop.bin")?;
+//!   let s = table.strength(&parse_cards("Ah Kh")?, &parse_cards("Qh Jh 2c")?)?;
+//!   println!("E[HS] {:.4}, E[HS²] {:.4}", s.ehs, s.ehs2);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 //! - [`Stud`] (`tables/showhand/stud.bin`, `stud.showhand`): five-card stud starting
 //!   hands against each other, per deck size.
 //!   ```no_run
@@ -108,6 +118,7 @@ pub mod decision;
 pub mod format;
 pub mod holdem;
 pub mod holdem_headsup;
+pub mod holdem_strength;
 pub mod indexer;
 pub mod niuniu;
 pub mod niuniu_bidding;
@@ -122,6 +133,7 @@ pub use card::{parse_cards, Card, CardError, CardSet};
 pub use format::{Game, TableError, TableHeader};
 pub use holdem::{Holdem, HoldemQueryError};
 pub use holdem_headsup::{HeadsUpQueryError, HoldemHeadsUp};
+pub use holdem_strength::{HoldemStrength, StrengthQueryError};
 pub use niuniu::Niuniu;
 pub use niuniu_bidding::NiuniuBidding;
 pub use pushfold::{PushFold, PushFoldQueryError};
@@ -153,4 +165,6 @@ pub enum Error {
     Blackjack(#[from] BlackjackQueryError),
     #[error(transparent)]
     Range(#[from] RangeError),
+    #[error(transparent)]
+    Strength(#[from] StrengthQueryError),
 }

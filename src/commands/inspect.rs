@@ -305,6 +305,21 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
                 Some(table.rules().to_string()),
             )
         }
+        Game::HoldemStrength => {
+            let table = cardtables::HoldemStrength::from_bytes(bytes)?;
+            let street = table.street();
+            (
+                vec![
+                    (
+                        "street",
+                        cardtables::holdem_strength::STREET_NAMES[street].to_string(),
+                    ),
+                    ("states", cardtables::indexer::STATES[street].to_string()),
+                    ("bins", table.bins().to_string()),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
         Game::Pipeline => (
             vec![("holds", "a pipeline checkpoint or shard part".to_string())],
             None,

@@ -145,13 +145,13 @@ mod tests {
 
     #[test]
     fn checkpoints_are_read_up_to_the_size_they_may_be_written() {
-        // A header declaring 2 GiB, past a runtime table's 1 GiB limit but within a
+        // A header declaring 3 GiB, past a runtime table's 2 GiB limit but within a
         // checkpoint's, with no payload behind it: refused as truncated, not as too large.
         let dir = tempfile::tempdir().unwrap();
         let path = Checkpoint::path(dir.path(), None);
         let mut bytes = format::write_table(Game::Pipeline, UNITS_REVISION, &checkpoint()).unwrap();
         bytes.truncate(format::HEADER_LEN);
-        bytes[24..32].copy_from_slice(&(2u64 << 30).to_le_bytes());
+        bytes[24..32].copy_from_slice(&(3u64 << 30).to_le_bytes());
         std::fs::write(&path, &bytes).unwrap();
         let err = format!("{:#}", Checkpoint::load(&path).unwrap_err());
         assert!(err.contains("truncated"), "{err}");

@@ -72,6 +72,12 @@ pub const KINDS: &[Kind] = &[
         plan: |spec| holdem::job::PreflopJob::new(spec).map(erased),
     },
     Kind {
+        name: "holdem.postflop",
+        description: "Texas Hold'em: exact hand strength of every flop, turn and river state against a random hand (HS, E[HS], E[HS²], histograms)",
+        tables: &["postflop"],
+        plan: |spec| holdem::job::PostflopJob::new(spec).map(erased),
+    },
+    Kind {
         name: "niuniu.hands",
         description: "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
         tables: &[],

@@ -119,6 +119,28 @@ impl Columns {
         self.array(name, Arc::new(StringArray::from_iter_values(values)))
     }
 
+    /// A list column of counts, `per_row` values per row (a histogram's bins), written
+    /// as a list of Int64.
+    pub fn counts_list(
+        self,
+        name: &'static str,
+        per_row: usize,
+        values: impl IntoIterator<Item = u64>,
+    ) -> Columns {
+        use arrow_array::ListArray;
+        use arrow_buffer::OffsetBuffer;
+        use arrow_schema::{DataType, Field};
+        let values: Vec<i64> = values
+            .into_iter()
+            .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
+            .collect();
+        let rows = values.len() / per_row.max(1);
+        let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(per_row, rows));
+        let field = Arc::new(Field::new("item", DataType::Int64, false));
+        let list = ListArray::new(field, offsets, Arc::new(Int64Array::from(values)), None);
+        self.array(name, Arc::new(list))
+    }
+
     /// A category column: `keys` index `names`, written as plain strings (a key out of
     /// range is an error of the batch).
     pub fn dict(

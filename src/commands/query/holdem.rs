@@ -1,5 +1,5 @@
 //! `pipeline query holdem`: a starting hand's exact equity against random hands or one
-//! named hand and, given a pot, each action's EV.
+//! named hand, or two cards' strength on a board, and, given a pot, each action's EV.
 
 use std::path::PathBuf;
 
@@ -16,6 +16,9 @@ use crate::games::holdem::sampler::MAX_OPPONENTS as MULTIWAY_MAX;
 
 pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
+    if let Some(board) = &q.board {
+        return strength(q, board, out);
+    }
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
     let bet = &q.bet;
     raises(bet)?;
@@ -132,6 +135,103 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
     out.set("required_equity", required_equity(bet.pot, bet.call));
     out.line(format!(
         "needs equity {:.4} to call",
+        required_equity(bet.pot, bet.call)
+    ));
+    write_actions(out, bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);
+    Ok(())
+}
+
+/// Two cards' strength on a board from the `holdem.postflop` table of its street: E[HS],
+/// E[HS²] and the histogram (HS on the river), then the actions priced at E[HS], the
+/// showdown equity against one random hand.
+fn strength(q: &HoldemQuestion, board: &str, out: &mut Answer) -> anyhow::Result<()> {
+    use cardtables::holdem_strength::{HoldemStrength, STREET_NAMES};
+    let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
+    if q.versus.is_some() || q.opponents != 1 {
+        return Err(UsageError::error(
+            "--board answers against one random hand: leave out VERSUS and --opponents",
+        ));
+    }
+    let hole = cardtables::card::parse_exact(&q.hand, 2).map_err(|e| {
+        usage(&format!(
+            "HAND {:?}: with --board, name two cards (Ah Kh): {e}",
+            q.hand
+        ))
+    })?;
+    let cards = cardtables::parse_cards(board).map_err(|e| usage(&format!("--board: {e}")))?;
+    let street = match cards.len() {
+        3 => 1,
+        4 => 2,
+        5 => 3,
+        n => {
+            return Err(usage(&format!(
+                "--board has {n} cards: a flop has 3, a turn 4, a river 5"
+            )))
+        }
+    };
+    if let Some(c) = cards.iter().find(|c| hole.contains(c)) {
+        return Err(usage(&format!("{c} is both in HAND and on the board")));
+    }
+    let name = STREET_NAMES[street];
+    let path = q
+        .table
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("tables/holdem_postflop/strength_{name}.bin")));
+    let table = open_table(&path, "holdem_postflop.toml", "--table", |p| {
+        HoldemStrength::open(p)
+    })?;
+    let s = table.strength(&hole, &cards).map_err(|e| usage(&e))?;
+    out.set("hole", crate::cards::text(&hole));
+    out.set("board", crate::cards::text(&cards));
+    out.set("street", name);
+    out.set("index", s.index);
+    out.set("runouts", s.runouts);
+    out.set("score_sum", s.score_sum);
+    out.set("score_sq_sum", s.score_sq_sum);
+    set_method(out, 0.0);
+    let shown = format!(
+        "{} on {} ({name})",
+        crate::cards::text(&hole),
+        crate::cards::text(&cards)
+    );
+    if street == 3 {
+        out.set("wins", s.wins);
+        out.set("ties", s.ties);
+        out.set("losses", s.losses);
+        out.set("hs", s.ehs);
+        out.line(format!(
+            "{shown}: HS {:.6} against one random hand: wins {}, ties {}, losses {} of 990 (exact)",
+            s.ehs, s.wins, s.ties, s.losses
+        ));
+    } else {
+        let mut hist = vec![0u64; table.bins()];
+        table
+            .histogram(&hole, &cards, &mut hist)
+            .map_err(|e| usage(&e))?;
+        out.set("ehs", s.ehs);
+        out.set("ehs2", s.ehs2);
+        out.set("histogram", hist.clone());
+        out.line(format!(
+            "{shown}: E[HS] {:.6}, E[HS²] {:.6} against one random hand over {} runouts (exact)",
+            s.ehs, s.ehs2, s.runouts
+        ));
+        let width = 1.0 / hist.len() as f64;
+        out.line(format!(
+            "river HS histogram ({} bins of {width}, runouts per bin, lowest first):",
+            hist.len()
+        ));
+        let counts: Vec<String> = hist.iter().map(u64::to_string).collect();
+        for chunk in counts.chunks(10) {
+            out.line(format!("  {}", chunk.join(" ")));
+        }
+    }
+    let w = s.ehs;
+    let bet = &q.bet;
+    raises(bet)?;
+    set_bet(out, bet);
+    out.set("required_equity", required_equity(bet.pot, bet.call));
+    out.line(format!(
+        "needs equity {:.4} to call (E[HS] is the showdown equity against one random hand)",
         required_equity(bet.pot, bet.call)
     ));
     write_actions(out, bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);

@@ -15,15 +15,19 @@
 
 use cardtables::holdem::HoldemPayload;
 use cardtables::holdem_headsup::HeadsUpPayload;
+use cardtables::indexer::HoldemIndexer;
 use cardtables::{Card, HoldemHeadsUp};
 use serde::{Deserialize, Serialize};
 
 use super::classes::{class_name, combos, CLASSES};
 use super::eval::tables;
 use super::matchup::{solve, ClassMatrix, MatchupResult, Scratch, BOARDS, FULL_DECK};
+use super::postflop::{
+    self, check_river_unit, river_unit, RiverBoards, RiverUnit, Strength, RIVER_BOARDS_PER_UNIT,
+};
 use super::pushfold::{solve_stacks, PushFoldGame};
 use super::rules::HoldemRules;
-use super::rules::{PushFoldRules, PushFoldSettings, StackGrid};
+use super::rules::{PostflopSettings, PushFoldRules, PushFoldSettings, StackGrid};
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
 use super::sweep::{
     self, canonical_boards, class_counts, Board, ClassCounts, BOARDS_PER_UNIT, DEALS_PER_COMBO,
@@ -663,5 +667,173 @@ impl Job for MultiwayJob {
             report,
             rules,
         })
+    }
+}
+
+/// The `holdem.postflop` job: every river board's results as units, then the turn, flop
+/// and preflop strength tables summed from them, written for the streets asked for.
+pub struct PostflopJob {
+    pub(super) boards: Vec<Board>,
+    pub(super) settings: PostflopSettings,
+}
+
+impl PostflopJob {
+    pub fn new(spec: &JobSpec) -> Result<PostflopJob, JobError> {
+        HoldemRules::from_spec(spec)?;
+        Ok(PostflopJob {
+            boards: sweep::canonical_boards(),
+            settings: PostflopSettings::from_spec(spec)?,
+        })
+    }
+
+    fn unit_boards(&self, index: usize) -> &[Board] {
+        let start = index * RIVER_BOARDS_PER_UNIT;
+        &self.boards[start..(start + RIVER_BOARDS_PER_UNIT).min(self.boards.len())]
+    }
+}
+
+impl Job for PostflopJob {
+    type Unit = RiverUnit;
+
+    fn describe(&self) -> Vec<String> {
+        let names: Vec<String> = self
+            .settings
+            .streets
+            .iter()
+            .map(|s| format!("{s:?}").to_lowercase())
+            .collect();
+        vec![format!(
+            "writes the {} tables ({} histogram bins); every street is computed from the {} river boards up to suit permutation",
+            names.join(", "),
+            self.settings.bins,
+            self.boards.len()
+        )]
+    }
+
+    fn unit_count(&self) -> usize {
+        self.boards.len().div_ceil(RIVER_BOARDS_PER_UNIT)
+    }
+
+    fn check_unit(&self, index: usize, unit: &RiverUnit) -> Result<(), String> {
+        check_river_unit(unit, self.unit_boards(index).len())
+    }
+
+    fn run_unit(&self, index: usize) -> RiverUnit {
+        river_unit(self.unit_boards(index))
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<RiverUnit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        use super::rules::StreetName;
+        use cardtables::holdem_strength::StrengthPayload;
+        use std::sync::Arc;
+        anyhow::ensure!(
+            units.len() == self.unit_count(),
+            "internal error: {} river units of {}",
+            units.len(),
+            self.unit_count()
+        );
+        let ix = Arc::new(HoldemIndexer::new());
+        let river_boards = RiverBoards::new(&self.boards, &units);
+        progress.phase("turn: summing 46 rivers per state");
+        let turn = postflop::turn_strength(&river_boards, &ix, self.settings.bins as usize)?;
+        progress.phase("flop: summing 49 turns per state");
+        let flop = postflop::flop_strength(&turn, &ix)?;
+        let preflop = postflop::preflop_strength(&flop, &ix)?;
+        postflop::check_half(&preflop, &ix)?;
+        postflop::check_half(&flop, &ix)?;
+        let report = self.report(meta, &river_boards, &preflop, &flop, &turn)?;
+        let rules = self.settings.canonical_toml();
+        let hash = crate::sink::rules_hash(&rules);
+        let mut parquet = Vec::new();
+        let mut tables = Vec::new();
+        let mut add = |name: &str, payload: StrengthPayload| -> anyhow::Result<()> {
+            let bytes = cardtables::HoldemStrength::to_bytes(hash, &payload)?;
+            let states = cardtables::indexer::STATES[usize::from(payload.street)];
+            let plain_columns = if usize::from(payload.street) == postflop::RIVER {
+                vec!["index", "hole", "board", "hs"]
+            } else {
+                vec!["index", "hole", "board", "ehs", "ehs2"]
+            };
+            let payload = Arc::new(payload);
+            parquet.push(ParquetOutput {
+                file: format!("{name}.parquet"),
+                batches: batches::strength_batches(payload, ix.clone()),
+                plain_columns,
+            });
+            tables.push(BinaryOutput {
+                file: format!("strength_{name}.bin"),
+                bytes,
+                entries: states,
+            });
+            Ok(())
+        };
+        let writes = |s: StreetName| self.settings.writes(s);
+        if writes(StreetName::Preflop) {
+            add("preflop", strength_payload(&rules, preflop, 4))?;
+        }
+        if writes(StreetName::Flop) {
+            add("flop", strength_payload(&rules, flop, 2))?;
+        }
+        if writes(StreetName::Turn) {
+            add("turn", strength_payload(&rules, turn, 1))?;
+        } else {
+            drop(turn);
+        }
+        if writes(StreetName::River) {
+            progress.phase("river: indexing every state");
+            let river = postflop::river_by_state(&river_boards, &ix)?;
+            add(
+                "river",
+                StrengthPayload {
+                    rules: rules.clone(),
+                    street: postflop::RIVER as u8,
+                    bins: 0,
+                    wins: river.wins,
+                    ties: river.ties,
+                    sum: vec![],
+                    sum_sq: vec![],
+                    hist_width: 1,
+                    hist: vec![],
+                },
+            )?;
+        }
+        Ok(Outputs {
+            parquet,
+            tables,
+            report,
+            rules,
+        })
+    }
+}
+
+/// A street's strength table as its runtime payload, histogram counts `width` bytes each.
+fn strength_payload<H: Copy + Into<u64>>(
+    rules: &str,
+    s: Strength<H>,
+    width: u8,
+) -> cardtables::holdem_strength::StrengthPayload {
+    let hist = if width == 1 {
+        s.hist.iter().map(|&n| n.into() as u8).collect()
+    } else {
+        s.hist
+            .iter()
+            .flat_map(|&n| n.into().to_le_bytes().into_iter().take(usize::from(width)))
+            .collect()
+    };
+    cardtables::holdem_strength::StrengthPayload {
+        rules: rules.to_string(),
+        street: s.street as u8,
+        bins: s.bins as u32,
+        wins: vec![],
+        ties: vec![],
+        sum: s.sum,
+        sum_sq: s.sum_sq,
+        hist_width: width,
+        hist,
     }
 }

@@ -151,6 +151,21 @@ impl<'a> RiverBoards<'a> {
         )
     }
 
+    /// Wins and ties of `hole` on the 5-card `board` (any suits, any order).
+    pub fn lookup(&self, hole: [Card; 2], board: [Card; 5]) -> (u16, u16) {
+        let canonical = canonical_form(&board);
+        let (wins, ties) = self.results(self.position(canonical.index));
+        let mut renamed = [Card::from_id(0).expect("card 0"); 5];
+        unrank(canonical.index, 5, &mut renamed);
+        let rename = |c: Card| {
+            Card::new(c.rank(), canonical.suit_map[usize::from(c.suit())])
+                .expect("a card")
+                .id()
+        };
+        let p = hole_position(mask(&renamed), rename(hole[0]), rename(hole[1]));
+        (wins[p], ties[p])
+    }
+
     /// The position of the canonical board with colex index `index`.
     fn position(&self, index: u32) -> usize {
         self.boards
@@ -566,6 +581,29 @@ pub fn preflop_strength(flop: &Strength<u16>, ix: &HoldemIndexer) -> anyhow::Res
             .extend(hist.iter().map(|&n| (n / FLOPS_PER_BOARD) as u32));
     }
     Ok(out)
+}
+
+/// Checks a street's table against the identity every one must hold: over every raw deal,
+/// the mean HS is exactly one half (each pair of holdings on a board is a win for one and
+/// a loss for the other, or a tie for both), so Σ deals · Σ score = Σ deals · runouts · 990.
+pub fn check_half<H: Copy + Into<u64> + Sync>(
+    s: &Strength<H>,
+    ix: &HoldemIndexer,
+) -> anyhow::Result<()> {
+    let (total, deals_total) = (0..s.states())
+        .into_par_iter()
+        .map(|i| {
+            let state = ix.unindex(s.street, i as u64).expect("a state");
+            let d = u128::from(deals(&state.hole, state.board()));
+            (d * u128::from(s.sum[i]), d)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    anyhow::ensure!(
+        total == deals_total * u128::from(RUNOUTS[s.street] * u64::from(OPPONENT_HANDS)),
+        "internal error: the {} strengths do not average one half over every deal",
+        STREET_NAMES[s.street]
+    );
+    Ok(())
 }
 
 /// Raw deals (a holding and a board, each a set of cards) a state stands for: the 24

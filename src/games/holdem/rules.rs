@@ -303,3 +303,86 @@ mod tests {
         assert!(settings("[pushfold]\nstack_max = nan\n").is_err());
     }
 }
+
+/// A street of a `holdem.postflop` job, as `[postflop] streets` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StreetName {
+    Preflop,
+    Flop,
+    Turn,
+    River,
+}
+
+/// The `[postflop]` table of a `holdem.postflop` job: which streets' tables to write (all
+/// are computed: each street is summed from the next) and the histogram's bins.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PostflopSettings {
+    pub streets: Vec<StreetName>,
+    pub bins: u32,
+}
+
+impl Default for PostflopSettings {
+    fn default() -> Self {
+        PostflopSettings {
+            streets: vec![
+                StreetName::Preflop,
+                StreetName::Flop,
+                StreetName::Turn,
+                StreetName::River,
+            ],
+            bins: 50,
+        }
+    }
+}
+
+impl PostflopSettings {
+    pub fn from_spec(spec: &JobSpec) -> Result<PostflopSettings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            postflop: Option<PostflopSettings>,
+        }
+        let s = spec.deserialize::<Sections>()?.postflop.unwrap_or_default();
+        let max = super::postflop::MAX_BINS;
+        if !(1..=max as u32).contains(&s.bins) {
+            return Err(spec.field_error(
+                "postflop.bins",
+                format!("bins is {}: a histogram has 1 to {max} bins", s.bins),
+            ));
+        }
+        if s.streets.is_empty() {
+            return Err(spec.field_error(
+                "postflop.streets",
+                "no street asked for: name one or more of \"preflop\", \"flop\", \"turn\", \"river\"",
+            ));
+        }
+        let mut sorted = s.streets.clone();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(spec.field_error(
+                "postflop.streets",
+                format!("{:?} is named twice", w[0]).to_lowercase(),
+            ));
+        }
+        Ok(PostflopSettings {
+            streets: sorted,
+            bins: s.bins,
+        })
+    }
+
+    /// Whether the job writes this street's tables.
+    pub fn writes(&self, street: StreetName) -> bool {
+        self.streets.contains(&street)
+    }
+
+    /// The settings as the outputs record them: the bins change the histograms.
+    pub fn canonical_toml(&self) -> String {
+        format!(
+            "{}# post-flop hand strength against one random hand; HS histograms of equal bins\nbins = {}\n",
+            HoldemRules::default().canonical_toml(),
+            self.bins
+        )
+    }
+}

@@ -324,3 +324,88 @@ pub(super) fn pushfold_payload(
             .collect(),
     }
 }
+
+/// Rows per batch of a post-flop strength table.
+const STRENGTH_ROWS_PER_BATCH: u64 = 1 << 18;
+
+/// A post-flop strength table (`preflop.parquet` … `river.parquet`), one row per state in
+/// index order, built batch by batch from the runtime payload while it is written.
+pub(super) fn strength_batches(
+    payload: std::sync::Arc<cardtables::holdem_strength::StrengthPayload>,
+    ix: std::sync::Arc<cardtables::indexer::HoldemIndexer>,
+) -> crate::sink::parquet::Batches {
+    use super::postflop::{deals, FULL_SCORE, OPPONENT_HANDS, RIVER, RUNOUTS};
+    let street = usize::from(payload.street);
+    let states = cardtables::indexer::STATES[street];
+    let count = states.div_ceil(STRENGTH_ROWS_PER_BATCH) as usize;
+    crate::sink::parquet::Batches::streamed(count, move |b| {
+        let start = b as u64 * STRENGTH_ROWS_PER_BATCH;
+        let rows = start..(start + STRENGTH_ROWS_PER_BATCH).min(states);
+        let n = (rows.end - rows.start) as usize;
+        let (mut hole, mut board, mut dealt) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        let mut class = Vec::new();
+        for i in rows.clone() {
+            let s = ix.unindex(street, i)?;
+            hole.push(crate::cards::text(&s.hole));
+            board.push(crate::cards::text(s.board()));
+            dealt.push(deals(&s.hole, s.board()));
+            if street == 0 {
+                class.push(class_name(class_of(s.hole[0], s.hole[1])));
+            }
+        }
+        let idx = |i: u64| i as usize;
+        let mut columns = Columns::new().u64("index", rows.clone());
+        if street == 0 {
+            columns = columns.str("class", class);
+        }
+        columns = columns
+            .str("hole", hole)
+            .str("board", board)
+            .u32("raw_deals", dealt);
+        let full = f64::from(FULL_SCORE);
+        if street == RIVER {
+            let score =
+                |i: u64| 2 * u32::from(payload.wins[idx(i)]) + u32::from(payload.ties[idx(i)]);
+            columns = columns
+                .u16("wins", rows.clone().map(|i| payload.wins[idx(i)]))
+                .u16("ties", rows.clone().map(|i| payload.ties[idx(i)]))
+                .u16(
+                    "losses",
+                    rows.clone().map(|i| {
+                        (OPPONENT_HANDS
+                            - u32::from(payload.wins[idx(i)])
+                            - u32::from(payload.ties[idx(i)])) as u16
+                    }),
+                )
+                .f64("hs", rows.map(|i| f64::from(score(i)) / full));
+        } else {
+            let runouts = RUNOUTS[street];
+            let bins = payload.bins as usize;
+            columns = columns
+                .u64("runouts", std::iter::repeat_n(runouts, n))
+                .u32("score_sum", rows.clone().map(|i| payload.sum[idx(i)]))
+                .u64("score_sq_sum", rows.clone().map(|i| payload.sum_sq[idx(i)]))
+                .f64(
+                    "ehs",
+                    rows.clone()
+                        .map(|i| f64::from(payload.sum[idx(i)]) / (runouts as f64 * full)),
+                )
+                .f64(
+                    "ehs2",
+                    rows.clone()
+                        .map(|i| payload.sum_sq[idx(i)] as f64 / (runouts as f64 * full * full)),
+                )
+                .counts_list(
+                    "histogram",
+                    bins,
+                    rows.flat_map(|i| (0..bins).map(move |k| idx(i) * bins + k))
+                        .map(|cell| payload.count(cell)),
+                );
+        }
+        columns.batch()
+    })
+}
