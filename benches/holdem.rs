@@ -134,5 +134,54 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(holdem, benches);
+/// The state index of a strength lookup (`HoldemStrength::strength` is this and one array
+/// read), from 1,024 random deals with cards in dealt order, per street.
+fn strength_index(c: &mut Criterion) {
+    let ix = cardtables::indexer::HoldemIndexer::new();
+    let mut rng = Pcg64::seed_from_u64(7);
+    let deals: Vec<[Card; 7]> = (0..1024)
+        .map(|_| {
+            let mut ids: Vec<u8> = (0..52).collect();
+            for i in 0..7 {
+                let j = rng.random_range(i..52);
+                ids.swap(i, j);
+            }
+            std::array::from_fn(|k| Card::from_id(ids[k]).expect("id"))
+        })
+        .collect();
+    let mut group = c.benchmark_group("holdem_strength_index");
+    group.throughput(Throughput::Elements(deals.len() as u64));
+    for (street, board) in [("flop", 3), ("turn", 4), ("river", 5)] {
+        group.bench_function(format!("{street}_1024_unsorted"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for d in &deals {
+                    sum += ix.index(&d[..2], &d[2..2 + board]).expect("a state");
+                }
+                black_box(sum)
+            })
+        });
+    }
+    // The whole lookup, where the tables of a full `holdem.postflop` run are at hand
+    // (PIPELINE_STRENGTH_TABLES=tables/holdem_postflop): index, then one read of a table
+    // of up to 866 MB, mostly a cache miss.
+    if let Ok(dir) = std::env::var("PIPELINE_STRENGTH_TABLES") {
+        for (street, board) in [("flop", 3), ("turn", 4), ("river", 5)] {
+            let path = std::path::Path::new(&dir).join(format!("strength_{street}.bin"));
+            let table = cardtables::HoldemStrength::open(&path).expect("a strength table");
+            group.bench_function(format!("{street}_1024_unsorted_lookup"), |b| {
+                b.iter(|| {
+                    let mut sum = 0f64;
+                    for d in &deals {
+                        sum += table.strength(&d[..2], &d[2..2 + board]).expect("a state").ehs;
+                    }
+                    black_box(sum)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(holdem, benches, strength_index);
 criterion_main!(holdem);

@@ -149,6 +149,35 @@ ct_status ct_holdem_index(const ct_holdem_indexer *indexer, const char *hole, co
  * board ids to board[0..5]. */
 ct_status ct_holdem_unindex(const ct_holdem_indexer *indexer, uint32_t street, uint64_t index, uint8_t *hole, uint8_t *board, size_t *board_len);
 
+/* ---- Hold'em strength (strength_<street>.bin, job kind holdem.postflop) ---------- */
+/* Any hole cards on any board of the table's street against one random hand: E[HS],
+ * E[HS^2] and the river-HS histogram over the runouts (HS itself on the river). */
+
+typedef struct ct_holdem_strength ct_holdem_strength;
+
+typedef struct ct_hand_strength {
+    uint32_t street;         /* 0 preflop, 1 flop, 2 turn, 3 river */
+    uint64_t index;          /* the state's canonical index on its street */
+    uint64_t runouts;        /* runouts averaged over (1 on the river) */
+    double ehs;              /* E[HS] (HS on the river) */
+    double ehs2;             /* E[HS^2] */
+    uint64_t score_sum;      /* sum of 2 wins + ties over the runouts */
+    uint64_t score_sq_sum;
+    uint32_t wins;           /* river only (0 before): of the 990 opponent holdings */
+    uint32_t ties;
+    uint32_t losses;
+} ct_hand_strength;
+
+ct_status ct_holdem_strength_open(const char *path, ct_holdem_strength **out);
+ct_status ct_holdem_strength_from_bytes(const uint8_t *bytes, size_t len, ct_holdem_strength **out);
+void ct_holdem_strength_free(ct_holdem_strength *handle);
+/* The street (0..3) and the histogram's bins (0 on the river). */
+ct_status ct_holdem_strength_street(const ct_holdem_strength *table, uint32_t *street, uint32_t *bins);
+/* hole: two cards ("Ah Kh"); board: as many cards as the table's street ("" preflop). */
+ct_status ct_holdem_strength(const ct_holdem_strength *table, const char *hole, const char *board, ct_hand_strength *out);
+/* Runouts per HS bin, lowest first, into counts[0..bins]. */
+ct_status ct_holdem_strength_histogram(const ct_holdem_strength *table, const char *hole, const char *board, uint64_t *counts, size_t bins);
+
 /* ---- Hold'em heads-up (holdem_headsup.bin, job kind holdem.headsup) -------------- */
 
 typedef struct ct_holdem_headsup ct_holdem_headsup;

@@ -37,6 +37,7 @@ mod blackjack;
 mod blackjack_indices;
 mod holdem;
 mod holdem_headsup;
+mod holdem_strength;
 mod indexer;
 mod niuniu;
 mod niuniu_bidding;

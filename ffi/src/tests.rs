@@ -12,9 +12,10 @@ use cardtables::holdem::{HoldemPayload, CLASSES};
 use super::*;
 
 const HEADER: &str = include_str!("../include/cardtables.h");
-const SOURCES: [&str; 11] = [
+const SOURCES: [&str; 12] = [
     include_str!("lib.rs"),
     include_str!("indexer.rs"),
+    include_str!("holdem_strength.rs"),
     include_str!("niuniu.rs"),
     include_str!("niuniu_bidding.rs"),
     include_str!("zhajinhua.rs"),
@@ -240,7 +241,7 @@ fn the_header_declares_the_structs_field_by_field_and_the_status_codes() {
             structs += 1;
         }
     }
-    assert_eq!(structs, 10);
+    assert_eq!(structs, 11);
     for (name, value) in [
         ("CT_OK", CT_OK),
         ("CT_INVALID_ARGUMENT", CT_INVALID_ARGUMENT),
@@ -838,4 +839,96 @@ fn one_handle_answers_many_threads_and_errors_stay_on_their_thread() {
     });
     // SAFETY: freed once, after every thread is done.
     unsafe { ct_holdem_free(handle) };
+}
+
+#[test]
+fn strength_tables_answer_from_text_and_refuse_other_streets() {
+    use crate::holdem_strength::*;
+    use cardtables::holdem_strength::{StrengthPayload, RUNOUTS};
+    // A preflop strength table of consistent made-up figures: every runout at score 0, so
+    // in bin 0 of 2.
+    let states = 169usize;
+    let payload = StrengthPayload {
+        rules: "x".into(),
+        street: 0,
+        bins: 2,
+        wins: vec![],
+        ties: vec![],
+        sum: vec![0; states],
+        sum_sq: vec![0; states],
+        hist_width: 4,
+        hist: (0..states)
+            .flat_map(|_| {
+                let mut cell = (RUNOUTS[0] as u32).to_le_bytes().to_vec();
+                cell.extend(0u32.to_le_bytes());
+                cell
+            })
+            .collect(),
+    };
+    let bytes = cardtables::HoldemStrength::to_bytes(1, &payload).unwrap();
+    let rust = cardtables::HoldemStrength::from_bytes(&bytes).unwrap();
+    let mut handle = null_mut();
+    // SAFETY: valid pointers throughout; the handle is freed once.
+    unsafe {
+        assert_eq!(
+            ct_holdem_strength_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle),
+            CT_OK
+        );
+        let (mut street, mut bins) = (9u32, 9u32);
+        assert_eq!(
+            ct_holdem_strength_street(handle, &mut street, &mut bins),
+            CT_OK
+        );
+        assert_eq!((street, bins), (0, 2));
+        let hole = CString::new("Kd Ac").unwrap();
+        let none = CString::new("").unwrap();
+        let mut out = std::mem::MaybeUninit::<CtHandStrength>::uninit();
+        assert_eq!(
+            ct_holdem_strength(handle, hole.as_ptr(), none.as_ptr(), out.as_mut_ptr()),
+            CT_OK
+        );
+        let out = out.assume_init();
+        let want = rust
+            .strength(&cardtables::parse_cards("Ac Kd").unwrap(), &[])
+            .unwrap();
+        assert_eq!(
+            (out.index, out.runouts, out.ehs),
+            (want.index, want.runouts, want.ehs)
+        );
+        let mut counts = [7u64; 2];
+        assert_eq!(
+            ct_holdem_strength_histogram(
+                handle,
+                hole.as_ptr(),
+                none.as_ptr(),
+                counts.as_mut_ptr(),
+                2
+            ),
+            CT_OK
+        );
+        assert_eq!(counts, [RUNOUTS[0], 0]);
+        assert_eq!(
+            ct_holdem_strength_histogram(
+                handle,
+                hole.as_ptr(),
+                none.as_ptr(),
+                counts.as_mut_ptr(),
+                3
+            ),
+            CT_INVALID_ARGUMENT
+        );
+        let flop = CString::new("2c 3c 4c").unwrap();
+        let mut out = std::mem::MaybeUninit::<CtHandStrength>::uninit();
+        assert_eq!(
+            ct_holdem_strength(handle, hole.as_ptr(), flop.as_ptr(), out.as_mut_ptr()),
+            CT_QUERY_ERROR
+        );
+        assert!(last_error().contains("preflop"), "{}", last_error());
+        let twice = CString::new("Ac Ac").unwrap();
+        assert_eq!(
+            ct_holdem_strength(handle, twice.as_ptr(), none.as_ptr(), out.as_mut_ptr()),
+            CT_CARD_ERROR
+        );
+        ct_holdem_strength_free(handle);
+    }
 }

@@ -777,6 +777,86 @@ table_class!(Stud, cardtables::Stud, |table| Stud { table };
     }
 );
 
+/// The strength of one Hold'em state against one random hand.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct HandStrength {
+    street: usize,
+    index: u64,
+    runouts: u64,
+    ehs: f64,
+    ehs2: f64,
+    score_sum: u64,
+    score_sq_sum: u64,
+    wins: u32,
+    ties: u32,
+    losses: u32,
+}
+
+/// A Hold'em strength table of one street (`strength_<street>.bin`, job kind
+/// `holdem.postflop`).
+#[pyclass(frozen, module = "cardtables")]
+struct HoldemStrength {
+    table: cardtables::HoldemStrength,
+}
+
+/// A strength question's error: bad cards are a `CardError`, another street a `QueryError`.
+fn strength_error(e: cardtables::StrengthQueryError) -> PyErr {
+    match e {
+        cardtables::StrengthQueryError::State(e) => card_error(e),
+        e => query_error(e),
+    }
+}
+
+table_class!(HoldemStrength, cardtables::HoldemStrength, |table| HoldemStrength { table };
+    /// The street: 0 preflop, 1 flop, 2 turn, 3 river.
+    #[getter]
+    fn street(&self) -> usize {
+        self.table.street()
+    }
+
+    /// Histogram bins (0 on the river).
+    #[getter]
+    fn bins(&self) -> usize {
+        self.table.bins()
+    }
+
+    /// The strength of `hole` (two cards) on `board` (as many cards as the street).
+    #[pyo3(signature = (hole, board = None))]
+    fn strength(&self, hole: &Bound<'_, PyAny>, board: Option<&Bound<'_, PyAny>>) -> PyResult<HandStrength> {
+        let board = match board {
+            Some(b) => cards_of(b)?,
+            None => Vec::new(),
+        };
+        let s = self.table.strength(&cards_of(hole)?, &board).map_err(strength_error)?;
+        Ok(HandStrength {
+            street: s.street,
+            index: s.index,
+            runouts: s.runouts,
+            ehs: s.ehs,
+            ehs2: s.ehs2,
+            score_sum: s.score_sum,
+            score_sq_sum: s.score_sq_sum,
+            wins: s.wins,
+            ties: s.ties,
+            losses: s.losses,
+        })
+    }
+
+    /// Runouts per HS bin, lowest first.
+    #[pyo3(signature = (hole, board = None))]
+    fn histogram(&self, hole: &Bound<'_, PyAny>, board: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u64>> {
+        let board = match board {
+            Some(b) => cards_of(b)?,
+            None => Vec::new(),
+        };
+        let mut out = vec![0u64; self.table.bins()];
+        self.table
+            .histogram(&cards_of(hole)?, &board, &mut out)
+            .map_err(strength_error)?;
+        Ok(out)
+    }
+);
+
 /// Everything a bidding table says about four seen cards.
 #[pyclass(frozen, get_all, module = "cardtables")]
 struct BiddingAnswer {
@@ -993,6 +1073,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<HeadsUpResult>()?;
     m.add_class::<RangeEquity>()?;
     m.add_class::<HoldemIndexer>()?;
+    m.add_class::<HoldemStrength>()?;
+    m.add_class::<HandStrength>()?;
     m.add_class::<StartingHands>()?;
     m.add_class::<PushFold>()?;
     m.add_class::<PushFoldPlay>()?;

@@ -255,3 +255,23 @@ def test_holdem_indexer_counts_renamings_once():
         ix.unindex(0, 169)
     with pytest.raises(cardtables.CardError):
         ix.index("As Ks", "As 7h 2d")
+
+
+def test_holdem_strength_answers_any_suits_and_refuses_other_streets(tables):
+    folder = tables / "holdem_postflop_quick"
+    flop = cardtables.HoldemStrength.open(folder / "strength_flop.bin")
+    assert (flop.street, flop.bins) == (1, 50)
+    s = flop.strength("Ah Kh", "Qh Jh 2c")
+    # The same state with suits renamed and cards reordered.
+    t = flop.strength("Ks As", "2d Js Qs")
+    assert (s.index, s.ehs, s.ehs2) == (t.index, t.ehs, t.ehs2)
+    assert round(s.ehs, 6) == 0.763301 and round(s.ehs2, 6) == 0.646644
+    assert s.ehs == s.score_sum / (1081 * 1980) and s.runouts == 1081
+    assert sum(flop.histogram("Ah Kh", "Qh Jh 2c")) == 1081
+    with pytest.raises(cardtables.QueryError):
+        flop.strength("Ah Kh", "Qh Jh 2c 3d")
+    with pytest.raises(cardtables.CardError):
+        flop.strength("Ah Kh", "Ah Jh 2c")
+    preflop = cardtables.HoldemStrength.open(folder / "strength_preflop.bin")
+    aa = preflop.strength("As Ad")
+    assert aa.runouts == 2_118_760 and round(aa.ehs, 5) == 0.85204

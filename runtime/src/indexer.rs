@@ -213,19 +213,6 @@ fn configurations(street: usize) -> Vec<Config> {
     found.into_iter().map(Config::new).collect()
 }
 
-/// Colex index of a set of `k` positions (a bit mask below 2¹³).
-fn colex(mut mask: u32) -> u64 {
-    let mut index = 0;
-    let mut i = 1;
-    while mask != 0 {
-        let p = mask.trailing_zeros();
-        index += choose(u64::from(p), i);
-        i += 1;
-        mask &= mask - 1;
-    }
-    index
-}
-
 /// The `k`-subset of `0..n` with colex index `index`, as a bit mask.
 fn uncolex(mut index: u64, k: u64, n: u32) -> u32 {
     let mut mask = 0;
@@ -241,22 +228,7 @@ fn uncolex(mut index: u64, k: u64, n: u32) -> u32 {
     mask
 }
 
-/// The ranks of `set` that are not in `used`, renumbered among the ranks not in `used`.
-fn compress(set: u32, used: u32) -> u32 {
-    let mut out = 0;
-    let mut j = 0;
-    for r in 0..RANKS {
-        if used & (1 << r) == 0 {
-            if set & (1 << r) != 0 {
-                out |= 1 << j;
-            }
-            j += 1;
-        }
-    }
-    out
-}
-
-/// The inverse of [`compress`]: positions among the ranks not in `used`, as ranks.
+/// Positions among the ranks not in `used`, as ranks.
 fn expand(positions: u32, used: u32) -> u32 {
     let mut out = 0;
     let mut j = 0;
@@ -272,12 +244,23 @@ fn expand(positions: u32, used: u32) -> u32 {
 }
 
 /// A suit's index from its rank sets round by round.
+#[inline]
 fn suit_index(ranks: &[u32; ROUNDS]) -> u64 {
     let (mut index, mut radix, mut used) = (0u64, 1u64, 0u32);
     for &set in ranks {
         let n = RANKS - used.count_ones();
-        index += radix * colex(compress(set, used));
-        radix *= choose(u64::from(n), u64::from(set.count_ones()));
+        // The colex index of `set` among the ranks not in `used`: each rank's position
+        // there is the rank less the used ranks below it.
+        let (mut colex, mut i, mut rest) = (0u64, 1usize, set);
+        while rest != 0 {
+            let p = rest.trailing_zeros();
+            let position = p - (used & ((1 << p) - 1)).count_ones();
+            colex += PASCAL[position as usize][i];
+            i += 1;
+            rest &= rest - 1;
+        }
+        index += radix * colex;
+        radix *= PASCAL[n as usize][set.count_ones() as usize];
         used |= set;
     }
     index
