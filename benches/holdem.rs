@@ -173,7 +173,10 @@ fn strength_index(c: &mut Criterion) {
                 b.iter(|| {
                     let mut sum = 0f64;
                     for d in &deals {
-                        sum += table.strength(&d[..2], &d[2..2 + board]).expect("a state").ehs;
+                        sum += table
+                            .strength(&d[..2], &d[2..2 + board])
+                            .expect("a state")
+                            .ehs;
                     }
                     black_box(sum)
                 })
