@@ -180,7 +180,8 @@ c_out=$("$out/lookup" niuniu="$tables/niuniu/niuniu.bin" zhajinhua="$tables/zhaj
   pushfold="$tables/holdem_pushfold/pushfold.bin" stud="$tables/showhand_quick/stud.bin" \
   bidding="$tables/niuniu_bidding_quick/niuniu_bidding.bin" \
   blackjack="$tables/blackjack_6d_s17/blackjack.bin" \
-  indices="$tables/blackjack_indices_quick/blackjack_indices.bin")
+  indices="$tables/blackjack_indices_quick/blackjack_indices.bin" \
+  flop="$tables/holdem_postflop_quick/strength_flop.bin")
 val() { # val KEY: the C example's answer for KEY (it must have printed one)
   local v
   v=$(awk -v k="$1" '$1 == k { sub(/^[^ ]+ /, ""); print; found = 1 } END { exit !found }' <<< "$c_out") \
@@ -204,6 +205,10 @@ expect "win / tie / loss: $(val zhajinhua.win) / $(val zhajinhua.tie) / $(val zh
 expect "equity:      $(val zhajinhua.equity)" $bin "${zhajinhua[@]}"
 expect "AKs vs 1 random hand: win $(val holdem.win), tie $(val holdem.tie), equity $(val holdem.equity)" \
   $bin query holdem AKs --table "$tables/holdem_preflop/holdem.bin"
+expect "Ah Kh on Qh Jh 2c (flop): E[HS] $(val flop.ehs), E[HS²] $(val flop.ehs2) against one random hand over $(val flop.runouts) runouts" \
+  $bin query holdem "Ah Kh" --board "Qh Jh 2c" --table "$tables/holdem_postflop_quick/strength_flop.bin"
+expect 1081 val flop.histogram_total
+expect 4 val flop.turn_status # CT_QUERY_ERROR
 blackjack=(query blackjack "8 8" T --rules 6d-s17-das --table "$tables/blackjack_6d_s17/blackjack.bin")
 for action in stand hit double split; do
   expect "$(printf '  %-10s %s' "$action" "$(val "blackjack.ev.$action")")" $bin "${blackjack[@]}"

@@ -7,10 +7,11 @@
  * Build (from the repository root, after `cargo build --release -p cardtables-ffi`):
  *   cc -std=c99 -Wall -Wextra -Werror -Iffi/include examples/c/lookup.c \
  *      target/release/libcardtables_ffi.a -lpthread -ldl -lm -o lookup
- * Run, with any of the nine tables:
+ * Run, with any of the ten tables:
  *   ./lookup niuniu=tables/niuniu/niuniu.bin zhajinhua=tables/zhajinhua/zhajinhua.bin \
  *            holdem=tables/holdem_preflop/holdem.bin blackjack=tables/blackjack/blackjack.bin \
- *            headsup=... pushfold=... stud=... bidding=... indices=...
+ *            headsup=... pushfold=... stud=... bidding=... indices=... \
+ *            flop=tables/holdem_postflop/strength_flop.bin
  */
 #include <stdio.h>
 #include <string.h>
@@ -275,6 +276,39 @@ static int indexer(void) {
     return 0;
 }
 
+/* Hand strength on a flop: E[HS], E[HS^2] and the histogram of Ah Kh on Qh Jh 2c, the
+ * same state with suits renamed, and a board of the wrong street. */
+static int flop(const char *path) {
+    ct_holdem_strength *table = NULL;
+    CHECK(ct_holdem_strength_open(path, &table));
+    uint32_t street = 0, bins = 0;
+    CHECK(ct_holdem_strength_street(table, &street, &bins));
+    ct_hand_strength s, renamed;
+    CHECK(ct_holdem_strength_lookup(table, "Ah Kh", "Qh Jh 2c", &s));
+    CHECK(ct_holdem_strength_lookup(table, "Ks As", "2d Js Qs", &renamed));
+    if (s.index != renamed.index || s.ehs != renamed.ehs) {
+        fprintf(stderr, "flop: a renaming of suits changed the answer\n");
+        return 1;
+    }
+    uint64_t counts[100] = {0}, total = 0;
+    if (bins > 100) {
+        fprintf(stderr, "flop: %u bins\n", bins);
+        return 1;
+    }
+    CHECK(ct_holdem_strength_histogram(table, "Ah Kh", "Qh Jh 2c", counts, bins));
+    for (uint32_t k = 0; k < bins; k++) {
+        total += counts[k];
+    }
+    printf("flop.street %u\n", street);
+    printf("flop.ehs %.6f\n", s.ehs);
+    printf("flop.ehs2 %.6f\n", s.ehs2);
+    printf("flop.runouts %llu\n", (unsigned long long)s.runouts);
+    printf("flop.histogram_total %llu\n", (unsigned long long)total);
+    printf("flop.turn_status %d\n", (int)ct_holdem_strength_lookup(table, "Ah Kh", "Qh Jh 2c 3d", &s));
+    ct_holdem_strength_free(table);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const struct {
         const char *name;
@@ -283,10 +317,11 @@ int main(int argc, char **argv) {
         {"niuniu", niuniu},   {"zhajinhua", zhajinhua}, {"holdem", holdem},
         {"headsup", headsup}, {"pushfold", pushfold},   {"stud", stud},
         {"bidding", bidding}, {"blackjack", blackjack}, {"indices", indices},
+        {"flop", flop},
     };
     if (argc < 2) {
         fprintf(stderr, "usage: %s GAME=TABLE.bin ... (games: niuniu zhajinhua holdem headsup "
-                        "pushfold stud bidding blackjack indices)\n", argv[0]);
+                        "pushfold stud bidding blackjack indices flop)\n", argv[0]);
         return 2;
     }
     printf("version %s\n", ct_version());

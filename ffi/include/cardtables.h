@@ -174,7 +174,7 @@ void ct_holdem_strength_free(ct_holdem_strength *handle);
 /* The street (0..3) and the histogram's bins (0 on the river). */
 ct_status ct_holdem_strength_street(const ct_holdem_strength *table, uint32_t *street, uint32_t *bins);
 /* hole: two cards ("Ah Kh"); board: as many cards as the table's street ("" preflop). */
-ct_status ct_holdem_strength(const ct_holdem_strength *table, const char *hole, const char *board, ct_hand_strength *out);
+ct_status ct_holdem_strength_lookup(const ct_holdem_strength *table, const char *hole, const char *board, ct_hand_strength *out);
 /* Runouts per HS bin, lowest first, into counts[0..bins]. */
 ct_status ct_holdem_strength_histogram(const ct_holdem_strength *table, const char *hole, const char *board, uint64_t *counts, size_t bins);
 

@@ -92,7 +92,7 @@ pub unsafe extern "C" fn ct_holdem_strength_street(
 /// `table` is a live handle; `hole` and `board` NUL-terminated strings; `out` valid for
 /// writing.
 #[no_mangle]
-pub unsafe extern "C" fn ct_holdem_strength(
+pub unsafe extern "C" fn ct_holdem_strength_lookup(
     table: *const CtHoldemStrength,
     hole: *const c_char,
     board: *const c_char,

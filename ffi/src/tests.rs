@@ -884,7 +884,7 @@ fn strength_tables_answer_from_text_and_refuse_other_streets() {
         let none = CString::new("").unwrap();
         let mut out = std::mem::MaybeUninit::<CtHandStrength>::uninit();
         assert_eq!(
-            ct_holdem_strength(handle, hole.as_ptr(), none.as_ptr(), out.as_mut_ptr()),
+            ct_holdem_strength_lookup(handle, hole.as_ptr(), none.as_ptr(), out.as_mut_ptr()),
             CT_OK
         );
         let out = out.assume_init();
@@ -920,13 +920,13 @@ fn strength_tables_answer_from_text_and_refuse_other_streets() {
         let flop = CString::new("2c 3c 4c").unwrap();
         let mut out = std::mem::MaybeUninit::<CtHandStrength>::uninit();
         assert_eq!(
-            ct_holdem_strength(handle, hole.as_ptr(), flop.as_ptr(), out.as_mut_ptr()),
+            ct_holdem_strength_lookup(handle, hole.as_ptr(), flop.as_ptr(), out.as_mut_ptr()),
             CT_QUERY_ERROR
         );
         assert!(last_error().contains("preflop"), "{}", last_error());
         let twice = CString::new("Ac Ac").unwrap();
         assert_eq!(
-            ct_holdem_strength(handle, twice.as_ptr(), none.as_ptr(), out.as_mut_ptr()),
+            ct_holdem_strength_lookup(handle, twice.as_ptr(), none.as_ptr(), out.as_mut_ptr()),
             CT_CARD_ERROR
         );
         ct_holdem_strength_free(handle);
