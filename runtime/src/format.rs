@@ -358,6 +358,17 @@ macro_rules! table_file {
                 format::write_table($game, rules_hash, payload)
             }
 
+            /// Writes the table file for a payload to `out` without holding its bytes
+            /// (the same bytes as [`Self::to_bytes`]), for tables of hundreds of MB.
+            pub fn write_to(
+                rules_hash: u64,
+                payload: &$payload,
+                out: &mut dyn std::io::Write,
+            ) -> Result<(), TableError> {
+                validate(payload)?;
+                format::write_table_to($game, rules_hash, payload, out)
+            }
+
             /// The validated file header.
             pub fn header(&self) -> &TableHeader {
                 &self.header
@@ -366,6 +377,59 @@ macro_rules! table_file {
     };
 }
 pub(crate) use table_file;
+
+/// Writes a complete table file to `out` without holding its bytes: the payload is encoded
+/// twice, once to measure its length and checksum for the header, once into `out`.
+pub fn write_table_to<T: Serialize>(
+    game: Game,
+    rules_hash: u64,
+    payload: &T,
+    out: &mut dyn std::io::Write,
+) -> Result<(), TableError> {
+    let (len, crc) = measure(payload)?;
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&(game as u16).to_le_bytes());
+    header.extend_from_slice(&0u32.to_le_bytes());
+    header.extend_from_slice(&rules_hash.to_le_bytes());
+    header.extend_from_slice(&len.to_le_bytes());
+    header.extend_from_slice(&crc.to_le_bytes());
+    header.extend_from_slice(&0u32.to_le_bytes());
+    let io = |e: std::io::Error| TableError::Encode(e.to_string());
+    out.write_all(&header).map_err(io)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+    bincode::serde::encode_into_std_write(payload, &mut out, config())
+        .map_err(|e| TableError::Encode(e.to_string()))?;
+    std::io::Write::flush(&mut out).map_err(io)?;
+    Ok(())
+}
+
+/// The length and CRC-32 of a payload's encoding, computed without holding it.
+pub fn measure<T: Serialize>(payload: &T) -> Result<(u64, u32), TableError> {
+    /// Counts and checksums what is written, keeping nothing.
+    struct Measure {
+        len: u64,
+        crc: crc32fast::Hasher,
+    }
+    impl std::io::Write for Measure {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.len += bytes.len() as u64;
+            self.crc.update(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut m = Measure {
+        len: 0,
+        crc: crc32fast::Hasher::new(),
+    };
+    bincode::serde::encode_into_std_write(payload, &mut m, config())
+        .map_err(|e| TableError::Encode(e.to_string()))?;
+    Ok((m.len, m.crc.finalize()))
+}
 
 /// Writes a complete table file: header followed by the bincode encoding of `payload`.
 pub fn write_table<T: Serialize>(

@@ -374,6 +374,17 @@ mod tests {
     }
 
     #[test]
+    fn a_table_written_to_a_stream_is_the_same_bytes() {
+        let payload = preflop_payload();
+        let mut streamed = Vec::new();
+        HoldemStrength::write_to(7, &payload, &mut streamed).unwrap();
+        assert_eq!(streamed, HoldemStrength::to_bytes(7, &payload).unwrap());
+        let mut bad = payload;
+        bad.street = 9;
+        assert!(HoldemStrength::write_to(7, &bad, &mut Vec::new()).is_err());
+    }
+
+    #[test]
     fn damaged_and_inconsistent_tables_are_refused() {
         let good = preflop_payload();
         let mut bad = good.clone();

@@ -10,7 +10,7 @@ use anyhow::Context;
 use cardtables::format::{self, Game};
 use serde::{Deserialize, Serialize};
 
-use crate::sink::atomic_write_bytes;
+use crate::sink::atomic_write;
 
 /// Revision of what a unit computes for a given job file, written in the header's rules-hash
 /// field of every checkpoint and part. It goes up whenever a release changes a unit's
@@ -29,6 +29,23 @@ pub struct Checkpoint {
     pub shard: Option<(u32, u32)>,
     pub unit_count: u32,
     pub units: Vec<(u32, Vec<u8>)>,
+}
+
+/// A checkpoint that borrows its unit results, for saving: encodes exactly as the
+/// [`Checkpoint`] it describes (a byte slice and a `Vec<u8>` are both a length and the
+/// bytes), without a copy of every result.
+#[derive(Serialize)]
+pub struct CheckpointRef<'a> {
+    pub job_hash: &'a str,
+    pub shard: Option<(u32, u32)>,
+    pub unit_count: u32,
+    pub units: Vec<(u32, &'a [u8])>,
+}
+
+impl CheckpointRef<'_> {
+    pub fn save(&self, path: &Path) -> anyhow::Result<()> {
+        write_internal(path, self)
+    }
 }
 
 /// The output of one shard: its unit results plus the whole job file, so that `merge`
@@ -51,8 +68,9 @@ pub struct PartFile {
 pub const MAX_INTERNAL_PAYLOAD: u64 = 16 << 30;
 
 fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
-    let bytes = format::write_table(Game::Pipeline, UNITS_REVISION, value)?;
-    let payload = (bytes.len() - format::HEADER_LEN) as u64;
+    // Measured, then encoded straight into the file: a checkpoint of hundreds of MB is
+    // never held as bytes beside the units it encodes.
+    let (payload, _) = format::measure(value)?;
     if payload > MAX_INTERNAL_PAYLOAD {
         anyhow::bail!(
             "cannot save {}: its {} GiB of unit results exceed the {} GiB a run can read back; \
@@ -62,7 +80,15 @@ fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
             MAX_INTERNAL_PAYLOAD >> 30
         );
     }
-    atomic_write_bytes(path, &bytes)
+    atomic_write(path, |w| {
+        Ok(format::write_table_to(
+            Game::Pipeline,
+            UNITS_REVISION,
+            value,
+            w,
+        )?)
+    })?;
+    Ok(())
 }
 
 fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
@@ -92,8 +118,16 @@ impl Checkpoint {
         }
     }
 
+    /// Saved through [`CheckpointRef`], as a run saves it.
+    #[cfg(test)]
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        write_internal(path, self)
+        CheckpointRef {
+            job_hash: &self.job_hash,
+            shard: self.shard,
+            unit_count: self.unit_count,
+            units: self.units.iter().map(|(k, v)| (*k, v.as_slice())).collect(),
+        }
+        .save(path)
     }
 
     pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
@@ -168,7 +202,7 @@ mod tests {
         let path = Checkpoint::path(dir.path(), None);
         for revision in [0, UNITS_REVISION + 1] {
             let bytes = format::write_table(Game::Pipeline, revision, &checkpoint()).unwrap();
-            atomic_write_bytes(&path, &bytes).unwrap();
+            crate::sink::atomic_write_bytes(&path, &bytes).unwrap();
             let err = format!("{:#}", Checkpoint::load(&path).unwrap_err());
             assert!(
                 err.contains(&format!(

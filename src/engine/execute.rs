@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use rayon::prelude::*;
 
-use super::checkpoint::Checkpoint;
+use super::checkpoint::{Checkpoint, CheckpointRef};
 use super::interrupt::{self, Interrupted};
 use super::progress::Progress;
 use super::ErasedJob;
@@ -85,9 +85,11 @@ pub fn compute_units(
     let mut saved = finished.len();
     interrupt::saved(saved, total);
     let save = |finished: &BTreeMap<u32, Vec<u8>>, saved: &mut usize| -> anyhow::Result<()> {
-        Checkpoint {
-            units: finished.iter().map(|(k, v)| (*k, v.clone())).collect(),
-            ..template.clone()
+        CheckpointRef {
+            job_hash: &template.job_hash,
+            shard: template.shard,
+            unit_count: template.unit_count,
+            units: finished.iter().map(|(k, v)| (*k, v.as_slice())).collect(),
         }
         .save(checkpoint_path)?;
         *saved = finished.len();

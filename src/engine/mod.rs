@@ -41,6 +41,18 @@ pub use run::{merge, run, saved_progress, MergeConfig, RunConfig, RunSummary, Sa
 use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;
 
+/// Hands memory the allocator holds freed back to the system (glibc keeps freed blocks
+/// of a few MB in its heaps, where they count as resident), between the steps of a job
+/// that frees hundreds of MB at a time. A hint only: elsewhere it does nothing.
+pub fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's own heaps to the
+    // system; it touches no live allocation.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// The random stream of one work unit: PCG-64 with a state from the job seed and the unit
 /// index as its stream selector, so units never share a sequence.
 pub fn stream(seed: u64, unit: u64) -> rand_pcg::Pcg64 {
@@ -71,7 +83,40 @@ pub struct Outputs {
     pub tables: Vec<BinaryOutput>,
     /// The Markdown report and its charts.
     pub report: Report,
+    /// More outputs, built only once these are written (see [`Later`]); `None` for a
+    /// job that builds every output at once.
+    pub later: Option<Later>,
 }
+
+/// The next step of a job that builds its outputs in steps: called once the outputs
+/// before it are written and dropped, so that the job never holds every table at once
+/// (the hold'em post-flop job, whose four streets' tables are several GB together). A
+/// step's report, when it has one, replaces the earlier one. The manifest counts the time
+/// of later steps as writing.
+pub type Later = Box<dyn FnOnce(&Progress) -> anyhow::Result<Step> + Send>;
+
+/// The outputs of one later step.
+pub struct Step {
+    pub parquet: Vec<ParquetOutput>,
+    pub tables: Vec<BinaryOutput>,
+    /// Runtime tables written straight into their files, never held as bytes.
+    pub streamed: Vec<StreamedTable>,
+    pub report: Option<Report>,
+    pub later: Option<Later>,
+}
+
+/// A runtime table that `write` writes into its file (the `cardtables` `write_to` of its
+/// payload), so that its bytes are never held in memory beside the payload.
+pub struct StreamedTable {
+    /// File name inside the job's output folder.
+    pub file: String,
+    /// Number of entries the table answers for; goes into the manifest.
+    pub entries: u64,
+    pub write: Box<TableWriter>,
+}
+
+/// Writes one runtime table into its file.
+pub type TableWriter = dyn FnOnce(&mut dyn std::io::Write) -> anyhow::Result<()> + Send;
 
 /// One runtime table file.
 pub struct BinaryOutput {
@@ -187,11 +232,13 @@ impl<J: Job> ErasedJob for J {
         units: Vec<Vec<u8>>,
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
+        // Each stored result is dropped once decoded, so the two forms of every unit are
+        // never held at once.
         let units = units
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, bytes)| {
-                let unit: J::Unit = cardtables::format::decode(bytes).map_err(|e| {
+                let unit: J::Unit = cardtables::format::decode(&bytes).map_err(|e| {
                     anyhow::anyhow!("stored result of unit {i} does not decode ({e}): delete the checkpoint or part and rerun")
                 })?;
                 self.check_unit(i, &unit).map_err(|e| {

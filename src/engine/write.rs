@@ -10,7 +10,7 @@ use super::execute::cpu_seconds;
 use super::manifest::{FileRecord, Manifest, Phases};
 use super::progress::Progress;
 use super::switch;
-use super::{BinaryOutput, ErasedJob, JobMeta, Outputs};
+use super::{BinaryOutput, ErasedJob, JobMeta, Outputs, StreamedTable};
 use crate::job::JobSpec;
 use crate::sink::parquet::ParquetOutput;
 use crate::sink::{self, Staged};
@@ -50,21 +50,71 @@ pub fn finish_and_write(
         })?;
     let build_seconds = build_start.elapsed().as_secs_f64();
     progress.phase("writing outputs");
-    let headline = outputs.report.headline.clone();
-    let files = pool.install(|| write_outputs(root, spec, outputs, &tally, build_seconds))?;
+    let written =
+        pool.install(|| write_outputs(root, spec, outputs, &tally, build_seconds, progress))?;
     progress.finish();
-    Ok((files, headline))
+    Ok(written)
 }
 
-/// Stages every output and the manifest, then switches them into place as one set
-/// ([`switch`]); returns the paths written, the manifest last.
+/// Stages Parquet files and runtime tables side by side; the records keep a fixed order
+/// (Parquet, then tables, then streamed tables) whatever finishes first.
+fn stage_tables(
+    table_dir: &Path,
+    parquet: &[ParquetOutput],
+    tables: &[BinaryOutput],
+    streamed: Vec<StreamedTable>,
+    metadata: &[(String, String)],
+) -> anyhow::Result<Vec<(Staged, Option<u64>)>> {
+    enum Write<'a> {
+        Parquet(&'a ParquetOutput),
+        Table(&'a BinaryOutput),
+        Streamed(StreamedTable),
+    }
+    let jobs: Vec<(PathBuf, Write)> = parquet
+        .iter()
+        .map(|p| (table_dir.join(&p.file), Write::Parquet(p)))
+        .chain(
+            tables
+                .iter()
+                .map(|t| (table_dir.join(&t.file), Write::Table(t))),
+        )
+        .chain(
+            streamed
+                .into_iter()
+                .map(|t| (table_dir.join(&t.file), Write::Streamed(t))),
+        )
+        .collect();
+    let staged: Vec<anyhow::Result<(sink::Staged, u64)>> = jobs
+        .into_par_iter()
+        .map(|(path, write)| match write {
+            Write::Parquet(p) => sink::parquet::write(&path, p, metadata),
+            Write::Table(t) => Ok((
+                sink::stage(&path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
+                t.entries,
+            )),
+            Write::Streamed(t) => {
+                let entries = t.entries;
+                Ok((sink::stage(&path, |w| (t.write)(w))?, entries))
+            }
+        })
+        .collect();
+    staged
+        .into_iter()
+        .map(|r| r.map(|(s, rows)| (s, Some(rows))))
+        .collect()
+}
+
+/// Stages every output, step after step (see [`Later`](super::Later)), and the
+/// manifest, then switches them into place as one set ([`switch`]); returns the paths
+/// written, the manifest last, and the report's headline.
 fn write_outputs(
     root: &Path,
     spec: &JobSpec,
     outputs: Outputs,
     tally: &Tally,
     build_seconds: f64,
-) -> anyhow::Result<Vec<PathBuf>> {
+    progress: &Progress,
+) -> anyhow::Result<(Vec<PathBuf>, Vec<String>)> {
     let write_start = Instant::now();
     let table_dir = root.join("tables").join(&spec.name);
     let report_dir = root.join("reports");
@@ -88,42 +138,35 @@ fn write_outputs(
             .to_string_lossy()
             .replace('\\', "/")
     };
-
-    // Parquet files and runtime tables are written side by side; records keep a fixed
-    // order (Parquet first, then tables) whatever finishes first.
-    enum Write<'a> {
-        Parquet(&'a ParquetOutput),
-        Table(&'a BinaryOutput),
-    }
-    let jobs: Vec<(PathBuf, Write)> = outputs
-        .parquet
-        .iter()
-        .map(|p| (table_dir.join(&p.file), Write::Parquet(p)))
-        .chain(
-            outputs
-                .tables
-                .iter()
-                .map(|t| (table_dir.join(&t.file), Write::Table(t))),
-        )
-        .collect();
+    let Outputs {
+        rules,
+        parquet,
+        tables,
+        mut report,
+        later,
+    } = outputs;
     // Everything is staged first; only when every file is written and synced does the
     // switch begin, so a failure (a full disk) leaves the previous outputs untouched.
-    let staged: Vec<anyhow::Result<(sink::Staged, u64)>> = jobs
-        .par_iter()
-        .map(|(path, write)| match write {
-            Write::Parquet(p) => sink::parquet::write(path, p, &metadata),
-            Write::Table(t) => Ok((
-                sink::stage(path, |w| Ok(std::io::Write::write_all(w, &t.bytes)?))?,
-                t.entries,
-            )),
-        })
-        .collect();
-    let mut staged = staged
-        .into_iter()
-        .map(|r| r.map(|(s, rows)| (s, Some(rows))))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut staged = stage_tables(&table_dir, &parquet, &tables, Vec::new(), &metadata)?;
+    drop((parquet, tables));
+    let mut next = later;
+    while let Some(step) = next {
+        super::release_freed_memory();
+        let step = step(progress)?;
+        staged.extend(stage_tables(
+            &table_dir,
+            &step.parquet,
+            &step.tables,
+            step.streamed,
+            &metadata,
+        )?);
+        if let Some(r) = step.report {
+            report = r;
+        }
+        next = step.later;
+    }
     let report_path = report_dir.join(format!("{}.md", spec.name));
-    for (name, svg) in &outputs.report.charts {
+    for (name, svg) in &report.charts {
         let path = report_dir.join(&spec.name).join(name);
         staged.push((
             sink::stage(&path, |w| Ok(std::io::Write::write_all(w, svg.as_bytes())?))?,
@@ -132,10 +175,7 @@ fn write_outputs(
     }
     staged.push((
         sink::stage(&report_path, |w| {
-            Ok(std::io::Write::write_all(
-                w,
-                outputs.report.markdown.as_bytes(),
-            )?)
+            Ok(std::io::Write::write_all(w, report.markdown.as_bytes())?)
         })?,
         None,
     ));
@@ -156,7 +196,7 @@ fn write_outputs(
         job_file: spec.file_name(),
         job_sha256: spec.hash.clone(),
         pipeline_version: env!("CARGO_PKG_VERSION").to_string(),
-        rules: outputs.rules,
+        rules,
         units: tally.units,
         shards: tally.shards,
         threads: tally.threads,
@@ -176,5 +216,5 @@ fn write_outputs(
     })?);
     // Every file of the set is on disk under a temporary name: switch them as one.
     let paths = switch::switch(root, &spec.name, staged)?;
-    Ok(paths)
+    Ok((paths, report.headline))
 }

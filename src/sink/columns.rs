@@ -119,10 +119,10 @@ impl Columns {
         self.array(name, Arc::new(StringArray::from_iter_values(values)))
     }
 
-    /// A list column of counts, `per_row` values per row (a histogram's bins), written
-    /// as a list of Int64.
+    /// A list column of counts, `per_row` values per row (a histogram's bins), written as
+    /// a list of Int32; a count above `i32::MAX` is an error of the batch.
     pub fn counts_list(
-        self,
+        mut self,
         name: &'static str,
         per_row: usize,
         values: impl IntoIterator<Item = u64>,
@@ -130,14 +130,16 @@ impl Columns {
         use arrow_array::ListArray;
         use arrow_buffer::OffsetBuffer;
         use arrow_schema::{DataType, Field};
-        let values: Vec<i64> = values
-            .into_iter()
-            .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
-            .collect();
+        let values: Result<Vec<i32>, _> = values.into_iter().map(i32::try_from).collect();
+        let Ok(values) = values else {
+            self.error
+                .get_or_insert_with(|| anyhow::anyhow!("column {name}: a count above 2^31"));
+            return self;
+        };
         let rows = values.len() / per_row.max(1);
         let offsets = OffsetBuffer::from_lengths(std::iter::repeat_n(per_row, rows));
-        let field = Arc::new(Field::new("item", DataType::Int64, false));
-        let list = ListArray::new(field, offsets, Arc::new(Int64Array::from(values)), None);
+        let field = Arc::new(Field::new("item", DataType::Int32, false));
+        let list = ListArray::new(field, offsets, Arc::new(Int32Array::from(values)), None);
         self.array(name, Arc::new(list))
     }
 

@@ -41,7 +41,13 @@ pub enum Batches {
     Built(Vec<RecordBatch>),
     /// `count` batches; batch `i` is `make(i)`. Batches are built in parallel waves of one
     /// per worker thread, in index order.
-    Streamed { count: usize, make: Box<BatchMaker> },
+    Streamed {
+        count: usize,
+        make: Box<BatchMaker>,
+        /// Rows per row group, where a table of wide rows wants fewer than
+        /// `ROW_GROUP_ROWS` so that the rows held while a group is encoded stay small.
+        group_rows: Option<usize>,
+    },
 }
 
 /// Builds batch `i` of a streamed table.
@@ -62,6 +68,32 @@ impl Batches {
         Batches::Streamed {
             count,
             make: Box::new(make),
+            group_rows: None,
+        }
+    }
+
+    /// A table built on demand in row groups of `group_rows` rows (after the batch that
+    /// reaches it), for tables of wide rows.
+    pub fn streamed_in_groups(
+        count: usize,
+        group_rows: usize,
+        make: impl Fn(usize) -> anyhow::Result<RecordBatch> + Send + Sync + 'static,
+    ) -> Self {
+        Batches::Streamed {
+            count,
+            make: Box::new(make),
+            group_rows: Some(group_rows.max(1)),
+        }
+    }
+
+    /// Rows per row group.
+    fn group_rows(&self) -> usize {
+        match self {
+            Batches::Streamed {
+                group_rows: Some(n),
+                ..
+            } => *n,
+            _ => ROW_GROUP_ROWS,
         }
     }
 
@@ -70,7 +102,7 @@ impl Batches {
     pub fn collect(&self) -> anyhow::Result<Vec<RecordBatch>> {
         match self {
             Batches::Built(batches) => Ok(batches.clone()),
-            Batches::Streamed { count, make } => (0..*count).map(make).collect(),
+            Batches::Streamed { count, make, .. } => (0..*count).map(make).collect(),
         }
     }
 
@@ -123,8 +155,9 @@ const ROW_GROUP_ROWS: usize = 1 << 19;
 /// Writes `output` beside `path` (staged, see [`Staged`]), with `metadata` as key-value
 /// pairs; returns the staged file and the number of rows written.
 ///
-/// Row groups are cut where the rows so far reach `ROW_GROUP_ROWS` (after the batch that
-/// reaches it), so the bytes depend on the batches alone, not on how many are built at once.
+/// Row groups are cut where the rows so far reach `ROW_GROUP_ROWS` (or the table's own
+/// group size, [`Batches::streamed_in_groups`]) after the batch that reaches it, so the
+/// bytes depend on the batches alone, not on how many are built at once.
 pub fn write(
     path: &Path,
     output: &ParquetOutput,
@@ -164,6 +197,7 @@ pub fn write(
     }
     let props = props.build();
     let mut rows = 0u64;
+    let rows_per_group = output.batches.group_rows();
     let staged = stage(path, |w| {
         let writer = ArrowWriter::try_new(w, Arc::clone(&schema), Some(props))?;
         let (mut file, factory) = writer.into_serialized_writer()?;
@@ -173,7 +207,7 @@ pub fn write(
             // every batch left.
             let mut group = Vec::new();
             let mut group_rows = 0;
-            while group_rows < ROW_GROUP_ROWS {
+            while group_rows < rows_per_group {
                 let Some(batch) = feed.pop()? else { break };
                 if batch.schema() != schema {
                     anyhow::bail!(

@@ -316,6 +316,7 @@ impl Job for StrategyJob {
         let table =
             cardtables::Blackjack::to_bytes(crate::sink::rules_hash(&self.rules_toml), &payload)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 results.dealer_table()?,
                 results.hands_table()?,
@@ -528,6 +529,7 @@ impl Job for IndicesJob {
             &payload,
         )?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 results.indices_table()?,
                 results.by_count_table()?,
@@ -820,6 +822,7 @@ impl Job for CounterJob {
             results: &results,
         };
         Ok(Outputs {
+            later: None,
             parquet: vec![r.counter_table()?, r.by_count_table()?],
             tables: vec![],
             report: report::build_counter(meta, &r)?,

@@ -23,9 +23,11 @@ use super::classes::{class_name, combos, CLASSES};
 use super::eval::tables;
 use super::matchup::{solve, ClassMatrix, MatchupResult, Scratch, BOARDS, FULL_DECK};
 use super::postflop::{
-    self, check_river_unit, river_unit, RiverBoards, RiverUnit, Strength, RIVER_BOARDS_PER_UNIT,
+    self, check_river_unit, river_unit, RiverBoards, RiverScores, RiverUnit, Strength,
+    RIVER_BOARDS_PER_UNIT,
 };
 use super::pushfold::{solve_stacks, PushFoldGame};
+use super::report::postflop_report;
 use super::rules::HoldemRules;
 use super::rules::{PostflopSettings, PushFoldRules, PushFoldSettings, StackGrid};
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
@@ -35,9 +37,11 @@ use super::sweep::{
 use super::tables::{self as batches, Rows};
 use super::two_opponents::{self, TwoOpponentCounts};
 use crate::cards::matchups::{matchups, two_cards, Matchup};
-use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
+use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress, Step, StreamedTable};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
+use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;
+use cardtables::holdem_strength::StrengthPayload;
 
 /// The `holdem.preflop` job.
 pub struct PreflopJob {
@@ -116,6 +120,7 @@ impl Job for PreflopJob {
         };
         let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "preflop.parquet".into(),
@@ -225,6 +230,7 @@ impl Job for HeadsUpJob {
         };
         let table = HoldemHeadsUp::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "headsup.parquet".into(),
@@ -386,6 +392,7 @@ impl Job for PushFoldJob {
         let payload = batches::pushfold_payload(&rules, ante, &self.grid, &solutions);
         let table = cardtables::PushFold::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "pushfold.parquet".into(),
@@ -646,6 +653,7 @@ impl Job for MultiwayJob {
         let table = cardtables::Holdem::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
         let report = self.report(meta, &rows, worst, deals)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![ParquetOutput {
                 file: "multiway.parquet".into(),
                 batches: vec![rows.batch()?].into(),
@@ -729,7 +737,6 @@ impl Job for PostflopJob {
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
         use super::rules::StreetName;
-        use cardtables::holdem_strength::StrengthPayload;
         use std::sync::Arc;
         anyhow::ensure!(
             units.len() == self.unit_count(),
@@ -737,78 +744,145 @@ impl Job for PostflopJob {
             units.len(),
             self.unit_count()
         );
+        // The streets are built and written one after another (engine steps), so that at
+        // most the river results and one street's tables are held at a time.
         let ix = Arc::new(HoldemIndexer::new());
-        let river_boards = RiverBoards::new(&self.boards, &units);
-        progress.phase("turn: summing 46 rivers per state");
-        let turn = postflop::turn_strength(&river_boards, &ix, self.settings.bins as usize)?;
-        progress.phase("flop: summing 49 turns per state");
-        let flop = postflop::flop_strength(&turn, &ix)?;
-        let preflop = postflop::preflop_strength(&flop, &ix)?;
-        postflop::check_half(&preflop, &ix)?;
-        postflop::check_half(&flop, &ix)?;
-        let report = self.report(meta, &river_boards, &preflop, &flop, &turn)?;
         let rules = self.settings.canonical_toml();
         let hash = crate::sink::rules_hash(&rules);
-        let mut parquet = Vec::new();
-        let mut tables = Vec::new();
-        let mut add = |name: &str, payload: StrengthPayload| -> anyhow::Result<()> {
-            let bytes = cardtables::HoldemStrength::to_bytes(hash, &payload)?;
-            let states = cardtables::indexer::STATES[usize::from(payload.street)];
-            let plain_columns = if usize::from(payload.street) == postflop::RIVER {
-                vec!["index", "hole", "board", "hs"]
-            } else {
-                vec!["index", "hole", "board", "ehs", "ehs2"]
-            };
-            let payload = Arc::new(payload);
-            parquet.push(ParquetOutput {
-                file: format!("{name}.parquet"),
-                batches: batches::strength_batches(payload, ix.clone()),
-                plain_columns,
-            });
-            tables.push(BinaryOutput {
-                file: format!("strength_{name}.bin"),
-                bytes,
-                entries: states,
-            });
-            Ok(())
+        let river_boards = RiverBoards::new(&self.boards, &units);
+        let example = |t: &str| cardtables::parse_cards(t).expect("example cards");
+        let (hole, board) = (example("As Ad"), example("Kc 8h 5d 3s 2c"));
+        let river_example = river_boards.lookup(
+            [hole[0], hole[1]],
+            [board[0], board[1], board[2], board[3], board[4]],
+        );
+        let mut river_step = Step {
+            parquet: Vec::new(),
+            tables: Vec::new(),
+            streamed: Vec::new(),
+            report: None,
+            later: None,
         };
-        let writes = |s: StreetName| self.settings.writes(s);
-        if writes(StreetName::Preflop) {
-            add("preflop", strength_payload(&rules, preflop, 4))?;
-        }
-        if writes(StreetName::Flop) {
-            add("flop", strength_payload(&rules, flop, 2))?;
-        }
-        if writes(StreetName::Turn) {
-            add("turn", strength_payload(&rules, turn, 1))?;
-        } else {
-            drop(turn);
-        }
-        if writes(StreetName::River) {
+        if self.settings.writes(StreetName::River) {
             progress.phase("river: indexing every state");
             let river = postflop::river_by_state(&river_boards, &ix)?;
-            add(
-                "river",
-                StrengthPayload {
-                    rules: rules.clone(),
-                    street: postflop::RIVER as u8,
-                    bins: 0,
-                    wins: river.wins,
-                    ties: river.ties,
-                    sum: vec![],
-                    sum_sq: vec![],
-                    hist_width: 1,
-                    hist: vec![],
-                },
-            )?;
+            let payload = StrengthPayload {
+                rules: rules.clone(),
+                street: postflop::RIVER as u8,
+                bins: 0,
+                wins: river.wins,
+                ties: river.ties,
+                sum: vec![],
+                sum_sq: vec![],
+                hist_width: 1,
+                hist: vec![],
+            };
+            add_street(&mut river_step, "river", payload, hash, &ix);
         }
+        let scores = RiverScores::from_units(&self.boards, units);
+        crate::engine::release_freed_memory();
+        let (settings, meta, boards) = (self.settings.clone(), meta.clone(), self.boards.len());
+        river_step.later = Some(Box::new(move |progress: &Progress| {
+            progress.phase("turn: summing 46 rivers per state");
+            let turn = postflop::turn_strength(&scores, &ix, settings.bins as usize)?;
+            drop(scores);
+            crate::engine::release_freed_memory();
+            progress.phase("flop: summing 49 turns per state");
+            let flop = postflop::flop_strength(&turn, &ix)?;
+            let preflop = postflop::preflop_strength(&flop, &ix)?;
+            postflop::check_half(&preflop, &ix)?;
+            postflop::check_half(&flop, &ix)?;
+            crate::engine::release_freed_memory();
+            let report = postflop_report(
+                &meta,
+                &settings,
+                boards,
+                river_example,
+                &preflop,
+                &flop,
+                &turn,
+            )?;
+            // The turn's tables are written (and dropped) before the flop's and preflop's.
+            let rules = settings.canonical_toml();
+            let mut turn_step = Step {
+                parquet: Vec::new(),
+                tables: Vec::new(),
+                streamed: Vec::new(),
+                report: Some(report),
+                later: None,
+            };
+            if settings.writes(StreetName::Turn) {
+                add_street(
+                    &mut turn_step,
+                    "turn",
+                    strength_payload(&rules, turn, 1),
+                    hash,
+                    &ix,
+                );
+            } else {
+                drop(turn);
+            }
+            turn_step.later = Some(Box::new(move |_: &Progress| {
+                let mut step = Step {
+                    parquet: Vec::new(),
+                    tables: Vec::new(),
+                    streamed: Vec::new(),
+                    report: None,
+                    later: None,
+                };
+                if settings.writes(StreetName::Preflop) {
+                    let payload = strength_payload(&rules, preflop, 4);
+                    add_street(&mut step, "preflop", payload, hash, &ix);
+                }
+                if settings.writes(StreetName::Flop) {
+                    add_street(
+                        &mut step,
+                        "flop",
+                        strength_payload(&rules, flop, 2),
+                        hash,
+                        &ix,
+                    );
+                }
+                Ok(step)
+            }));
+            Ok(turn_step)
+        }));
         Ok(Outputs {
-            parquet,
-            tables,
-            report,
             rules,
+            parquet: Vec::new(),
+            tables: Vec::new(),
+            report: Report::default(),
+            later: Some(Box::new(move |_: &Progress| Ok(river_step))),
         })
     }
+}
+
+/// Adds a street's Parquet table and runtime table (written straight from the payload,
+/// which both share) to a step.
+fn add_street(
+    step: &mut Step,
+    name: &str,
+    payload: cardtables::holdem_strength::StrengthPayload,
+    hash: u64,
+    ix: &std::sync::Arc<HoldemIndexer>,
+) {
+    let states = cardtables::indexer::STATES[usize::from(payload.street)];
+    let plain_columns = if usize::from(payload.street) == postflop::RIVER {
+        vec!["index", "hole", "board", "hs"]
+    } else {
+        vec!["index", "hole", "board", "ehs", "ehs2"]
+    };
+    let payload = std::sync::Arc::new(payload);
+    step.parquet.push(ParquetOutput {
+        file: format!("{name}.parquet"),
+        batches: batches::strength_batches(payload.clone(), ix.clone()),
+        plain_columns,
+    });
+    step.streamed.push(StreamedTable {
+        file: format!("strength_{name}.bin"),
+        entries: states,
+        write: Box::new(move |out| Ok(cardtables::HoldemStrength::write_to(hash, &payload, out)?)),
+    });
 }
 
 /// A street's strength table as its runtime payload, histogram counts `width` bytes each.
@@ -818,7 +892,7 @@ fn strength_payload<H: Copy + Into<u64>>(
     width: u8,
 ) -> cardtables::holdem_strength::StrengthPayload {
     let hist = if width == 1 {
-        s.hist.iter().map(|&n| n.into() as u8).collect()
+        s.hist.into_iter().map(|n| n.into() as u8).collect()
     } else {
         s.hist
             .iter()

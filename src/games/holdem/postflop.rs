@@ -174,6 +174,47 @@ impl<'a> RiverBoards<'a> {
     }
 }
 
+/// Every canonical river board's scores (`2·wins + ties` per holding, in
+/// [`hole_position`] order): all the turn needs, in half the memory of the units.
+pub struct RiverScores {
+    boards: Vec<u32>,
+    scores: Vec<Vec<u16>>,
+}
+
+impl RiverScores {
+    /// The scores of every canonical river board (`boards`, in order), taking the units
+    /// one by one so that a unit and its scores are never all held twice.
+    pub fn from_units(boards: &[Board], units: Vec<RiverUnit>) -> RiverScores {
+        let scores = units
+            .into_iter()
+            .map(|u| {
+                u.wins
+                    .iter()
+                    .zip(&u.ties)
+                    .map(|(&w, &t)| 2 * w + t)
+                    .collect()
+            })
+            .collect();
+        RiverScores {
+            boards: boards.iter().map(|b| b.index).collect(),
+            scores,
+        }
+    }
+
+    /// The scores of the holdings of canonical board `k`.
+    fn scores(&self, k: usize) -> &[u16] {
+        let at = (k % RIVER_BOARDS_PER_UNIT) * RIVER_HOLES;
+        &self.scores[k / RIVER_BOARDS_PER_UNIT][at..at + RIVER_HOLES]
+    }
+
+    /// The position of the canonical board with colex index `index`.
+    fn position(&self, index: u32) -> usize {
+        self.boards
+            .binary_search(&index)
+            .expect("every canonical form is a canonical board")
+    }
+}
+
 /// Maps each histogram bin's scores: bin `⌊score · bins / 1,980⌋`, the top score in the
 /// last bin, so bin `k` holds HS in `[k/bins, (k+1)/bins)` and the last also HS = 1.
 pub fn bin_of_score(bins: usize) -> Vec<u8> {
@@ -382,7 +423,7 @@ fn state_indices(ix: &HoldemIndexer, used: u64, board: &[Card], holes: usize) ->
 
 /// The turn table: each turn state's score sums and histogram over its 46 rivers.
 pub fn turn_strength(
-    river: &RiverBoards,
+    river: &RiverScores,
     ix: &HoldemIndexer,
     bins: usize,
 ) -> anyhow::Result<Strength<u8>> {
@@ -403,7 +444,7 @@ pub fn turn_strength(
 
 /// One canonical turn board's holdings.
 fn turn_board(
-    river: &RiverBoards,
+    river: &RiverScores,
     ix: &HoldemIndexer,
     board: u32,
     bin_of: &[u8],
@@ -432,8 +473,7 @@ fn turn_board(
     for r in (0..52u8).filter(|&r| used >> r & 1 == 0) {
         cards[4] = Card::from_id(r).expect("id < 52");
         let canonical = canonical_form(&cards);
-        let k = river.position(canonical.index);
-        let (wins, ties) = river.results(k);
+        let scores = river.scores(river.position(canonical.index));
         let mut renamed = [Card::from_id(0).expect("card 0"); 5];
         unrank(canonical.index, 5, &mut renamed);
         let river_used = mask(&renamed);
@@ -456,7 +496,7 @@ fn turn_board(
             } else {
                 x * (x - 1) / 2 + y
             };
-            let score = 2 * u32::from(wins[p]) + u32::from(ties[p]);
+            let score = u32::from(scores[p]);
             let (ta, tb) = (
                 usize::from(turn_rank[usize::from(a.id())]),
                 usize::from(turn_rank[usize::from(b.id())]),
@@ -759,11 +799,11 @@ pub(crate) mod computed {
                 .map(river_unit)
                 .collect();
             let ix = HoldemIndexer::new();
-            let rb = RiverBoards::new(&boards, &units);
-            let turn = turn_strength(&rb, &ix, 50).unwrap();
+            let river = river_by_state(&RiverBoards::new(&boards, &units), &ix).unwrap();
+            let scores = RiverScores::from_units(&boards, units);
+            let turn = turn_strength(&scores, &ix, 50).unwrap();
             let flop = flop_strength(&turn, &ix).unwrap();
             let preflop = preflop_strength(&flop, &ix).unwrap();
-            let river = river_by_state(&rb, &ix).unwrap();
             All {
                 river,
                 turn,

@@ -326,7 +326,7 @@ pub(super) fn pushfold_payload(
 }
 
 /// Rows per batch of a post-flop strength table.
-const STRENGTH_ROWS_PER_BATCH: u64 = 1 << 18;
+const STRENGTH_ROWS_PER_BATCH: u64 = 1 << 16;
 
 /// A post-flop strength table (`preflop.parquet` … `river.parquet`), one row per state in
 /// index order, built batch by batch from the runtime payload while it is written.
@@ -338,7 +338,9 @@ pub(super) fn strength_batches(
     let street = usize::from(payload.street);
     let states = cardtables::indexer::STATES[street];
     let count = states.div_ceil(STRENGTH_ROWS_PER_BATCH) as usize;
-    crate::sink::parquet::Batches::streamed(count, move |b| {
+    // Row groups of 2¹⁷ rows: a turn row holds a 50-bin histogram, so a group of the usual
+    // 2¹⁹ rows would hold 150 MB of Arrow data while it is encoded.
+    crate::sink::parquet::Batches::streamed_in_groups(count, 1 << 17, move |b| {
         let start = b as u64 * STRENGTH_ROWS_PER_BATCH;
         let rows = start..(start + STRENGTH_ROWS_PER_BATCH).min(states);
         let n = (rows.end - rows.start) as usize;

@@ -225,6 +225,7 @@ impl Job for HandsJob {
         let table = Niuniu::to_bytes(rules_hash, &payload)?;
 
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "hands.parquet".into(),
@@ -573,6 +574,7 @@ impl Job for BiddingJob {
         let payload = tables::bidding_payload(ranking, &self.settings, rules.clone(), &bidding);
         let table = NiuniuBidding::to_bytes(rules_hash, &payload)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "four_cards.parquet".into(),
@@ -770,6 +772,7 @@ impl Job for MultiwayJob {
             self.settings.canonical_toml()
         );
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "slots.parquet".into(),

@@ -188,6 +188,7 @@ impl Job for TablesJob {
         let mut report = self.report(meta, units, &rules)?;
         report.markdown.push_str(&self.grid_report(&table)?);
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "categories.parquet".into(),

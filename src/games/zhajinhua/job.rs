@@ -416,6 +416,7 @@ impl Job for HandsJob {
         let table = cardtables::Zhajinhua::to_bytes(rules_hash, &payload)?;
         let curves = self.curves(&cardtables::Zhajinhua::from_bytes(&table)?)?;
         Ok(Outputs {
+            later: None,
             parquet: vec![
                 ParquetOutput {
                     file: "hands.parquet".into(),
