@@ -64,6 +64,37 @@ handle_functions!(
     CtHoldemStrength::make
 );
 
+/// The table behind a handle and the cards of a state given as text.
+///
+/// # Safety
+/// `table` is a live handle; `hole` and `board` NUL-terminated strings.
+unsafe fn state<'a>(
+    table: *const CtHoldemStrength,
+    hole: *const c_char,
+    board: *const c_char,
+) -> Result<
+    (
+        &'a CtHoldemStrength,
+        Vec<cardtables::Card>,
+        Vec<cardtables::Card>,
+    ),
+    Failure,
+> {
+    // SAFETY: the caller's promises, forwarded.
+    let (t, hole, board) = unsafe {
+        (
+            crate::table(table)?,
+            text(hole, "hole")?,
+            text(board, "board")?,
+        )
+    };
+    Ok((
+        t,
+        cardtables::parse_cards(hole)?,
+        cardtables::parse_cards(board)?,
+    ))
+}
+
 /// The table's street (0 preflop … 3 river) and histogram bins (0 on the river).
 ///
 /// # Safety
@@ -100,17 +131,8 @@ pub unsafe extern "C" fn ct_holdem_strength_lookup(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, hole, board) = unsafe {
-            (
-                crate::table(table)?,
-                text(hole, "hole")?,
-                text(board, "board")?,
-            )
-        };
-        let s = t.table.strength(
-            &cardtables::parse_cards(hole)?,
-            &cardtables::parse_cards(board)?,
-        )?;
+        let (t, hole, board) = unsafe { state(table, hole, board) }?;
+        let s = t.table.strength(&hole, &board)?;
         let answer = CtHandStrength {
             street: s.street as u32,
             index: s.index,
@@ -144,23 +166,13 @@ pub unsafe extern "C" fn ct_holdem_strength_histogram(
 ) -> CtStatus {
     guard(|| {
         // SAFETY: the caller's promises, forwarded.
-        let (t, hole, board) = unsafe {
-            (
-                crate::table(table)?,
-                text(hole, "hole")?,
-                text(board, "board")?,
-            )
-        };
+        let (t, hole, board) = unsafe { state(table, hole, board) }?;
         if counts.is_null() {
             return Err(Failure::new(CT_INVALID_ARGUMENT, "counts is NULL"));
         }
         // SAFETY: non-NULL, and the caller promises `bins` writable values.
         let out = unsafe { std::slice::from_raw_parts_mut(counts, bins) };
-        t.table.histogram(
-            &cardtables::parse_cards(hole)?,
-            &cardtables::parse_cards(board)?,
-            out,
-        )?;
+        t.table.histogram(&hole, &board, out)?;
         Ok(())
     })
 }

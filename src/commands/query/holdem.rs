@@ -131,10 +131,16 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
         ));
         r.equity
     };
+    price(out, bet, w, "")
+}
+
+/// The equity a call needs, then every action priced at equity `w`; `why` ends the
+/// needed-equity line.
+fn price(out: &mut Answer, bet: &crate::cli::Bet, w: f64, why: &str) -> anyhow::Result<()> {
     set_bet(out, bet);
     out.set("required_equity", required_equity(bet.pot, bet.call));
     out.line(format!(
-        "needs equity {:.4} to call",
+        "needs equity {:.4} to call{why}",
         required_equity(bet.pot, bet.call)
     ));
     write_actions(out, bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);
@@ -225,15 +231,11 @@ fn strength(q: &HoldemQuestion, board: &str, out: &mut Answer) -> anyhow::Result
             out.line(format!("  {}", chunk.join(" ")));
         }
     }
-    let w = s.ehs;
-    let bet = &q.bet;
-    raises(bet)?;
-    set_bet(out, bet);
-    out.set("required_equity", required_equity(bet.pot, bet.call));
-    out.line(format!(
-        "needs equity {:.4} to call (E[HS] is the showdown equity against one random hand)",
-        required_equity(bet.pot, bet.call)
-    ));
-    write_actions(out, bet_actions(bet, w, ev_call(w, bet.pot, bet.call))?);
-    Ok(())
+    raises(&q.bet)?;
+    price(
+        out,
+        &q.bet,
+        s.ehs,
+        " (E[HS] is the showdown equity against one random hand)",
+    )
 }

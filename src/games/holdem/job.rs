@@ -27,7 +27,6 @@ use super::postflop::{
     RIVER_BOARDS_PER_UNIT,
 };
 use super::pushfold::{solve_stacks, PushFoldGame};
-use super::report::postflop_report;
 use super::rules::HoldemRules;
 use super::rules::{PostflopSettings, PushFoldRules, PushFoldSettings, StackGrid};
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
@@ -793,15 +792,7 @@ impl Job for PostflopJob {
             postflop::check_half(&preflop, &ix)?;
             postflop::check_half(&flop, &ix)?;
             crate::engine::release_freed_memory();
-            let report = postflop_report(
-                &meta,
-                &settings,
-                boards,
-                river_example,
-                &preflop,
-                &flop,
-                &turn,
-            )?;
+            let report = settings.report(&meta, boards, river_example, &preflop, &flop, &turn)?;
             // The turn's tables are written (and dropped) before the flop's and preflop's.
             let rules = settings.canonical_toml();
             let mut turn_step = Step {

@@ -858,6 +858,18 @@ mod exhaustive {
         (sum, sum_sq, hist)
     }
 
+    /// A sampled state of a street's table against brute force over its runouts.
+    fn check_sampled<H: Copy + Into<u64>>(table: &Strength<H>, ix: &HoldemIndexer, seed: &mut u64) {
+        let i = sample(seed, STATES[table.street]);
+        let s = ix.unindex(table.street, i).unwrap();
+        let (sum, sum_sq, hist) = brute(&s.hole, s.board(), table.bins);
+        let i = i as usize;
+        assert_eq!(u64::from(table.sum[i]), sum, "{s:?}");
+        assert_eq!(table.sum_sq[i], sum_sq, "{s:?}");
+        let got: Vec<u64> = table.histogram(i).iter().map(|&n| n.into()).collect();
+        assert_eq!(got, hist, "{s:?}");
+    }
+
     #[test]
     #[cfg_attr(debug_assertions, ignore = "every street: run with --release")]
     fn preflop_strength_is_the_exact_equity_of_the_preflop_sweep() {
@@ -890,34 +902,10 @@ mod exhaustive {
             assert_eq!(score, river_score(&s.hole, s.board()), "{s:?}");
         }
         for _ in 0..300 {
-            let i = sample(&mut seed, STATES[TURN]);
-            let s = ix.unindex(TURN, i).unwrap();
-            let (sum, sum_sq, hist) = brute(&s.hole, s.board(), 50);
-            let i = i as usize;
-            assert_eq!(u64::from(all.turn.sum[i]), sum, "{s:?}");
-            assert_eq!(all.turn.sum_sq[i], sum_sq, "{s:?}");
-            let got: Vec<u64> = all
-                .turn
-                .histogram(i)
-                .iter()
-                .map(|&n| u64::from(n))
-                .collect();
-            assert_eq!(got, hist, "{s:?}");
+            check_sampled(&all.turn, &ix, &mut seed);
         }
         for _ in 0..4 {
-            let i = sample(&mut seed, STATES[FLOP]);
-            let s = ix.unindex(FLOP, i).unwrap();
-            let (sum, sum_sq, hist) = brute(&s.hole, s.board(), 50);
-            let i = i as usize;
-            assert_eq!(u64::from(all.flop.sum[i]), sum, "{s:?}");
-            assert_eq!(all.flop.sum_sq[i], sum_sq, "{s:?}");
-            let got: Vec<u64> = all
-                .flop
-                .histogram(i)
-                .iter()
-                .map(|&n| u64::from(n))
-                .collect();
-            assert_eq!(got, hist, "{s:?}");
+            check_sampled(&all.flop, &ix, &mut seed);
         }
     }
 

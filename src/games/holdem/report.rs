@@ -906,237 +906,239 @@ impl PushFoldJob {
     }
 }
 
-/// The post-flop report: the states per street, the one-half identity, worked examples,
-/// the flop's (E[HS], E[HS²]) distribution, and a made hand against a draw of the same
-/// E[HS]. `river_example` is the wins and ties of As Ad on Kc 8h 5d 3s 2c.
-pub(super) fn postflop_report(
-    meta: &JobMeta,
-    settings: &PostflopSettings,
-    river_boards: usize,
-    river_example: (u16, u16),
-    preflop: &Strength<u32>,
-    flop: &Strength<u16>,
-    turn: &Strength<u8>,
-) -> anyhow::Result<Report> {
-    let ix = HoldemIndexer::new();
-    let bins = flop.bins;
-    let mut md = header("Texas Hold'em hand strength after the flop", meta);
-    md.push_str(&format!(
-        ". Exact: every state (hole cards and board, up to suit permutation) of every \
+impl PostflopSettings {
+    /// The post-flop report: the states per street, the one-half identity, worked
+    /// examples, the flop's (E[HS], E[HS²]) distribution, and a made hand against a draw
+    /// of the same E[HS]. `river_example` is the wins and ties of As Ad on Kc 8h 5d 3s 2c.
+    pub(super) fn report(
+        &self,
+        meta: &JobMeta,
+        river_boards: usize,
+        river_example: (u16, u16),
+        preflop: &Strength<u32>,
+        flop: &Strength<u16>,
+        turn: &Strength<u8>,
+    ) -> anyhow::Result<Report> {
+        let settings = self;
+        let ix = HoldemIndexer::new();
+        let bins = flop.bins;
+        let mut md = header("Texas Hold'em hand strength after the flop", meta);
+        md.push_str(&format!(
+            ". Exact: every state (hole cards and board, up to suit permutation) of every \
              street against one random opponent hand, over every runout. The river results of \
              the {} river boards up to suit permutation come from one ranking of their 1,081 \
              holdings each; the turn sums its 46 rivers, the flop its 1,081 turn–river pairs, \
              a starting hand its 2,118,760 boards, all in integers.\n",
-        group(river_boards as u64)
-    ));
-    md.push_str(&holdem_conventions(&[
-        "HS (river): against the 990 opponent holdings of the 45 unseen cards, \
+            group(river_boards as u64)
+        ));
+        md.push_str(&holdem_conventions(&[
+            "HS (river): against the 990 opponent holdings of the 45 unseen cards, \
              (wins + ties/2) / 990. E[HS] and E[HS²] (earlier streets): the mean of the \
              river HS and of its square over every runout, each equally likely.",
-        &format!(
-            "Histogram: the runouts by river HS in {bins} equal bins; bin k holds HS in \
+            &format!(
+                "Histogram: the runouts by river HS in {bins} equal bins; bin k holds HS in \
                  [k/{bins}, (k+1)/{bins}), the last also HS = 1."
-        ),
-        "Deals: the raw (hole cards, board) deals a state stands for, each a set of \
+            ),
+            "Deals: the raw (hole cards, board) deals a state stands for, each a set of \
              cards; weighting by deals gives every deal the same weight.",
-    ]));
-    md.push_str("\n## States per street\n\n");
-    let written = |name: &str| {
-        if settings
-            .streets
-            .iter()
-            .any(|s| format!("{s:?}").to_lowercase() == name)
-        {
-            format!("`{name}.parquet`, `strength_{name}.bin`")
-        } else {
-            "computed, not written".to_string()
-        }
-    };
-    let raw = [1_326u64, 1_326 * 19_600, 1_326 * 230_300, 1_326 * 2_118_760];
-    let rows: Vec<Vec<String>> = (0..4)
-        .map(|s| {
-            vec![
-                STREET_NAMES[s].to_string(),
-                group(cardtables::indexer::STATES[s]),
-                group(raw[s]),
-                group(RUNOUTS[s]),
-                written(STREET_NAMES[s]),
-            ]
-        })
-        .collect();
-    md.push_str(&markdown_table(
-        &[
-            "street",
-            "states",
-            "raw deals",
-            "runouts per state",
-            "tables",
-        ],
-        &rows,
-    ));
-    md.push_str(
-        "\nEvery run checks, in integers, that the preflop and flop strengths average \
+        ]));
+        md.push_str("\n## States per street\n\n");
+        let written = |name: &str| {
+            if settings
+                .streets
+                .iter()
+                .any(|s| format!("{s:?}").to_lowercase() == name)
+            {
+                format!("`{name}.parquet`, `strength_{name}.bin`")
+            } else {
+                "computed, not written".to_string()
+            }
+        };
+        let raw = [1_326u64, 1_326 * 19_600, 1_326 * 230_300, 1_326 * 2_118_760];
+        let rows: Vec<Vec<String>> = (0..4)
+            .map(|s| {
+                vec![
+                    STREET_NAMES[s].to_string(),
+                    group(cardtables::indexer::STATES[s]),
+                    group(raw[s]),
+                    group(RUNOUTS[s]),
+                    written(STREET_NAMES[s]),
+                ]
+            })
+            .collect();
+        md.push_str(&markdown_table(
+            &[
+                "street",
+                "states",
+                "raw deals",
+                "runouts per state",
+                "tables",
+            ],
+            &rows,
+        ));
+        md.push_str(
+            "\nEvery run checks, in integers, that the preflop and flop strengths average \
              exactly one half over every raw deal (Σ deals · Σ score = Σ deals · runouts · 990, \
              score = 2·wins + ties): on each board every pair of holdings is a win for one and \
              a loss for the other, or a tie for both. `scripts/test.sh` checks the same on the \
              written tables in DuckDB, and the tests on every street.\n",
-    );
-    md.push_str("\n## Examples\n\n");
-    let cards = |t: &str| cardtables::parse_cards(t).expect("example cards");
-    let mut rows = Vec::new();
-    for (hole, board) in [("As Ah", ""), ("7c 2d", "")] {
-        let i = ix.index(&cards(hole), &[])? as usize;
-        rows.push(vec![
-            hole.into(),
-            "—".into(),
-            "preflop".into(),
-            format!("{:.6}", preflop.ehs(i)),
-            format!("{:.6}", preflop.ehs2(i)),
-        ]);
-        let _ = board;
-    }
-    for (hole, board) in [("Ah Kh", "Qh Jh 2c"), ("Ts 9s", "8s 7d 2c")] {
+        );
+        md.push_str("\n## Examples\n\n");
+        let cards = |t: &str| cardtables::parse_cards(t).expect("example cards");
+        let mut rows = Vec::new();
+        for (hole, board) in [("As Ah", ""), ("7c 2d", "")] {
+            let i = ix.index(&cards(hole), &[])? as usize;
+            rows.push(vec![
+                hole.into(),
+                "—".into(),
+                "preflop".into(),
+                format!("{:.6}", preflop.ehs(i)),
+                format!("{:.6}", preflop.ehs2(i)),
+            ]);
+            let _ = board;
+        }
+        for (hole, board) in [("Ah Kh", "Qh Jh 2c"), ("Ts 9s", "8s 7d 2c")] {
+            let i = ix.index(&cards(hole), &cards(board))? as usize;
+            rows.push(vec![
+                hole.into(),
+                board.into(),
+                "flop".into(),
+                format!("{:.6}", flop.ehs(i)),
+                format!("{:.6}", flop.ehs2(i)),
+            ]);
+        }
+        let (hole, board) = ("7c 2d", "As Kd Qh 9s");
         let i = ix.index(&cards(hole), &cards(board))? as usize;
         rows.push(vec![
             hole.into(),
             board.into(),
-            "flop".into(),
-            format!("{:.6}", flop.ehs(i)),
-            format!("{:.6}", flop.ehs2(i)),
+            "turn".into(),
+            format!("{:.6}", turn.ehs(i)),
+            format!("{:.6}", turn.ehs2(i)),
         ]);
-    }
-    let (hole, board) = ("7c 2d", "As Kd Qh 9s");
-    let i = ix.index(&cards(hole), &cards(board))? as usize;
-    rows.push(vec![
-        hole.into(),
-        board.into(),
-        "turn".into(),
-        format!("{:.6}", turn.ehs(i)),
-        format!("{:.6}", turn.ehs2(i)),
-    ]);
-    let (hole, board) = ("As Ad", "Kc 8h 5d 3s 2c");
-    let (w, t) = river_example;
-    let hs = (f64::from(w) + f64::from(t) / 2.0) / 990.0;
-    rows.push(vec![
-        hole.into(),
-        board.into(),
-        format!(
-            "river ({w} wins, {t} {}, {} losses)",
-            if t == 1 { "tie" } else { "ties" },
-            990 - w - t
-        ),
-        format!("{hs:.6}"),
-        format!("{:.6}", hs * hs),
-    ]);
-    md.push_str(&markdown_table(
-        &["hole", "board", "street", "E[HS] (HS)", "E[HS²] (HS²)"],
-        &rows,
-    ));
-    // The flop's distribution of (E[HS], E[HS²]), weighted by deals.
-    const GRID: usize = 10;
-    let mut grid = vec![vec![0f64; GRID]; GRID];
-    let mut total = 0f64;
-    for i in 0..flop.states() {
-        let s = ix.unindex(FLOP, i as u64)?;
-        let d = f64::from(deals(&s.hole, s.board()));
-        let x = ((flop.ehs(i) * GRID as f64) as usize).min(GRID - 1);
-        let y = ((flop.ehs2(i) * GRID as f64) as usize).min(GRID - 1);
-        grid[GRID - 1 - y][x] += d;
-        total += d;
-    }
-    for row in &mut grid {
-        for v in row.iter_mut() {
-            *v *= 100.0 / total;
+        let (hole, board) = ("As Ad", "Kc 8h 5d 3s 2c");
+        let (w, t) = river_example;
+        let hs = (f64::from(w) + f64::from(t) / 2.0) / 990.0;
+        rows.push(vec![
+            hole.into(),
+            board.into(),
+            format!(
+                "river ({w} wins, {t} {}, {} losses)",
+                if t == 1 { "tie" } else { "ties" },
+                990 - w - t
+            ),
+            format!("{hs:.6}"),
+            format!("{:.6}", hs * hs),
+        ]);
+        md.push_str(&markdown_table(
+            &["hole", "board", "street", "E[HS] (HS)", "E[HS²] (HS²)"],
+            &rows,
+        ));
+        // The flop's distribution of (E[HS], E[HS²]), weighted by deals.
+        const GRID: usize = 10;
+        let mut grid = vec![vec![0f64; GRID]; GRID];
+        let mut total = 0f64;
+        for i in 0..flop.states() {
+            let s = ix.unindex(FLOP, i as u64)?;
+            let d = f64::from(deals(&s.hole, s.board()));
+            let x = ((flop.ehs(i) * GRID as f64) as usize).min(GRID - 1);
+            let y = ((flop.ehs2(i) * GRID as f64) as usize).min(GRID - 1);
+            grid[GRID - 1 - y][x] += d;
+            total += d;
         }
-    }
-    let label = |k: usize| {
-        format!(
-            "{:.1}–{:.1}",
-            k as f64 / GRID as f64,
-            (k + 1) as f64 / GRID as f64
-        )
-    };
-    let columns: Vec<String> = (0..GRID).map(label).collect();
-    let row_names: Vec<String> = (0..GRID).rev().map(label).collect();
-    let top = grid.iter().flatten().cloned().fold(0.0, f64::max);
-    let heat = heat_grid_svg(
-        "Flop states by E[HS] (columns) and E[HS²] (rows), % of deals",
-        &row_names,
-        &columns,
-        &grid,
-        (0.0, top),
-        "% of deals",
-        |v| {
-            if v > 0.0 {
-                format!("{v:.2}")
-            } else {
-                String::new()
+        for row in &mut grid {
+            for v in row.iter_mut() {
+                *v *= 100.0 / total;
             }
-        },
-    );
-    md.push_str(&format!(
-        "\n## E[HS] and E[HS²] on the flop\n\nThe share of flop deals in each cell of \
+        }
+        let label = |k: usize| {
+            format!(
+                "{:.1}–{:.1}",
+                k as f64 / GRID as f64,
+                (k + 1) as f64 / GRID as f64
+            )
+        };
+        let columns: Vec<String> = (0..GRID).map(label).collect();
+        let row_names: Vec<String> = (0..GRID).rev().map(label).collect();
+        let top = grid.iter().flatten().cloned().fold(0.0, f64::max);
+        let heat = heat_grid_svg(
+            "Flop states by E[HS] (columns) and E[HS²] (rows), % of deals",
+            &row_names,
+            &columns,
+            &grid,
+            (0.0, top),
+            "% of deals",
+            |v| {
+                if v > 0.0 {
+                    format!("{v:.2}")
+                } else {
+                    String::new()
+                }
+            },
+        );
+        md.push_str(&format!(
+            "\n## E[HS] and E[HS²] on the flop\n\nThe share of flop deals in each cell of \
              E[HS] (columns) and E[HS²] (rows). E[HS²] ≥ E[HS]², with equality only when \
              every runout gives the same HS: the higher a state sits above that bound, the more \
              its strength still depends on the cards to come.\n\n\
              ![flop E[HS] and E[HS²]]({}/flop_ehs_ehs2.svg)\n",
-        meta.name
-    ));
-    // A draw and a made hand of about the same E[HS] on one flop.
-    let board = cards("8s 7d 2c");
-    let draw_hole = cards("Ts 9s");
-    let draw = ix.index(&draw_hole, &board)? as usize;
-    let used = board
-        .iter()
-        .chain(&draw_hole)
-        .fold(0u64, |m, c| m | 1 << c.id());
-    let mut best: Option<(usize, [Card; 2], f64)> = None;
-    for a in 0..52u8 {
-        for b in a + 1..52 {
-            if (used | board.iter().fold(0u64, |m, c| m | 1 << c.id())) >> a & 1 == 1
-                || used >> b & 1 == 1
-            {
-                continue;
-            }
-            let hole = [Card::from_id(a).expect("id"), Card::from_id(b).expect("id")];
-            let i = ix.index(&hole, &board)? as usize;
-            if (flop.ehs(i) - flop.ehs(draw)).abs() > 0.01 {
-                continue;
-            }
-            let spread = flop.ehs2(i) - flop.ehs(i) * flop.ehs(i);
-            if best.is_none_or(|(_, _, s)| spread < s) {
-                best = Some((i, hole, spread));
+            meta.name
+        ));
+        // A draw and a made hand of about the same E[HS] on one flop.
+        let board = cards("8s 7d 2c");
+        let draw_hole = cards("Ts 9s");
+        let draw = ix.index(&draw_hole, &board)? as usize;
+        let used = board
+            .iter()
+            .chain(&draw_hole)
+            .fold(0u64, |m, c| m | 1 << c.id());
+        let mut best: Option<(usize, [Card; 2], f64)> = None;
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                if (used | board.iter().fold(0u64, |m, c| m | 1 << c.id())) >> a & 1 == 1
+                    || used >> b & 1 == 1
+                {
+                    continue;
+                }
+                let hole = [Card::from_id(a).expect("id"), Card::from_id(b).expect("id")];
+                let i = ix.index(&hole, &board)? as usize;
+                if (flop.ehs(i) - flop.ehs(draw)).abs() > 0.01 {
+                    continue;
+                }
+                let spread = flop.ehs2(i) - flop.ehs(i) * flop.ehs(i);
+                if best.is_none_or(|(_, _, s)| spread < s) {
+                    best = Some((i, hole, spread));
+                }
             }
         }
-    }
-    let mut charts = vec![("flop_ehs_ehs2.svg".to_string(), heat)];
-    if let Some((made, made_hole, _)) = best {
-        let line = |i: usize| -> Vec<(f64, f64)> {
-            flop.histogram(i)
-                .iter()
-                .enumerate()
-                .map(|(k, &n)| {
-                    (
-                        (k as f64 + 0.5) / bins as f64,
-                        f64::from(n) / RUNOUTS[FLOP] as f64,
-                    )
-                })
-                .collect()
-        };
-        let name = |h: &[Card]| crate::cards::text(h);
-        let chart = line_chart_svg(
-            "River HS over the 1,081 runouts of the flop 8s 7d 2c",
-            "river HS",
-            "share of runouts",
-            &[
-                Line::solid(format!("{} (draw)", name(&draw_hole)), line(draw), 0),
-                Line::solid(format!("{} (made hand)", name(&made_hole)), line(made), 1),
-            ],
-            &[],
-        )?;
-        charts.push(("made_vs_draw.svg".to_string(), chart));
-        let sd = |i: usize| (flop.ehs2(i) - flop.ehs(i) * flop.ehs(i)).max(0.0).sqrt();
-        md.push_str(&format!(
+        let mut charts = vec![("flop_ehs_ehs2.svg".to_string(), heat)];
+        if let Some((made, made_hole, _)) = best {
+            let line = |i: usize| -> Vec<(f64, f64)> {
+                flop.histogram(i)
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &n)| {
+                        (
+                            (k as f64 + 0.5) / bins as f64,
+                            f64::from(n) / RUNOUTS[FLOP] as f64,
+                        )
+                    })
+                    .collect()
+            };
+            let name = |h: &[Card]| crate::cards::text(h);
+            let chart = line_chart_svg(
+                "River HS over the 1,081 runouts of the flop 8s 7d 2c",
+                "river HS",
+                "share of runouts",
+                &[
+                    Line::solid(format!("{} (draw)", name(&draw_hole)), line(draw), 0),
+                    Line::solid(format!("{} (made hand)", name(&made_hole)), line(made), 1),
+                ],
+                &[],
+            )?;
+            charts.push(("made_vs_draw.svg".to_string(), chart));
+            let sd = |i: usize| (flop.ehs2(i) - flop.ehs(i) * flop.ehs(i)).max(0.0).sqrt();
+            md.push_str(&format!(
                 "\n## Same E[HS], different futures\n\nOn 8s 7d 2c, {} (an open-ended straight \
                  draw with a backdoor flush draw) and {} (the holding within 0.01 of its E[HS] whose river HS varies least) \
                  have nearly the same E[HS] but opposite futures: the draw's runouts split into \
@@ -1145,38 +1147,39 @@ pub(super) fn postflop_report(
                 name(&draw_hole),
                 name(&made_hole)
             ));
-        md.push_str(&markdown_table(
-            &["hole", "E[HS]", "E[HS²]", "s.d. of river HS"],
-            &[draw, made]
-                .iter()
-                .zip([&draw_hole[..], &made_hole[..]])
-                .map(|(&i, h)| {
-                    vec![
-                        name(h),
-                        format!("{:.4}", flop.ehs(i)),
-                        format!("{:.4}", flop.ehs2(i)),
-                        format!("{:.4}", sd(i)),
-                    ]
-                })
-                .collect::<Vec<_>>(),
-        ));
-        md.push_str(&format!(
-            "\n![made hand against draw]({}/made_vs_draw.svg)\n",
-            meta.name
-        ));
+            md.push_str(&markdown_table(
+                &["hole", "E[HS]", "E[HS²]", "s.d. of river HS"],
+                &[draw, made]
+                    .iter()
+                    .zip([&draw_hole[..], &made_hole[..]])
+                    .map(|(&i, h)| {
+                        vec![
+                            name(h),
+                            format!("{:.4}", flop.ehs(i)),
+                            format!("{:.4}", flop.ehs2(i)),
+                            format!("{:.4}", sd(i)),
+                        ]
+                    })
+                    .collect::<Vec<_>>(),
+            ));
+            md.push_str(&format!(
+                "\n![made hand against draw]({}/made_vs_draw.svg)\n",
+                meta.name
+            ));
+        }
+        let aa = ix.index(&cards("As Ah"), &[])? as usize;
+        Ok(Report {
+            markdown: md,
+            charts,
+            headline: vec![format!(
+                "AA preflop E[HS] {:.6}; {} flop, {} turn and {} river states",
+                preflop.ehs(aa),
+                group(cardtables::indexer::STATES[FLOP]),
+                group(cardtables::indexer::STATES[2]),
+                group(cardtables::indexer::STATES[3])
+            )],
+        })
     }
-    let aa = ix.index(&cards("As Ah"), &[])? as usize;
-    Ok(Report {
-        markdown: md,
-        charts,
-        headline: vec![format!(
-            "AA preflop E[HS] {:.6}; {} flop, {} turn and {} river states",
-            preflop.ehs(aa),
-            group(cardtables::indexer::STATES[FLOP]),
-            group(cardtables::indexer::STATES[2]),
-            group(cardtables::indexer::STATES[3])
-        )],
-    })
 }
 
 /// An integer with thousands separators: 1,286,792.
