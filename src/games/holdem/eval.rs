@@ -15,8 +15,10 @@
 //!
 //! With five or more suited cards the hand is a flush or straight flush (a full house or
 //! four of a kind then needs more than the two other cards), and its strength is read from
-//! a table over that suit's 13-bit rank mask. The tables are built once from the 5-card
-//! evaluator of [`crate::games::stud::eval`], taking the best of the 21 five-card subsets.
+//! a table over that suit's 13-bit rank mask. The tables are built once, in a few
+//! milliseconds, from the 5-card evaluator of [`crate::games::stud::eval`]: one hand per
+//! 5-card class (7,462 evaluations), then each 6-card class as the best of its 5-card
+//! ones and each 7-card class as the best of its 6-card ones.
 
 use std::sync::OnceLock;
 
@@ -108,13 +110,41 @@ pub fn tables() -> &'static Tables {
 impl Tables {
     fn build() -> Tables {
         let five = FiveCards::new(StudRules::default());
-        // Every distinct 5-card key, sorted: a key's position is its strength.
-        let mut keys = Vec::with_capacity(STRENGTHS);
-        let mut cards = [Card::from_id(0).expect("card 0"); 5];
-        for i in 0..binomial(52, 5) {
-            cardtables::colex::unrank(i, 5, &mut cards);
-            keys.push(five.evaluate(&cards).1);
+        let term: [[u32; 13]; 7] =
+            std::array::from_fn(|i| std::array::from_fn(|r| binomial(r + i, i + 1)));
+        // The colex index of a sorted rank multiset: dense among multisets of its size.
+        let index = |ranks: &[u8]| -> usize {
+            ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| term[i][usize::from(r)] as usize)
+                .sum()
+        };
+        // One hand of each 5-card class: each rank multiset (five of a rank aside) dealt
+        // over the suits round-robin, which never makes a flush; and each set of five
+        // ranks in one suit, the flushes and straight flushes.
+        let mut key5: Vec<Option<u32>> = vec![None; binomial(13 + 4, 5) as usize];
+        let mut ranks5 = [0u8; 5];
+        for_each_multiset(&mut ranks5, 0, 0, &mut |ranks: &[u8; 5]| {
+            if ranks[0] != ranks[4] {
+                let hand: [Card; 5] = std::array::from_fn(|i| {
+                    Card::new(ranks[i], (i % 4) as u8).expect("valid card")
+                });
+                key5[index(ranks)] = Some(five.evaluate(&hand).1);
+            }
+        });
+        let mut flush_key = vec![None; 1 << 13];
+        for (mask, key) in flush_key.iter_mut().enumerate() {
+            if mask.count_ones() == 5 {
+                let mut hand = [Card::from_id(0).expect("card 0"); 5];
+                for (slot, r) in hand.iter_mut().zip((0..13u8).filter(|r| mask >> r & 1 == 1)) {
+                    *slot = Card::new(r, 0).expect("valid card");
+                }
+                *key = Some(five.evaluate(&hand).1);
+            }
         }
+        // Every distinct key, sorted: a key's position is its strength.
+        let mut keys: Vec<u32> = key5.iter().chain(&flush_key).flatten().copied().collect();
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(
@@ -122,60 +152,48 @@ impl Tables {
             STRENGTHS,
             "5-card evaluator must give 7462 classes"
         );
-        let strength = |k: u32| keys.binary_search(&k).expect("known key") as u16;
-        let best = |hand: &[Card]| -> u16 {
-            let n = hand.len();
-            let mut top = 0;
-            for skip in 0u32..1 << n {
-                if skip.count_ones() as usize != n - 5 {
-                    continue;
-                }
-                let mut five_cards = [hand[0]; 5];
-                let mut k = 0;
-                for (i, &c) in hand.iter().enumerate() {
-                    if skip >> i & 1 == 0 {
-                        five_cards[k] = c;
-                        k += 1;
-                    }
-                }
-                top = top.max(strength(five.evaluate(&five_cards).1));
-            }
-            top
+        let strength = |key: &Option<u32>| {
+            key.map_or(0, |k| keys.binary_search(&k).expect("known key") as u16)
         };
-        let term: [[u32; 13]; 7] =
-            std::array::from_fn(|i| std::array::from_fn(|r| binomial(r + i, i + 1)));
-        // Non-flush: deal the multiset's ranks over suits round-robin (never five alike).
-        let mut by_ranks = vec![0u16; INDEX_SPAN];
-        let mut ranks = [0u8; 7];
-        for_each_multiset(&mut ranks, 0, 0, &mut |ranks| {
-            let mut counts = [0u8; 13];
-            for &r in ranks.iter() {
-                counts[usize::from(r)] += 1;
-            }
-            if counts.iter().any(|&c| c > 4) {
-                return;
-            }
-            let hand: Vec<Card> = ranks
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| Card::new(r, (i % 4) as u8).expect("valid card"))
-                .collect();
-            let index: u32 = ranks
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| term[i][usize::from(r)])
-                .sum();
-            by_ranks[index as usize] = best(&hand);
+        // The best five of six or seven cards is the best of the hands one card smaller:
+        // ranks without a flush by multiset, 6 from 5 and 7 from 6 (impossible multisets,
+        // five of a rank, keep 0 and never win a maximum)...
+        let by_ranks5: Vec<u16> = key5.iter().map(strength).collect();
+        let mut by_ranks6 = vec![0u16; binomial(13 + 5, 6) as usize];
+        let mut ranks6 = [0u8; 6];
+        for_each_multiset(&mut ranks6, 0, 0, &mut |ranks: &[u8; 6]| {
+            by_ranks6[index(ranks)] = (0..6)
+                .map(|skip| {
+                    let mut fewer = [0u8; 5];
+                    fewer.copy_from_slice(&[&ranks[..skip], &ranks[skip + 1..]].concat());
+                    by_ranks5[index(&fewer)]
+                })
+                .max()
+                .expect("six subsets");
         });
-        let mut by_flush = vec![0u16; 1 << 13];
-        for (mask, slot) in by_flush.iter_mut().enumerate() {
-            let n = (mask as u32).count_ones();
-            if (5..=7).contains(&n) {
-                let hand: Vec<Card> = (0..13u8)
+        let mut by_ranks = vec![0u16; INDEX_SPAN];
+        let mut ranks7 = [0u8; 7];
+        for_each_multiset(&mut ranks7, 0, 0, &mut |ranks: &[u8; 7]| {
+            if ranks.windows(5).all(|w| w[0] != w[4]) {
+                by_ranks[index(ranks)] = (0..7)
+                    .map(|skip| {
+                        let mut fewer = [0u8; 6];
+                        fewer.copy_from_slice(&[&ranks[..skip], &ranks[skip + 1..]].concat());
+                        by_ranks6[index(&fewer)]
+                    })
+                    .max()
+                    .expect("seven subsets");
+            }
+        });
+        // ...and flushes by rank mask, each mask after its submasks.
+        let mut by_flush: Vec<u16> = flush_key.iter().map(strength).collect();
+        for mask in 0..by_flush.len() {
+            if (6..=7).contains(&mask.count_ones()) {
+                by_flush[mask] = (0..13)
                     .filter(|r| mask >> r & 1 == 1)
-                    .map(|r| Card::new(r, 0).expect("valid card"))
-                    .collect();
-                *slot = best(&hand);
+                    .map(|r| by_flush[mask & !(1 << r)])
+                    .max()
+                    .expect("a rank to drop");
             }
         }
         let (low_terms, high_terms) = field_terms(&term);
@@ -323,8 +341,14 @@ fn field_terms(term: &[[u32; 13]; 7]) -> (Vec<u16>, Vec<u16>) {
     )
 }
 
-fn for_each_multiset(ranks: &mut [u8; 7], depth: usize, from: u8, f: &mut impl FnMut(&[u8; 7])) {
-    if depth == 7 {
+/// Every multiset of `N` ranks, as a sorted array.
+fn for_each_multiset<const N: usize>(
+    ranks: &mut [u8; N],
+    depth: usize,
+    from: u8,
+    f: &mut impl FnMut(&[u8; N]),
+) {
+    if depth == N {
         f(ranks);
         return;
     }
