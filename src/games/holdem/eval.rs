@@ -137,7 +137,10 @@ impl Tables {
         for (mask, key) in flush_key.iter_mut().enumerate() {
             if mask.count_ones() == 5 {
                 let mut hand = [Card::from_id(0).expect("card 0"); 5];
-                for (slot, r) in hand.iter_mut().zip((0..13u8).filter(|r| mask >> r & 1 == 1)) {
+                for (slot, r) in hand
+                    .iter_mut()
+                    .zip((0..13u8).filter(|r| mask >> r & 1 == 1))
+                {
                     *slot = Card::new(r, 0).expect("valid card");
                 }
                 *key = Some(five.evaluate(&hand).1);
@@ -164,8 +167,7 @@ impl Tables {
         for_each_multiset(&mut ranks6, 0, 0, &mut |ranks: &[u8; 6]| {
             by_ranks6[index(ranks)] = (0..6)
                 .map(|skip| {
-                    let mut fewer = [0u8; 5];
-                    fewer.copy_from_slice(&[&ranks[..skip], &ranks[skip + 1..]].concat());
+                    let fewer: [u8; 5] = std::array::from_fn(|i| ranks[i + usize::from(i >= skip)]);
                     by_ranks5[index(&fewer)]
                 })
                 .max()
@@ -177,8 +179,8 @@ impl Tables {
             if ranks.windows(5).all(|w| w[0] != w[4]) {
                 by_ranks[index(ranks)] = (0..7)
                     .map(|skip| {
-                        let mut fewer = [0u8; 6];
-                        fewer.copy_from_slice(&[&ranks[..skip], &ranks[skip + 1..]].concat());
+                        let fewer: [u8; 6] =
+                            std::array::from_fn(|i| ranks[i + usize::from(i >= skip)]);
                         by_ranks6[index(&fewer)]
                     })
                     .max()
@@ -307,33 +309,48 @@ impl Tables {
 /// than seven ranks never occur in a 7-card key and keep 0; so do the field values past
 /// the last base-5 one, which only impossible rank multisets (five of a rank) reach.
 fn field_terms(term: &[[u32; 13]; 7]) -> (Vec<u16>, Vec<u16>) {
+    /// The ranks `offset + r..` of a field, given `left` more cards from position
+    /// `position` on, with the field value and the colex sum so far.
+    struct Field<'a> {
+        term: &'a [[u32; 13]; 7],
+        offset: usize,
+        ranks: usize,
+        out: Vec<u16>,
+    }
+    impl Field<'_> {
+        fn fill(&mut self, r: usize, left: usize, position: usize, value: usize, sum: u32) {
+            if r == self.ranks {
+                if left == 0 {
+                    self.out[value] = u16::try_from(sum).expect("colex index < 50,388");
+                }
+                return;
+            }
+            let mut s = sum;
+            for c in 0..=left.min(4) {
+                if c > 0 {
+                    s += self.term[position + c - 1][self.offset + r];
+                }
+                self.fill(
+                    r + 1,
+                    left - c,
+                    position + c,
+                    value + c * 5usize.pow(r as u32),
+                    s,
+                );
+            }
+        }
+    }
     let terms = |ranks: usize, offset: usize, high: bool, bits: u32| -> Vec<u16> {
-        (0..1usize << bits)
-            .map(|field| {
-                if field >= 5usize.pow(ranks as u32) {
-                    return 0;
-                }
-                let mut counts = [0usize; 7];
-                let mut rest = field;
-                for c in counts.iter_mut().take(ranks) {
-                    *c = rest % 5;
-                    rest /= 5;
-                }
-                let n: usize = counts.iter().sum();
-                if n > 7 {
-                    return 0;
-                }
-                let mut position = if high { 7 - n } else { 0 };
-                let mut sum = 0u32;
-                for (r, &c) in counts.iter().enumerate().take(ranks) {
-                    for _ in 0..c {
-                        sum += term[position][offset + r];
-                        position += 1;
-                    }
-                }
-                u16::try_from(sum).expect("colex index < 50,388")
-            })
-            .collect()
+        let mut field = Field {
+            term,
+            offset,
+            ranks,
+            out: vec![0; 1 << bits],
+        };
+        for n in 0..=7 {
+            field.fill(0, n, if high { 7 - n } else { 0 }, 0, 0);
+        }
+        field.out
     };
     (
         terms(LOW_RANKS, 0, false, LOW_BITS),

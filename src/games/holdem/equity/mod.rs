@@ -13,10 +13,14 @@ use rayon::prelude::*;
 use super::eval::{tables, Tables};
 use crate::engine::stream;
 
+mod board;
+mod preflop;
+
 /// Most players a question may hold.
 pub const MAX_PLAYERS: usize = 6;
-/// Exact enumeration when the showdowns to count (the product of the range sizes, times
-/// the runouts of the board) are at most this many; Monte Carlo beyond.
+/// Exact enumeration when the showdowns to enumerate are at most this many; Monte Carlo
+/// beyond. With a board, the product of the range sizes times the runouts; without, the
+/// groups of combinations under suit renaming times the boards.
 pub const EXACT_BUDGET: u64 = 500_000_000;
 /// Monte Carlo trials per batch: batch `b` draws from `stream(seed, b)`.
 const BATCH: u64 = 1 << 16;
@@ -104,6 +108,34 @@ impl Sums {
     }
 }
 
+/// Per-player integer counts over one combination of holdings and its runouts: equity
+/// in 60ths of a pot, outright wins, ties.
+#[derive(Default)]
+struct Counts {
+    showdowns: u64,
+    equity: [u64; MAX_PLAYERS],
+    win: [u64; MAX_PLAYERS],
+    tie: [u64; MAX_PLAYERS],
+}
+
+impl Sums {
+    /// Adds a combination's counts at its weight, for `members` combinations alike.
+    fn add_counts(&mut self, c: &Counts, weight: f64, members: u64) {
+        self.weight += weight * c.showdowns as f64;
+        self.showdowns += c.showdowns * members;
+        for i in 0..self.equity.len() {
+            self.equity[i] += weight * c.equity[i] as f64;
+            self.win[i] += weight * c.win[i] as f64;
+            self.tie[i] += weight * c.tie[i] as f64;
+        }
+    }
+}
+
+/// The cards as a mask of card ids.
+fn mask(cards: &[Card]) -> u64 {
+    cards.iter().fold(0, |m, c| m | 1 << c.id())
+}
+
 /// Answers a question: exact when it fits [`EXACT_BUDGET`], else Monte Carlo.
 pub fn equity(q: &Question) -> Result<Answer, EquityError> {
     let players = q.ranges.len();
@@ -142,14 +174,29 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
     if runouts == 0 {
         return Err(EquityError::NoDeal);
     }
-    let work = holdings
-        .iter()
-        .try_fold(runouts, |acc, h| acc.checked_mul(h.len() as u64));
-    if work.is_some_and(|w| w <= q.exact_budget) {
-        exact(&holdings, &q.board, &deck)
+    if q.board.is_empty() {
+        let dead = mask(&q.dead);
+        if let Some(groups) = preflop::groups(&holdings, dead, runouts, q.exact_budget) {
+            let total = preflop::enumerate(tables(), &groups, players, &deck);
+            return exact_answer(&total);
+        }
     } else {
-        monte_carlo(q, &holdings, &deck)
+        let work = holdings
+            .iter()
+            .try_fold(runouts, |acc, h| acc.checked_mul(h.len() as u64));
+        if work.is_some_and(|w| w <= q.exact_budget) {
+            return exact_answer(&board::enumerate(tables(), &holdings, &q.board, &deck));
+        }
     }
+    monte_carlo(q, &holdings, &deck)
+}
+
+/// The answer from exact sums; no showdown at all means no deal was possible.
+fn exact_answer(total: &Sums) -> Result<Answer, EquityError> {
+    if total.showdowns == 0 {
+        return Err(EquityError::NoDeal);
+    }
+    Ok(answer(total, true, 0.0, total.showdowns))
 }
 
 /// `C(n, k)`, 0 when `k > n` (a board that the cards left cannot complete).
@@ -176,126 +223,6 @@ fn winners(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5]) -> ([bool; MAX_PL
         count += u64::from(*w);
     }
     (won, count)
-}
-
-/// Scores one showdown: each player's hole cards with the board, into `sums` at `weight`.
-#[inline]
-fn showdown(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5], weight: f64, sums: &mut Sums) {
-    let (won, winners) = winners(t, holes, board);
-    let share = (SHARE / winners) as f64 * weight;
-    for (i, &w) in won[..holes.len()].iter().enumerate() {
-        if w {
-            sums.equity[i] += share;
-            if winners == 1 {
-                sums.win[i] += weight;
-            } else {
-                sums.tie[i] += weight;
-            }
-        }
-    }
-    sums.weight += weight;
-    sums.showdowns += 1;
-}
-
-/// Every disjoint combination of holdings, every runout.
-fn exact(holdings: &[Holdings], board: &[Card], deck: &[Card]) -> Result<Answer, EquityError> {
-    let t = tables();
-    let players = holdings.len();
-    let parts: Vec<Sums> = holdings[0]
-        .par_iter()
-        .map(|&(first, w)| {
-            let mut sums = Sums::new(players);
-            let mut holes = [first; MAX_PLAYERS];
-            let used = CardSet::EMPTY.with(first[0]).with(first[1]);
-            assign(t, holdings, 1, used, w, &mut holes, board, deck, &mut sums);
-            sums
-        })
-        .collect();
-    let total = parts
-        .iter()
-        .fold(Sums::new(players), |acc, part| acc.add(part));
-    if total.showdowns == 0 {
-        return Err(EquityError::NoDeal);
-    }
-    Ok(answer(&total, true, 0.0, total.showdowns))
-}
-
-/// Deals player `p` onwards every holding that avoids `used`, then every runout.
-#[allow(clippy::too_many_arguments)]
-fn assign(
-    t: &Tables,
-    holdings: &[Holdings],
-    p: usize,
-    used: CardSet,
-    weight: f64,
-    holes: &mut [[Card; 2]; MAX_PLAYERS],
-    board: &[Card],
-    deck: &[Card],
-    sums: &mut Sums,
-) {
-    if p == holdings.len() {
-        // The cards left for the board, on the stack: nothing is allocated per deal.
-        let mut rest = [deck[0]; 52];
-        let mut n = 0;
-        for &c in deck {
-            if !used.contains(c) {
-                rest[n] = c;
-                n += 1;
-            }
-        }
-        let mut full = [deck[0]; 5];
-        full[..board.len()].copy_from_slice(board);
-        runouts(
-            t,
-            &holes[..p],
-            &mut full,
-            board.len(),
-            &rest[..n],
-            0,
-            weight,
-            sums,
-        );
-        return;
-    }
-    for &(h, w) in &holdings[p] {
-        if used.contains(h[0]) || used.contains(h[1]) {
-            continue;
-        }
-        holes[p] = h;
-        assign(
-            t,
-            holdings,
-            p + 1,
-            used.with(h[0]).with(h[1]),
-            weight * w,
-            holes,
-            board,
-            deck,
-            sums,
-        );
-    }
-}
-
-/// Fills board slots `slot..5` with every combination of `rest[from..]`, in order.
-#[allow(clippy::too_many_arguments)]
-fn runouts(
-    t: &Tables,
-    holes: &[[Card; 2]],
-    board: &mut [Card; 5],
-    slot: usize,
-    rest: &[Card],
-    from: usize,
-    weight: f64,
-    sums: &mut Sums,
-) {
-    if slot == 5 {
-        showdown(t, holes, board, weight, sums);
-        return;
-    }
-    for i in from..rest.len() {
-        board[slot] = rest[i];
-        runouts(t, holes, board, slot + 1, rest, i + 1, weight, sums);
-    }
 }
 
 /// Per-player sums of Monte Carlo trials: equity in 60ths and its square, wins, ties.
@@ -576,6 +503,133 @@ mod tests {
             // Equity in 60ths of a pot: (60·wins + 30·ties) / (60·n), the exact ratio.
             assert_eq!(got.equity[0], (60 * wins + 30 * ties) as f64 / (60.0 * n));
             assert!((got.equity[0] + got.equity[1] - 1.0).abs() < 1e-15);
+        }
+    }
+
+    /// The slow direct computation for any number of players, weights and dead cards:
+    /// every combination of disjoint holdings by nested loops, every board of the cards
+    /// left, each showdown scored by evaluating every player's seven cards.
+    fn oracle_n(q: &Question) -> Answer {
+        let known: Vec<Card> = q.board.iter().chain(&q.dead).copied().collect();
+        let holdings: Vec<Vec<([Card; 2], f64)>> = q
+            .ranges
+            .iter()
+            .map(|r| {
+                r.holdings()
+                    .filter(|(h, _)| !known.contains(&h[0]) && !known.contains(&h[1]))
+                    .collect()
+            })
+            .collect();
+        let n = holdings.len();
+        let mut sums = Sums::new(n);
+        let mut stack: Vec<([Card; 2], f64)> = Vec::new();
+        fn deal(
+            holdings: &[Vec<([Card; 2], f64)>],
+            stack: &mut Vec<([Card; 2], f64)>,
+            q: &Question,
+            known: &[Card],
+            sums: &mut Sums,
+        ) {
+            if stack.len() == holdings.len() {
+                let mut held: Vec<Card> = known.to_vec();
+                held.extend(stack.iter().flat_map(|(h, _)| *h));
+                let free: Vec<Card> = (0..52u8)
+                    .filter_map(Card::from_id)
+                    .filter(|c| !held.contains(c))
+                    .collect();
+                let weight: f64 = stack.iter().map(|(_, w)| w).product();
+                let need = 5 - q.board.len();
+                let mut pick: Vec<usize> = (0..need).collect();
+                loop {
+                    let mut full = q.board.clone();
+                    full.extend(pick.iter().map(|&i| free[i]));
+                    let strengths: Vec<u16> = stack
+                        .iter()
+                        .map(|(h, _)| {
+                            super::super::eval::evaluate(&[
+                                h[0], h[1], full[0], full[1], full[2], full[3], full[4],
+                            ])
+                        })
+                        .collect();
+                    let top = *strengths.iter().max().unwrap();
+                    let winners = strengths.iter().filter(|&&s| s == top).count();
+                    for (i, &s) in strengths.iter().enumerate() {
+                        if s == top {
+                            sums.equity[i] += weight * (SHARE / winners as u64) as f64;
+                            if winners == 1 {
+                                sums.win[i] += weight;
+                            } else {
+                                sums.tie[i] += weight;
+                            }
+                        }
+                    }
+                    sums.weight += weight;
+                    sums.showdowns += 1;
+                    // The next `need`-subset of `free` in lexicographic order.
+                    let Some(i) = (0..need).rev().find(|&i| pick[i] < free.len() - need + i) else {
+                        return;
+                    };
+                    pick[i] += 1;
+                    for j in i + 1..need {
+                        pick[j] = pick[j - 1] + 1;
+                    }
+                }
+            }
+            let p = stack.len();
+            for &(h, w) in &holdings[p] {
+                if stack.iter().any(|(x, _)| x.iter().any(|c| h.contains(c))) {
+                    continue;
+                }
+                stack.push((h, w));
+                deal(holdings, stack, q, known, sums);
+                stack.pop();
+            }
+        }
+        deal(&holdings, &mut stack, q, &known, &mut sums);
+        answer(&sums, true, 0.0, sums.showdowns)
+    }
+
+    fn assert_close(got: &Answer, want: &Answer, what: &str) {
+        assert!(got.exact, "{what}");
+        assert_eq!(got.showdowns, want.showdowns, "{what}");
+        for (name, g, w) in [
+            ("equity", &got.equity, &want.equity),
+            ("win", &got.win, &want.win),
+            ("tie", &got.tie, &want.tie),
+        ] {
+            for (i, (a, b)) in g.iter().zip(w).enumerate() {
+                assert!(
+                    (a - b).abs() < 1e-12,
+                    "{what}: player {i} {name} {a} vs {b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn multiway_exact_equity_equals_the_direct_computation() {
+        // Thirty dead cards leave a small deck, so the preflop oracle is quick; the
+        // renamings that keep them in place still group some combinations.
+        let dead = "2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 4s 5c 5d 5h 5s 6c 6d 6h 6s \
+                    7c 7d 7h 7s 8c 8d 8h 8s 9c 9d";
+        for (ranges, board, dead) in [
+            (&["AA, KK", "QQ, JJ:0.5", "T9s, 9h8h"][..], "", dead),
+            (&["AA", "KK", "QQ", "JJ"][..], "", dead),
+            (
+                &["AKs, QQ", "random", "JTs:0.25, 99", "A5s-A2s"][..],
+                "Kh 7d 2c 3s",
+                "",
+            ),
+            (&["QQ+", "JJ, TT", "AK", "KQs", "T9s"][..], "Ks 7d 2c", ""),
+            (
+                &["AK", "QQ", "JT", "98s", "76s", "55"][..],
+                "Ks Qd 2c 3h 4s",
+                "",
+            ),
+        ] {
+            let q = question(ranges, board, dead);
+            let got = equity(&q).unwrap();
+            assert_close(&got, &oracle_n(&q), &format!("{ranges:?} on {board:?}"));
         }
     }
 

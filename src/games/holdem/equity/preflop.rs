@@ -1,0 +1,271 @@
+//! Exact enumeration without a board: combinations of holdings grouped by suit renaming.
+//!
+//! Renaming the suits of every card changes no showdown, so two combinations of holdings
+//! that a renaming maps onto each other have the same counts over all boards, provided
+//! the renaming keeps the dead cards where they are. Those renamings (all 24 when no card
+//! is dead) group the combinations; each group is enumerated once, over every board of
+//! the cards left, and counted at the sum of its members' weights. A board is built one
+//! card at a time with running sums of the evaluator's card keys and suit masks, so each
+//! player's hand costs one add, one flush test and one table read.
+
+use cardtables::{colex, Card};
+use rayon::prelude::*;
+
+use super::{mask, Counts, Holdings, Sums, MAX_PLAYERS, SHARE};
+use crate::games::holdem::eval::Tables;
+
+/// A combination of holdings by their colex indices, in player order.
+type Combination = [u16; MAX_PLAYERS];
+
+/// A group of combinations: one of them, the sum of their weights, how many.
+pub(super) struct Group {
+    combination: Combination,
+    weight: f64,
+    members: u64,
+}
+
+/// Holdings of two cards.
+const HOLDINGS: usize = colex::binomial(52, 2) as usize;
+
+/// Each player's share of a pot won by `k` players, in 60ths, by `k`.
+const SHARE_OF: [u64; MAX_PLAYERS + 1] = [
+    0,
+    SHARE,
+    SHARE / 2,
+    SHARE / 3,
+    SHARE / 4,
+    SHARE / 5,
+    SHARE / 6,
+];
+
+/// The combinations of disjoint holdings in groups under the suit renamings that keep
+/// `dead` in place; `None` when the groups times `runouts` would exceed `budget`.
+pub(super) fn groups(
+    holdings: &[Holdings],
+    dead: u64,
+    runouts: u64,
+    budget: u64,
+) -> Option<Vec<Group>> {
+    let renamings = renamings(dead);
+    // A group has at most as many members as there are renamings: the product of the
+    // range sizes over that many is a floor on the groups.
+    let product = holdings
+        .iter()
+        .try_fold(1u64, |acc, h| acc.checked_mul(h.len() as u64))?;
+    if (product / renamings.len() as u64).checked_mul(runouts)? > budget {
+        return None;
+    }
+    // Per renaming, where each holding goes.
+    let maps: Vec<Vec<u16>> = renamings
+        .iter()
+        .map(|suits| {
+            (0..HOLDINGS as u32)
+                .map(|i| {
+                    let mut two = [Card::from_id(0).expect("card 0"); 2];
+                    colex::unrank(i, 2, &mut two);
+                    let mut renamed = two.map(|c| {
+                        Card::new(c.rank(), suits[usize::from(c.suit())]).expect("a card")
+                    });
+                    renamed.sort_by_key(|c| c.id());
+                    colex::index_of(&renamed) as u16
+                })
+                .collect()
+        })
+        .collect();
+    let seats: Vec<Vec<(u16, u64, f64)>> = holdings
+        .iter()
+        .map(|h| {
+            h.iter()
+                .map(|(hole, w)| (colex::index_of(hole) as u16, mask(hole), *w))
+                .collect()
+        })
+        .collect();
+    let mut members = Vec::new();
+    let mut chosen = [0u16; MAX_PLAYERS];
+    seat(&seats, 0, 0, 1.0, &mut chosen, &mut |combination, w| {
+        let canonical = maps
+            .iter()
+            .map(|map| {
+                let mut c = [0u16; MAX_PLAYERS];
+                for (to, &from) in c.iter_mut().zip(&combination[..holdings.len()]) {
+                    *to = map[usize::from(from)];
+                }
+                c
+            })
+            .min()
+            .expect("the identity renaming");
+        members.push((canonical, w));
+    });
+    // Sorted by group, stably, so each group's weights add in the order of enumeration.
+    members.sort_by_key(|&(c, _)| c);
+    let mut groups: Vec<Group> = Vec::new();
+    for (combination, weight) in members {
+        match groups.last_mut() {
+            Some(last) if last.combination == combination => {
+                last.weight += weight;
+                last.members += 1;
+            }
+            _ => groups.push(Group {
+                combination,
+                weight,
+                members: 1,
+            }),
+        }
+    }
+    (groups.len() as u64)
+        .checked_mul(runouts)
+        .filter(|&work| work <= budget)
+        .map(|_| groups)
+}
+
+/// The suit renamings that map the cards of `dead` onto themselves.
+fn renamings(dead: u64) -> Vec<[u8; 4]> {
+    let mut out = Vec::new();
+    for a in 0..4u8 {
+        for b in (0..4u8).filter(|&b| b != a) {
+            for c in (0..4u8).filter(|&c| c != a && c != b) {
+                // The suit left: 0 + 1 + 2 + 3 = 6.
+                let suits = [a, b, c, 6 - a - b - c];
+                let renamed = (0..52u8)
+                    .filter(|&id| dead >> id & 1 == 1)
+                    .fold(0u64, |m, id| {
+                        m | 1 << (id / 4 * 4 + suits[usize::from(id % 4)])
+                    });
+                if renamed == dead {
+                    out.push(suits);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Seats players `p` onwards with every holding that avoids `used`, and calls `f` with
+/// each full combination and its weight.
+fn seat(
+    seats: &[Vec<(u16, u64, f64)>],
+    p: usize,
+    used: u64,
+    weight: f64,
+    chosen: &mut Combination,
+    f: &mut dyn FnMut(&Combination, f64),
+) {
+    if p == seats.len() {
+        f(chosen, weight);
+        return;
+    }
+    for &(index, held, w) in &seats[p] {
+        if used & held == 0 {
+            chosen[p] = index;
+            seat(seats, p + 1, used | held, weight * w, chosen, f);
+        }
+    }
+}
+
+/// Counts every group over every board of `deck` (the cards not dead) that avoids its
+/// holdings: each group at its weight.
+pub(super) fn enumerate(t: &Tables, groups: &[Group], players: usize, deck: &[Card]) -> Sums {
+    // Work items: a group and the first (lowest) card of its board.
+    let items: Vec<(usize, usize)> = (0..groups.len())
+        .flat_map(|g| (0..deck.len()).map(move |first| (g, first)))
+        .collect();
+    let parts: Vec<Counts> = items
+        .par_iter()
+        .map(|&(g, first)| boards_from(t, &groups[g].combination[..players], deck, first))
+        .collect();
+    // Summed in a fixed order, so the answer does not depend on the thread count.
+    let mut sums = Sums::new(players);
+    for (&(g, _), counts) in items.iter().zip(&parts) {
+        sums.add_counts(counts, groups[g].weight, groups[g].members);
+    }
+    sums
+}
+
+/// A player's two cards as a sum of card keys and a mask of rank bits per suit (16 bits
+/// per suit).
+#[derive(Clone, Copy)]
+struct Hand {
+    key: u64,
+    suits: u64,
+}
+
+impl Hand {
+    fn with(self, t: &Tables, c: Card) -> Hand {
+        Hand {
+            key: self.key + t.key(c),
+            suits: self.suits | 1 << (16 * u32::from(c.suit()) + u32::from(c.rank())),
+        }
+    }
+
+    /// Strength of this hand, seven cards in all.
+    #[inline]
+    fn strength(self, t: &Tables) -> u16 {
+        match Tables::flush_suit(self.key) {
+            Some(s) => t.flush((self.suits >> (16 * u32::from(s))) as u16),
+            None => t.non_flush_key(self.key),
+        }
+    }
+}
+
+/// Counts one combination over every board whose lowest card is `deck[first]`.
+fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> Counts {
+    let mut holes = [Hand { key: 0, suits: 0 }; MAX_PLAYERS];
+    let mut held = 0u64;
+    for (hand, &index) in holes.iter_mut().zip(combination) {
+        let mut two = [deck[0]; 2];
+        colex::unrank(u32::from(index), 2, &mut two);
+        *hand = hand.with(t, two[0]).with(t, two[1]);
+        held |= mask(&two);
+    }
+    let mut counts = Counts::default();
+    if held >> deck[first].id() & 1 == 1 {
+        return counts;
+    }
+    // The cards left after the first, on the stack.
+    let mut rest = [Hand { key: 0, suits: 0 }; 52];
+    let mut n = 0;
+    for &c in &deck[first + 1..] {
+        if held >> c.id() & 1 == 0 {
+            rest[n] = Hand { key: 0, suits: 0 }.with(t, c);
+            n += 1;
+        }
+    }
+    let rest = &rest[..n];
+    let join = |a: Hand, b: Hand| Hand {
+        key: a.key + b.key,
+        suits: a.suits | b.suits,
+    };
+    let b1 = Hand { key: 0, suits: 0 }.with(t, deck[first]);
+    let players = combination.len();
+    for i in 0..n {
+        let b2 = join(b1, rest[i]);
+        for j in i + 1..n {
+            let b3 = join(b2, rest[j]);
+            for k in j + 1..n {
+                let b4 = join(b3, rest[k]);
+                for &last in &rest[k + 1..] {
+                    let board = join(b4, last);
+                    let mut strength = [0u16; MAX_PLAYERS];
+                    let mut top = 0;
+                    for (s, &hole) in strength.iter_mut().zip(&holes[..players]) {
+                        *s = join(board, hole).strength(t);
+                        top = top.max(*s);
+                    }
+                    let winners = strength[..players].iter().filter(|&&s| s == top).count();
+                    for (p, &s) in strength[..players].iter().enumerate() {
+                        if s == top {
+                            counts.equity[p] += SHARE_OF[winners];
+                            if winners == 1 {
+                                counts.win[p] += 1;
+                            } else {
+                                counts.tie[p] += 1;
+                            }
+                        }
+                    }
+                    counts.showdowns += 1;
+                }
+            }
+        }
+    }
+    counts
+}
