@@ -8,13 +8,12 @@
 //! share of showdowns won outright and the share tied.
 
 use cardtables::{Card, CardSet, Range};
-use rayon::prelude::*;
 
 use super::eval::{tables, Tables};
-use crate::engine::stream;
 
 mod board;
 mod preflop;
+mod sample;
 
 /// Most players a question may hold.
 pub const MAX_PLAYERS: usize = 6;
@@ -22,11 +21,6 @@ pub const MAX_PLAYERS: usize = 6;
 /// beyond. With a board, the product of the range sizes times the runouts; without, the
 /// groups of combinations under suit renaming times the boards.
 pub const EXACT_BUDGET: u64 = 500_000_000;
-/// Monte Carlo trials per batch: batch `b` draws from `stream(seed, b)`.
-const BATCH: u64 = 1 << 16;
-/// Batches run between two checks of the standard error (so the stopping point, and the
-/// answer, do not depend on the thread count).
-const ROUND: u64 = 32;
 /// Equity shares are counted in 60ths, so a pot split 2 to 6 ways is an integer share.
 const SHARE: u64 = 60;
 
@@ -131,6 +125,59 @@ impl Sums {
     }
 }
 
+/// Each player's share of a pot won by `k` players, in 60ths, by `k`.
+const SHARE_OF: [u64; MAX_PLAYERS + 1] = [
+    0,
+    SHARE,
+    SHARE / 2,
+    SHARE / 3,
+    SHARE / 4,
+    SHARE / 5,
+    SHARE / 6,
+];
+
+/// Some cards as the sum of their evaluator keys and their rank bits per suit (16 bits
+/// per suit): two holes and a board join into a hand whose strength is one table read.
+#[derive(Clone, Copy)]
+struct Hand {
+    key: u64,
+    suits: u64,
+}
+
+impl Hand {
+    const EMPTY: Hand = Hand { key: 0, suits: 0 };
+
+    fn of(t: &Tables, cards: &[Card]) -> Hand {
+        cards.iter().fold(Hand::EMPTY, |h, &c| h.with(t, c))
+    }
+
+    fn with(self, t: &Tables, c: Card) -> Hand {
+        self.join(Hand {
+            key: t.key(c),
+            suits: 1 << (16 * u32::from(c.suit()) + u32::from(c.rank())),
+        })
+    }
+
+    #[inline]
+    fn join(self, other: Hand) -> Hand {
+        Hand {
+            key: self.key + other.key,
+            suits: self.suits | other.suits,
+        }
+    }
+
+    /// Strength of a hand of seven cards.
+    #[inline]
+    fn strength(self, t: &Tables) -> u16 {
+        // The rank strength first, so its loads start before the (rare) flush test.
+        let strength = t.non_flush_key(self.key);
+        match Tables::flush_suit(self.key) {
+            Some(s) => t.flush((self.suits >> (16 * u32::from(s))) as u16),
+            None => strength,
+        }
+    }
+}
+
 /// The cards as a mask of card ids.
 fn mask(cards: &[Card]) -> u64 {
     cards.iter().fold(0, |m, c| m | 1 << c.id())
@@ -188,7 +235,7 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
             return exact_answer(&board::enumerate(tables(), &holdings, &q.board, &deck));
         }
     }
-    monte_carlo(q, &holdings, &deck)
+    sample::monte_carlo(q, &holdings, &known)
 }
 
 /// The answer from exact sums; no showdown at all means no deal was possible.
@@ -205,196 +252,6 @@ fn binomial(n: u64, k: u64) -> u64 {
         return 0;
     }
     (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
-}
-
-/// Who wins a showdown: per player whether its hand is the best, and how many share it.
-#[inline]
-fn winners(t: &Tables, holes: &[[Card; 2]], board: &[Card; 5]) -> ([bool; MAX_PLAYERS], u64) {
-    let mut strength = [0u16; MAX_PLAYERS];
-    let mut best = 0u16;
-    for (s, h) in strength.iter_mut().zip(holes) {
-        *s = t.evaluate(&[h[0], h[1], board[0], board[1], board[2], board[3], board[4]]);
-        best = best.max(*s);
-    }
-    let mut won = [false; MAX_PLAYERS];
-    let mut count = 0;
-    for (w, &s) in won.iter_mut().zip(&strength[..holes.len()]) {
-        *w = s == best;
-        count += u64::from(*w);
-    }
-    (won, count)
-}
-
-/// Per-player sums of Monte Carlo trials: equity in 60ths and its square, wins, ties.
-#[derive(Clone)]
-struct Tally {
-    trials: u64,
-    equity: [u64; MAX_PLAYERS],
-    square: [u128; MAX_PLAYERS],
-    win: [u64; MAX_PLAYERS],
-    tie: [u64; MAX_PLAYERS],
-}
-
-impl Tally {
-    fn new() -> Tally {
-        Tally {
-            trials: 0,
-            equity: [0; MAX_PLAYERS],
-            square: [0; MAX_PLAYERS],
-            win: [0; MAX_PLAYERS],
-            tie: [0; MAX_PLAYERS],
-        }
-    }
-
-    fn add(&mut self, o: &Tally) {
-        self.trials += o.trials;
-        for i in 0..MAX_PLAYERS {
-            self.equity[i] += o.equity[i];
-            self.square[i] += o.square[i];
-            self.win[i] += o.win[i];
-            self.tie[i] += o.tie[i];
-        }
-    }
-
-    /// The largest standard error of a player's equity.
-    fn std_error(&self, players: usize) -> f64 {
-        let n = self.trials as f64;
-        (0..players)
-            .map(|i| {
-                let mean = self.equity[i] as f64 / (SHARE as f64 * n);
-                let second = self.square[i] as f64 / ((SHARE * SHARE) as f64 * n);
-                ((second - mean * mean).max(0.0) / (n - 1.0)).sqrt()
-            })
-            .fold(0.0, f64::max)
-    }
-}
-
-/// A weighted holding sampler: cumulative weights, searched by a uniform draw.
-struct Sampler<'a> {
-    holdings: &'a Holdings,
-    cumulative: Vec<f64>,
-}
-
-impl<'a> Sampler<'a> {
-    fn new(holdings: &'a Holdings) -> Sampler<'a> {
-        let mut total = 0.0;
-        let cumulative = holdings
-            .iter()
-            .map(|(_, w)| {
-                total += w;
-                total
-            })
-            .collect();
-        Sampler {
-            holdings,
-            cumulative,
-        }
-    }
-
-    fn draw(&self, rng: &mut rand_pcg::Pcg64) -> [Card; 2] {
-        use rand::RngExt;
-        let last = *self.cumulative.last().expect("a holding");
-        let u = rng.random::<f64>() * last;
-        let i = self.cumulative.partition_point(|&c| c <= u);
-        self.holdings[i.min(self.holdings.len() - 1)].0
-    }
-}
-
-/// Most draws of a whole deal in a row that give two players a shared card before the
-/// question is called impossible.
-const MAX_REJECTIONS: u32 = 100_000;
-
-/// Seeded trials, in rounds of [`ROUND`] batches, until the standard error is reached.
-fn monte_carlo(q: &Question, holdings: &[Holdings], deck: &[Card]) -> Result<Answer, EquityError> {
-    let t = tables();
-    let players = holdings.len();
-    let samplers: Vec<Sampler> = holdings.iter().map(Sampler::new).collect();
-    let mut tally = Tally::new();
-    let mut next_batch = 0u64;
-    loop {
-        let batches: Vec<Result<Tally, EquityError>> = (next_batch..next_batch + ROUND)
-            .into_par_iter()
-            .map(|b| batch(t, q, &samplers, deck, b))
-            .collect();
-        next_batch += ROUND;
-        for b in batches {
-            tally.add(&b?);
-        }
-        if tally.std_error(players) <= q.std_error || tally.trials >= q.max_trials {
-            break;
-        }
-    }
-    let n = tally.trials as f64;
-    let sums = Sums {
-        weight: n,
-        showdowns: tally.trials,
-        equity: tally.equity[..players].iter().map(|&e| e as f64).collect(),
-        win: tally.win[..players].iter().map(|&w| w as f64).collect(),
-        tie: tally.tie[..players].iter().map(|&w| w as f64).collect(),
-    };
-    Ok(answer(&sums, false, tally.std_error(players), tally.trials))
-}
-
-/// One batch of trials from its own stream.
-fn batch(
-    t: &Tables,
-    q: &Question,
-    samplers: &[Sampler],
-    deck: &[Card],
-    index: u64,
-) -> Result<Tally, EquityError> {
-    use rand::RngExt;
-    let mut rng = stream(q.seed, index);
-    let players = samplers.len();
-    let mut tally = Tally::new();
-    let mut holes = [[deck[0]; 2]; MAX_PLAYERS];
-    let mut board = [deck[0]; 5];
-    board[..q.board.len()].copy_from_slice(&q.board);
-    for _ in 0..BATCH {
-        let mut used = CardSet::EMPTY;
-        let mut rejections = 0u32;
-        let mut p = 0;
-        while p < players {
-            let h = samplers[p].draw(&mut rng);
-            if used.contains(h[0]) || used.contains(h[1]) {
-                // A shared card: deal the whole combination again.
-                rejections += 1;
-                if rejections > MAX_REJECTIONS {
-                    return Err(EquityError::NoDeal);
-                }
-                used = CardSet::EMPTY;
-                p = 0;
-                continue;
-            }
-            holes[p] = h;
-            used = used.with(h[0]).with(h[1]);
-            p += 1;
-        }
-        let mut slot = q.board.len();
-        while slot < 5 {
-            let c = deck[rng.random_range(0..deck.len())];
-            if !used.contains(c) {
-                board[slot] = c;
-                used = used.with(c);
-                slot += 1;
-            }
-        }
-        let (won, winners) = winners(t, &holes[..players], &board);
-        for (i, &w) in won[..players].iter().enumerate() {
-            if w {
-                let share = SHARE / winners;
-                tally.equity[i] += share;
-                tally.square[i] += u128::from(share * share);
-                if winners == 1 {
-                    tally.win[i] += 1;
-                } else {
-                    tally.tie[i] += 1;
-                }
-            }
-        }
-        tally.trials += 1;
-    }
-    Ok(tally)
 }
 
 fn answer(s: &Sums, exact: bool, std_error: f64, showdowns: u64) -> Answer {
@@ -676,6 +533,38 @@ mod tests {
         }
         assert_eq!(run(1), sampled);
         assert!((sampled.equity.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact_for_random_and_weighted_seats() {
+        // Thirty (or thirty-six) dead cards keep the exact side quick with every seat random.
+        let dead = "2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 4s 5c 5d 5h 5s 6c 6d 6h 6s \
+                    7c 7d 7h 7s 8c 8d 8h 8s 9c 9d";
+        for (ranges, board, dead) in [
+            (&["random", "random"][..], "Kh 7d 2c 3s", "".to_string()),
+            (
+                &["random", "random", "random"][..],
+                "Kh Td Jc",
+                dead.to_string(),
+            ),
+            (&["random"; 3][..], "", format!("{dead} 9h 9s Tc Td Th Ts")),
+            (
+                &["AA:0.3, KK, AKs:0.5", "random", "QQ-TT:0.7, AQo"][..],
+                "Kh 7d 2c 3s",
+                String::new(),
+            ),
+        ] {
+            let mut q = question(ranges, board, &dead);
+            let exact = equity(&q).unwrap();
+            assert!(exact.exact, "{ranges:?}");
+            q.exact_budget = 0;
+            let sampled = equity(&q).unwrap();
+            assert!(!sampled.exact && sampled.std_error <= 1e-3);
+            for i in 0..ranges.len() {
+                let z = (sampled.equity[i] - exact.equity[i]) / sampled.std_error;
+                assert!(z.abs() < 4.5, "{ranges:?} player {i}: z = {z}");
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use cardtables::{colex, Card};
 use rayon::prelude::*;
 
-use super::{mask, Counts, Holdings, Sums, MAX_PLAYERS, SHARE};
+use super::{mask, Counts, Hand, Holdings, Sums, MAX_PLAYERS, SHARE_OF};
 use crate::games::holdem::eval::Tables;
 
 /// A combination of holdings by their colex indices, in player order.
@@ -26,17 +26,6 @@ pub(super) struct Group {
 
 /// Holdings of two cards.
 const HOLDINGS: usize = colex::binomial(52, 2) as usize;
-
-/// Each player's share of a pot won by `k` players, in 60ths, by `k`.
-const SHARE_OF: [u64; MAX_PLAYERS + 1] = [
-    0,
-    SHARE,
-    SHARE / 2,
-    SHARE / 3,
-    SHARE / 4,
-    SHARE / 5,
-    SHARE / 6,
-];
 
 /// The combinations of disjoint holdings in groups under the suit renamings that keep
 /// `dead` in place; `None` when the groups times `runouts` would exceed `budget`.
@@ -181,40 +170,14 @@ pub(super) fn enumerate(t: &Tables, groups: &[Group], players: usize, deck: &[Ca
     sums
 }
 
-/// A player's two cards as a sum of card keys and a mask of rank bits per suit (16 bits
-/// per suit).
-#[derive(Clone, Copy)]
-struct Hand {
-    key: u64,
-    suits: u64,
-}
-
-impl Hand {
-    fn with(self, t: &Tables, c: Card) -> Hand {
-        Hand {
-            key: self.key + t.key(c),
-            suits: self.suits | 1 << (16 * u32::from(c.suit()) + u32::from(c.rank())),
-        }
-    }
-
-    /// Strength of this hand, seven cards in all.
-    #[inline]
-    fn strength(self, t: &Tables) -> u16 {
-        match Tables::flush_suit(self.key) {
-            Some(s) => t.flush((self.suits >> (16 * u32::from(s))) as u16),
-            None => t.non_flush_key(self.key),
-        }
-    }
-}
-
 /// Counts one combination over every board whose lowest card is `deck[first]`.
 fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> Counts {
-    let mut holes = [Hand { key: 0, suits: 0 }; MAX_PLAYERS];
+    let mut holes = [Hand::EMPTY; MAX_PLAYERS];
     let mut held = 0u64;
     for (hand, &index) in holes.iter_mut().zip(combination) {
         let mut two = [deck[0]; 2];
         colex::unrank(u32::from(index), 2, &mut two);
-        *hand = hand.with(t, two[0]).with(t, two[1]);
+        *hand = Hand::of(t, &two);
         held |= mask(&two);
     }
     let mut counts = Counts::default();
@@ -222,33 +185,29 @@ fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> 
         return counts;
     }
     // The cards left after the first, on the stack.
-    let mut rest = [Hand { key: 0, suits: 0 }; 52];
+    let mut rest = [Hand::EMPTY; 52];
     let mut n = 0;
     for &c in &deck[first + 1..] {
         if held >> c.id() & 1 == 0 {
-            rest[n] = Hand { key: 0, suits: 0 }.with(t, c);
+            rest[n] = Hand::EMPTY.with(t, c);
             n += 1;
         }
     }
     let rest = &rest[..n];
-    let join = |a: Hand, b: Hand| Hand {
-        key: a.key + b.key,
-        suits: a.suits | b.suits,
-    };
-    let b1 = Hand { key: 0, suits: 0 }.with(t, deck[first]);
+    let b1 = Hand::EMPTY.with(t, deck[first]);
     let players = combination.len();
     for i in 0..n {
-        let b2 = join(b1, rest[i]);
+        let b2 = b1.join(rest[i]);
         for j in i + 1..n {
-            let b3 = join(b2, rest[j]);
+            let b3 = b2.join(rest[j]);
             for k in j + 1..n {
-                let b4 = join(b3, rest[k]);
+                let b4 = b3.join(rest[k]);
                 for &last in &rest[k + 1..] {
-                    let board = join(b4, last);
+                    let board = b4.join(last);
                     let mut strength = [0u16; MAX_PLAYERS];
                     let mut top = 0;
                     for (s, &hole) in strength.iter_mut().zip(&holes[..players]) {
-                        *s = join(board, hole).strength(t);
+                        *s = board.join(hole).strength(t);
                         top = top.max(*s);
                     }
                     let winners = strength[..players].iter().filter(|&&s| s == top).count();

@@ -1,0 +1,462 @@
+//! Seeded Monte Carlo for questions past the exact budget.
+//!
+//! A trial deals every player a holding and completes the board, then scores the
+//! showdown. The deal must give every combination of disjoint holdings the product of
+//! their weights:
+//! - a player whose range is every holding the known cards leave, at one weight (such as
+//!   `random`), is dealt two cards from the cards left. Whatever the others hold, that
+//!   player has the same number of holdings to choose from, so this keeps the product
+//!   weights, with no deal drawn again;
+//! - the other players draw from an alias table of their weights (one 64-bit draw per
+//!   holding), and their whole deal is drawn again when two of them share a card.
+//!
+//! Every draw is exact: integer ranges by Lemire's multiply-and-reject, holdings by the
+//! alias method. Hands are scored from running sums of card keys, as in enumeration.
+
+use cardtables::{colex, Card, CardSet};
+use rand::Rng;
+use rayon::prelude::*;
+
+use super::{
+    answer, Answer, EquityError, Hand, Holdings, Question, Sums, MAX_PLAYERS, SHARE, SHARE_OF,
+};
+use crate::engine::stream;
+use crate::games::holdem::eval::{tables, Tables};
+
+/// Trials per batch: batch `b` draws from `stream(seed, b)`.
+const BATCH: u64 = 1 << 16;
+/// Batches run between two checks of the standard error (so the stopping point, and the
+/// answer, do not depend on the thread count).
+const ROUND: u64 = 32;
+/// Most draws of a whole deal in a row that give two players a shared card before the
+/// question is called impossible.
+const MAX_REJECTIONS: u32 = 100_000;
+
+/// Trials counted by who won: `by_winners[m]` counts the trials won by the players in
+/// the bit mask `m` (a split when more than one). Each player's equity, its square, wins
+/// and ties follow from these counts exactly, with one count per trial in the loop.
+#[derive(Clone)]
+struct Tally {
+    by_winners: [u64; 1 << MAX_PLAYERS],
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            by_winners: [0; 1 << MAX_PLAYERS],
+        }
+    }
+
+    fn add(&mut self, o: &Tally) {
+        for (a, b) in self.by_winners.iter_mut().zip(&o.by_winners) {
+            *a += b;
+        }
+    }
+
+    fn trials(&self) -> u64 {
+        self.by_winners.iter().sum()
+    }
+
+    /// Per player: equity in 60ths, its square summed over trials, wins, ties.
+    fn per_player(&self, p: usize) -> (u64, u64, u64, u64) {
+        let (mut equity, mut square, mut win, mut tie) = (0, 0, 0, 0);
+        for (m, &n) in self.by_winners.iter().enumerate() {
+            if m >> p & 1 == 1 {
+                let share = SHARE_OF[m.count_ones() as usize];
+                equity += n * share;
+                square += n * share * share;
+                if m.count_ones() == 1 {
+                    win += n;
+                } else {
+                    tie += n;
+                }
+            }
+        }
+        (equity, square, win, tie)
+    }
+
+    /// The largest standard error of a player's equity.
+    fn std_error(&self, players: usize) -> f64 {
+        let n = self.trials() as f64;
+        (0..players)
+            .map(|p| {
+                let (equity, square, _, _) = self.per_player(p);
+                let mean = equity as f64 / (SHARE as f64 * n);
+                let second = square as f64 / ((SHARE * SHARE) as f64 * n);
+                ((second - mean * mean).max(0.0) / (n - 1.0)).sqrt()
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Uniform integers from one PCG-64 stream: card positions from 32-bit halves of a draw,
+/// holdings from whole draws.
+struct Draws {
+    rng: rand_pcg::Pcg64,
+    word: u64,
+    halves: u32,
+}
+
+impl Draws {
+    fn new(rng: rand_pcg::Pcg64) -> Draws {
+        Draws {
+            rng,
+            word: 0,
+            halves: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn next_u32(&mut self) -> u32 {
+        if self.halves == 0 {
+            self.word = self.rng.next_u64();
+            self.halves = 2;
+        }
+        let half = self.word as u32;
+        self.word >>= 32;
+        self.halves -= 1;
+        half
+    }
+
+    /// Uniform in `0..n` (Lemire: multiply, and reject the few low products that would
+    /// make some values likelier: for `n` ≤ 52, under 13 in 2³² draws, so the rejection
+    /// is out of line).
+    #[inline(always)]
+    fn below(&mut self, n: u32) -> u32 {
+        let m = u64::from(self.next_u32()) * u64::from(n);
+        if (m as u32) < n {
+            return self.below_rejecting(m, n);
+        }
+        (m >> 32) as u32
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn below_rejecting(&mut self, mut m: u64, n: u32) -> u32 {
+        let floor = n.wrapping_neg() % n;
+        while (m as u32) < floor {
+            m = u64::from(self.next_u32()) * u64::from(n);
+        }
+        (m >> 32) as u32
+    }
+
+    /// Uniform in `0..n` with the 64 bits of the product left over, uniform and
+    /// independent of the value (for the alias method's coin).
+    #[inline]
+    fn below_with_coin(&mut self, n: u64) -> (usize, u64) {
+        let mut m = u128::from(self.rng.next_u64()) * u128::from(n);
+        if (m as u64) < n {
+            let floor = n.wrapping_neg() % n;
+            while (m as u64) < floor {
+                m = u128::from(self.rng.next_u64()) * u128::from(n);
+            }
+        }
+        ((m >> 64) as usize, m as u64)
+    }
+}
+
+/// A player's range as an alias table: draw a slot uniformly, keep it when the coin is
+/// under its threshold, else take its alias (Vose's construction).
+struct Alias {
+    threshold: Vec<u64>,
+    alias: Vec<u32>,
+    holdings: Vec<(Hand, u64)>,
+}
+
+impl Alias {
+    fn new(t: &Tables, holdings: &Holdings) -> Alias {
+        let n = holdings.len();
+        let total: f64 = holdings.iter().map(|(_, w)| w).sum();
+        let mut scaled: Vec<f64> = holdings.iter().map(|(_, w)| w * n as f64 / total).collect();
+        let mut threshold = vec![u64::MAX; n];
+        let mut alias: Vec<u32> = (0..n as u32).collect();
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) =
+            (0..n).partition(|&i| scaled[i] < 1.0);
+        while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
+            // Slot s keeps its own holding with probability scaled[s], else holding l.
+            threshold[s] = (scaled[s] * 2f64.powi(64)) as u64;
+            alias[s] = l as u32;
+            scaled[l] -= 1.0 - scaled[s];
+            if scaled[l] < 1.0 {
+                large.pop();
+                small.push(l);
+            }
+        }
+        // Slots left over hold probability 1 (up to rounding) and alias themselves.
+        Alias {
+            threshold,
+            alias,
+            holdings: holdings
+                .iter()
+                .map(|(h, _)| (Hand::of(t, h), super::mask(h)))
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn draw(&self, d: &mut Draws) -> (Hand, u64) {
+        let (slot, coin) = d.below_with_coin(self.holdings.len() as u64);
+        let i = if coin < self.threshold[slot] {
+            slot
+        } else {
+            self.alias[slot] as usize
+        };
+        self.holdings[i]
+    }
+}
+
+/// How a seat is dealt.
+enum Seat {
+    /// By weight, from an alias table.
+    Weighted(Alias),
+    /// Two cards from those left: the range is every holding, at one weight.
+    Any,
+}
+
+/// Seeded trials, in rounds of [`ROUND`] batches, until the standard error is reached.
+pub(super) fn monte_carlo(
+    q: &Question,
+    holdings: &[Holdings],
+    known: &CardSet,
+) -> Result<Answer, EquityError> {
+    let t = tables();
+    let players = holdings.len();
+    let left = 52 - known.len() as usize;
+    let full = colex::binomial(left, 2) as usize;
+    let seats: Vec<Seat> = holdings
+        .iter()
+        .map(|h| {
+            if h.len() == full && h.iter().all(|&(_, w)| w == h[0].1) {
+                Seat::Any
+            } else {
+                Seat::Weighted(Alias::new(t, h))
+            }
+        })
+        .collect();
+    let mut board = Hand::EMPTY;
+    for &c in &q.board {
+        board = board.with(t, c);
+    }
+    let mut tally = Tally::new();
+    let mut next_batch = 0u64;
+    loop {
+        let batches: Vec<Result<Tally, EquityError>> = (next_batch..next_batch + ROUND)
+            .into_par_iter()
+            .map(|b| batch(t, &seats, board, q.board.len(), known.0, stream(q.seed, b)))
+            .collect();
+        next_batch += ROUND;
+        for b in batches {
+            tally.add(&b?);
+        }
+        if tally.std_error(players) <= q.std_error || tally.trials() >= q.max_trials {
+            break;
+        }
+    }
+    let trials = tally.trials();
+    let each: Vec<(u64, u64, u64, u64)> = (0..players).map(|p| tally.per_player(p)).collect();
+    let sums = Sums {
+        weight: trials as f64,
+        showdowns: trials,
+        equity: each.iter().map(|e| e.0 as f64).collect(),
+        win: each.iter().map(|e| e.2 as f64).collect(),
+        tie: each.iter().map(|e| e.3 as f64).collect(),
+    };
+    Ok(answer(&sums, false, tally.std_error(players), trials))
+}
+
+/// The cards no one knows, dealt by partial Fisher–Yates: dealing `k` cards swaps a
+/// uniformly chosen card of the live slots into each of the first `k`, and the deck stays
+/// a permutation of those cards, in an order as uniform as before.
+struct Deck {
+    cards: [u8; 64],
+    len: usize,
+}
+
+impl Deck {
+    fn new(known: u64) -> Deck {
+        let mut deck = Deck {
+            cards: [0; 64],
+            len: 0,
+        };
+        for id in (0..52u8).filter(|&id| known >> id & 1 == 0) {
+            deck.cards[deck.len] = id;
+            deck.len += 1;
+        }
+        deck
+    }
+
+    /// Deals a card into slot `next` from the live slots `next..live`, by the 32 random
+    /// bits of `word` (Lemire's multiply-shift; on the rare product that must be
+    /// rejected, fresh bits from `d`).
+    #[inline(always)]
+    fn place(&mut self, d: &mut Draws, next: usize, live: usize, word: u32) -> u8 {
+        let n = (live - next) as u32;
+        let m = u64::from(word) * u64::from(n);
+        let r = if (m as u32) < n {
+            d.below_rejecting(m, n)
+        } else {
+            (m >> 32) as u32
+        };
+        let r = next + r as usize;
+        let (x, y) = (self.cards[next % 64], self.cards[r % 64]);
+        self.cards[next % 64] = y;
+        self.cards[r % 64] = x;
+        y
+    }
+}
+
+/// One batch of trials from its own stream.
+fn batch(
+    t: &Tables,
+    seats: &[Seat],
+    board: Hand,
+    board_cards: usize,
+    known: u64,
+    rng: rand_pcg::Pcg64,
+) -> Result<Tally, EquityError> {
+    if seats.iter().all(|s| matches!(s, Seat::Any)) {
+        // Everyone is dealt from the deck: one copy of the trial per table size, so the
+        // compiler unrolls the deal and keeps the cards in registers.
+        let run = match (seats.len(), 5 - board_cards) {
+            (2, 5) => random_trials::<2, 5>,
+            (2, 2) => random_trials::<2, 2>,
+            (2, 1) => random_trials::<2, 1>,
+            (2, _) => random_trials::<2, 0>,
+            (3, 5) => random_trials::<3, 5>,
+            (3, 2) => random_trials::<3, 2>,
+            (3, 1) => random_trials::<3, 1>,
+            (3, _) => random_trials::<3, 0>,
+            (4, 5) => random_trials::<4, 5>,
+            (4, 2) => random_trials::<4, 2>,
+            (4, 1) => random_trials::<4, 1>,
+            (4, _) => random_trials::<4, 0>,
+            (5, 5) => random_trials::<5, 5>,
+            (5, 2) => random_trials::<5, 2>,
+            (5, 1) => random_trials::<5, 1>,
+            (5, _) => random_trials::<5, 0>,
+            (_, 5) => random_trials::<6, 5>,
+            (_, 2) => random_trials::<6, 2>,
+            (_, 1) => random_trials::<6, 1>,
+            (_, _) => random_trials::<6, 0>,
+        };
+        Ok(run(t, board, known, rng))
+    } else {
+        trials(t, seats, board, board_cards, known, rng)
+    }
+}
+
+/// [`BATCH`] trials of `N` players who all hold any two cards, with `COME` board cards to
+/// come: the `2N + COME` cards are dealt two from each 64-bit draw.
+fn random_trials<const N: usize, const COME: usize>(
+    t: &Tables,
+    board: Hand,
+    known: u64,
+    rng: rand_pcg::Pcg64,
+) -> Tally {
+    let mut d = Draws::new(rng);
+    let mut deck = Deck::new(known);
+    let keys: [Hand; 64] = std::array::from_fn(|id| {
+        Card::from_id(id as u8).map_or(Hand::EMPTY, |c| Hand::EMPTY.with(t, c))
+    });
+    let live = deck.len;
+    let mut tally = Tally::new();
+    let mut dealt = [Hand::EMPTY; 2 * MAX_PLAYERS + 6];
+    for _ in 0..BATCH {
+        let mut next = 0;
+        while next < 2 * N + COME {
+            let x = d.rng.next_u64();
+            dealt[next] = keys[usize::from(deck.place(&mut d, next, live, x as u32)) % 64];
+            if next + 1 < 2 * N + COME {
+                dealt[next + 1] =
+                    keys[usize::from(deck.place(&mut d, next + 1, live, (x >> 32) as u32)) % 64];
+            }
+            next += 2;
+        }
+        let full = dealt[2 * N..2 * N + COME]
+            .iter()
+            .fold(board, |b, &c| b.join(c));
+        let strength: [u16; N] =
+            std::array::from_fn(|p| full.join(dealt[2 * p]).join(dealt[2 * p + 1]).strength(t));
+        let top = strength.iter().copied().max().unwrap_or(0);
+        let mut winners = 0;
+        for (p, &s) in strength.iter().enumerate() {
+            winners |= usize::from(s == top) << p;
+        }
+        tally.by_winners[winners] += 1;
+    }
+    tally
+}
+
+/// [`BATCH`] trials when some seat draws from an alias table. The other cards are drawn
+/// from the 52 and drawn again when out (cheaper here than keeping a deck in order
+/// around the weighted seats' cards).
+fn trials(
+    t: &Tables,
+    seats: &[Seat],
+    board: Hand,
+    board_cards: usize,
+    known: u64,
+    rng: rand_pcg::Pcg64,
+) -> Result<Tally, EquityError> {
+    let mut d = Draws::new(rng);
+    let players = seats.len();
+    let keys: [Hand; 64] = std::array::from_fn(|id| {
+        Card::from_id(id as u8).map_or(Hand::EMPTY, |c| Hand::EMPTY.with(t, c))
+    });
+    let card = |d: &mut Draws, used: &mut u64| loop {
+        let id = d.below(52);
+        if *used >> id & 1 == 0 {
+            *used |= 1 << id;
+            return keys[id as usize % 64];
+        }
+    };
+    let mut tally = Tally::new();
+    let mut holes = [Hand::EMPTY; MAX_PLAYERS];
+    for _ in 0..BATCH {
+        // The weighted seats, drawn again together on a shared card.
+        let mut used = known;
+        let mut rejections = 0u32;
+        let mut p = 0;
+        while p < players {
+            let Seat::Weighted(alias) = &seats[p] else {
+                p += 1;
+                continue;
+            };
+            let (hand, cards) = alias.draw(&mut d);
+            if used & cards != 0 {
+                rejections += 1;
+                if rejections > MAX_REJECTIONS {
+                    return Err(EquityError::NoDeal);
+                }
+                used = known;
+                p = 0;
+                continue;
+            }
+            holes[p] = hand;
+            used |= cards;
+            p += 1;
+        }
+        for (seat, hole) in seats.iter().zip(holes.iter_mut()) {
+            if let Seat::Any = seat {
+                *hole = card(&mut d, &mut used).join(card(&mut d, &mut used));
+            }
+        }
+        let mut full = board;
+        for _ in board_cards..5 {
+            full = full.join(card(&mut d, &mut used));
+        }
+        let mut strength = [0u16; MAX_PLAYERS];
+        let mut top = 0;
+        for (s, hole) in strength.iter_mut().zip(&holes[..players]) {
+            *s = full.join(*hole).strength(t);
+            top = top.max(*s);
+        }
+        // Who wins is as unpredictable as the deal: one count, with no branch.
+        let mut winners = 0;
+        for (p, &s) in strength[..players].iter().enumerate() {
+            winners |= usize::from(s == top) << p;
+        }
+        tally.by_winners[winners] += 1;
+    }
+    Ok(tally)
+}
