@@ -155,25 +155,25 @@ impl Draws {
     }
 }
 
-/// A player's range as an alias table: draw a slot uniformly, keep it when the coin is
+/// Weighted draws by the alias method: draw a slot uniformly, keep it when the coin is
 /// under its threshold, else take its alias (Vose's construction).
-struct Alias {
+struct Alias<T> {
     threshold: Vec<u64>,
     alias: Vec<u32>,
-    holdings: Vec<(Hand, u64)>,
+    items: Vec<T>,
 }
 
-impl Alias {
-    fn new(t: &Tables, holdings: &Holdings) -> Alias {
-        let n = holdings.len();
-        let total: f64 = holdings.iter().map(|(_, w)| w).sum();
-        let mut scaled: Vec<f64> = holdings.iter().map(|(_, w)| w * n as f64 / total).collect();
+impl<T: Copy> Alias<T> {
+    fn new(items: Vec<T>, weights: &[f64]) -> Alias<T> {
+        let n = items.len();
+        let total: f64 = weights.iter().sum();
+        let mut scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / total).collect();
         let mut threshold = vec![u64::MAX; n];
         let mut alias: Vec<u32> = (0..n as u32).collect();
         let (mut small, mut large): (Vec<usize>, Vec<usize>) =
             (0..n).partition(|&i| scaled[i] < 1.0);
         while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
-            // Slot s keeps its own holding with probability scaled[s], else holding l.
+            // Slot s keeps its own item with probability scaled[s], else item l.
             threshold[s] = (scaled[s] * 2f64.powi(64)) as u64;
             alias[s] = l as u32;
             scaled[l] -= 1.0 - scaled[s];
@@ -186,31 +186,131 @@ impl Alias {
         Alias {
             threshold,
             alias,
-            holdings: holdings
-                .iter()
-                .map(|(h, _)| (Hand::of(t, h), super::mask(h)))
-                .collect(),
+            items,
         }
     }
 
     #[inline]
-    fn draw(&self, d: &mut Draws) -> (Hand, u64) {
-        let (slot, coin) = d.below_with_coin(self.holdings.len() as u64);
+    fn draw(&self, d: &mut Draws) -> T {
+        let (slot, coin) = d.below_with_coin(self.items.len() as u64);
         let i = if coin < self.threshold[slot] {
             slot
         } else {
             self.alias[slot] as usize
         };
-        self.holdings[i]
+        self.items[i]
     }
 }
 
-/// How a seat is dealt.
-enum Seat {
-    /// By weight, from an alias table.
-    Weighted(Alias),
-    /// Two cards from those left: the range is every holding, at one weight.
-    Any,
+/// Most combinations of the weighted seats' holdings drawn as one.
+const MAX_JOINT: u64 = 1 << 18;
+
+/// How the seats that draw by weight are dealt.
+enum Weighted {
+    /// Every disjoint combination of their holdings in one alias table, at the product
+    /// of the weights: one draw a trial and none drawn again. The hands are by seat.
+    Joint(Alias<([Hand; MAX_PLAYERS], u64)>),
+    /// Each seat from its own table (`None` for a random seat), the whole deal drawn
+    /// again on a shared card: when the combinations are too many to list.
+    Apart(Vec<Option<Alias<(Hand, u64)>>>),
+}
+
+impl Weighted {
+    /// The weighted seats' hands into `holes` (by seat) and their cards as a mask.
+    #[inline]
+    fn deal(&self, d: &mut Draws, holes: &mut [Hand; MAX_PLAYERS]) -> Result<u64, EquityError> {
+        match self {
+            Weighted::Joint(joint) => {
+                let (hands, cards) = joint.draw(d);
+                *holes = hands;
+                Ok(cards)
+            }
+            Weighted::Apart(tables) => {
+                let mut used = 0u64;
+                let mut rejections = 0u32;
+                let mut p = 0;
+                while p < tables.len() {
+                    let Some(alias) = &tables[p] else {
+                        p += 1;
+                        continue;
+                    };
+                    let (hand, cards) = alias.draw(d);
+                    if used & cards != 0 {
+                        rejections += 1;
+                        if rejections > MAX_REJECTIONS {
+                            return Err(EquityError::NoDeal);
+                        }
+                        used = 0;
+                        p = 0;
+                        continue;
+                    }
+                    holes[p] = hand;
+                    used |= cards;
+                    p += 1;
+                }
+                Ok(used)
+            }
+        }
+    }
+}
+
+/// The weighted seats' deal: joint when their combinations number at most
+/// [`MAX_JOINT`], else apart. `ranges[p]` is `None` for a random seat.
+fn weighted(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Weighted, EquityError> {
+    let product = ranges
+        .iter()
+        .flatten()
+        .try_fold(1u64, |acc, h| acc.checked_mul(h.len() as u64));
+    if product.is_some_and(|n| n <= MAX_JOINT) {
+        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        fn seat(
+            t: &Tables,
+            ranges: &[Option<&Holdings>],
+            p: usize,
+            used: u64,
+            weight: f64,
+            hands: &mut [Hand; MAX_PLAYERS],
+            out: &mut (Vec<([Hand; MAX_PLAYERS], u64)>, Vec<f64>),
+        ) {
+            let Some(range) = ranges.get(p) else {
+                out.0.push((*hands, used));
+                out.1.push(weight);
+                return;
+            };
+            let Some(range) = range else {
+                return seat(t, ranges, p + 1, used, weight, hands, out);
+            };
+            for (hole, w) in range.iter() {
+                let cards = super::mask(hole);
+                if used & cards == 0 {
+                    hands[p] = Hand::of(t, hole);
+                    seat(t, ranges, p + 1, used | cards, weight * w, hands, out);
+                }
+            }
+            hands[p] = Hand::EMPTY;
+        }
+        let mut out = (Vec::new(), Vec::new());
+        seat(t, ranges, 0, 0, 1.0, &mut hands, &mut out);
+        let (items, weights) = out;
+        if items.is_empty() {
+            return Err(EquityError::NoDeal);
+        }
+        return Ok(Weighted::Joint(Alias::new(items, &weights)));
+    }
+    Ok(Weighted::Apart(
+        ranges
+            .iter()
+            .map(|r| {
+                r.map(|h| {
+                    let items = h
+                        .iter()
+                        .map(|(hole, _)| (Hand::of(t, hole), super::mask(hole)));
+                    let weights: Vec<f64> = h.iter().map(|&(_, w)| w).collect();
+                    Alias::new(items.collect(), &weights)
+                })
+            })
+            .collect(),
+    ))
 }
 
 /// Seeded trials, in rounds of [`ROUND`] batches, until the standard error is reached.
@@ -223,16 +323,14 @@ pub(super) fn monte_carlo(
     let players = holdings.len();
     let left = 52 - known.len() as usize;
     let full = colex::binomial(left, 2) as usize;
-    let seats: Vec<Seat> = holdings
+    // A seat whose range is every holding left, at one weight, is random.
+    let ranges: Vec<Option<&Holdings>> = holdings
         .iter()
-        .map(|h| {
-            if h.len() == full && h.iter().all(|&(_, w)| w == h[0].1) {
-                Seat::Any
-            } else {
-                Seat::Weighted(Alias::new(t, h))
-            }
-        })
+        .map(|h| (h.len() != full || h.iter().any(|&(_, w)| w != h[0].1)).then_some(h))
         .collect();
+    let random: Vec<bool> = ranges.iter().map(Option::is_none).collect();
+    let all_random = random.iter().all(|&r| r);
+    let weighted = weighted(t, &ranges)?;
     let mut board = Hand::EMPTY;
     for &c in &q.board {
         board = board.with(t, c);
@@ -242,7 +340,14 @@ pub(super) fn monte_carlo(
     loop {
         let batches: Vec<Result<Tally, EquityError>> = (next_batch..next_batch + ROUND)
             .into_par_iter()
-            .map(|b| batch(t, &seats, board, q.board.len(), known.0, stream(q.seed, b)))
+            .map(|b| {
+                let rng = stream(q.seed, b);
+                if all_random {
+                    Ok(random_batch(t, players, board, q.board.len(), known.0, rng))
+                } else {
+                    weighted_batch(t, &weighted, &random, board, q.board.len(), known.0, rng)
+                }
+            })
             .collect();
         next_batch += ROUND;
         for b in batches {
@@ -305,44 +410,40 @@ impl Deck {
     }
 }
 
-/// One batch of trials from its own stream.
-fn batch(
+/// One batch of trials when every seat is random.
+fn random_batch(
     t: &Tables,
-    seats: &[Seat],
+    players: usize,
     board: Hand,
     board_cards: usize,
     known: u64,
     rng: rand_pcg::Pcg64,
-) -> Result<Tally, EquityError> {
-    if seats.iter().all(|s| matches!(s, Seat::Any)) {
-        // Everyone is dealt from the deck: one copy of the trial per table size, so the
-        // compiler unrolls the deal and keeps the cards in registers.
-        let run = match (seats.len(), 5 - board_cards) {
-            (2, 5) => random_trials::<2, 5>,
-            (2, 2) => random_trials::<2, 2>,
-            (2, 1) => random_trials::<2, 1>,
-            (2, _) => random_trials::<2, 0>,
-            (3, 5) => random_trials::<3, 5>,
-            (3, 2) => random_trials::<3, 2>,
-            (3, 1) => random_trials::<3, 1>,
-            (3, _) => random_trials::<3, 0>,
-            (4, 5) => random_trials::<4, 5>,
-            (4, 2) => random_trials::<4, 2>,
-            (4, 1) => random_trials::<4, 1>,
-            (4, _) => random_trials::<4, 0>,
-            (5, 5) => random_trials::<5, 5>,
-            (5, 2) => random_trials::<5, 2>,
-            (5, 1) => random_trials::<5, 1>,
-            (5, _) => random_trials::<5, 0>,
-            (_, 5) => random_trials::<6, 5>,
-            (_, 2) => random_trials::<6, 2>,
-            (_, 1) => random_trials::<6, 1>,
-            (_, _) => random_trials::<6, 0>,
-        };
-        Ok(run(t, board, known, rng))
-    } else {
-        trials(t, seats, board, board_cards, known, rng)
-    }
+) -> Tally {
+    // One copy of the trial per table size and cards to come, so the compiler unrolls
+    // the deal and keeps the cards in registers.
+    let run = match (players, 5 - board_cards) {
+        (2, 5) => random_trials::<2, 5>,
+        (2, 2) => random_trials::<2, 2>,
+        (2, 1) => random_trials::<2, 1>,
+        (2, _) => random_trials::<2, 0>,
+        (3, 5) => random_trials::<3, 5>,
+        (3, 2) => random_trials::<3, 2>,
+        (3, 1) => random_trials::<3, 1>,
+        (3, _) => random_trials::<3, 0>,
+        (4, 5) => random_trials::<4, 5>,
+        (4, 2) => random_trials::<4, 2>,
+        (4, 1) => random_trials::<4, 1>,
+        (4, _) => random_trials::<4, 0>,
+        (5, 5) => random_trials::<5, 5>,
+        (5, 2) => random_trials::<5, 2>,
+        (5, 1) => random_trials::<5, 1>,
+        (5, _) => random_trials::<5, 0>,
+        (_, 5) => random_trials::<6, 5>,
+        (_, 2) => random_trials::<6, 2>,
+        (_, 1) => random_trials::<6, 1>,
+        (_, _) => random_trials::<6, 0>,
+    };
+    run(t, board, known, rng)
 }
 
 /// [`BATCH`] trials of `N` players who all hold any two cards, with `COME` board cards to
@@ -387,19 +488,19 @@ fn random_trials<const N: usize, const COME: usize>(
     tally
 }
 
-/// [`BATCH`] trials when some seat draws from an alias table. The other cards are drawn
-/// from the 52 and drawn again when out (cheaper here than keeping a deck in order
-/// around the weighted seats' cards).
-fn trials(
+/// One batch of trials when some seat draws by weight. The random seats' cards and the
+/// runout are drawn from the 52 and drawn again when out (cheaper here than keeping a
+/// deck in order around the weighted seats' cards).
+fn weighted_batch(
     t: &Tables,
-    seats: &[Seat],
+    weighted: &Weighted,
+    random: &[bool],
     board: Hand,
     board_cards: usize,
     known: u64,
     rng: rand_pcg::Pcg64,
 ) -> Result<Tally, EquityError> {
     let mut d = Draws::new(rng);
-    let players = seats.len();
     let keys: [Hand; 64] = std::array::from_fn(|id| {
         Card::from_id(id as u8).map_or(Hand::EMPTY, |c| Hand::EMPTY.with(t, c))
     });
@@ -413,31 +514,9 @@ fn trials(
     let mut tally = Tally::new();
     let mut holes = [Hand::EMPTY; MAX_PLAYERS];
     for _ in 0..BATCH {
-        // The weighted seats, drawn again together on a shared card.
-        let mut used = known;
-        let mut rejections = 0u32;
-        let mut p = 0;
-        while p < players {
-            let Seat::Weighted(alias) = &seats[p] else {
-                p += 1;
-                continue;
-            };
-            let (hand, cards) = alias.draw(&mut d);
-            if used & cards != 0 {
-                rejections += 1;
-                if rejections > MAX_REJECTIONS {
-                    return Err(EquityError::NoDeal);
-                }
-                used = known;
-                p = 0;
-                continue;
-            }
-            holes[p] = hand;
-            used |= cards;
-            p += 1;
-        }
-        for (seat, hole) in seats.iter().zip(holes.iter_mut()) {
-            if let Seat::Any = seat {
+        let mut used = known | weighted.deal(&mut d, &mut holes)?;
+        for (&random, hole) in random.iter().zip(holes.iter_mut()) {
+            if random {
                 *hole = card(&mut d, &mut used).join(card(&mut d, &mut used));
             }
         }
@@ -447,13 +526,13 @@ fn trials(
         }
         let mut strength = [0u16; MAX_PLAYERS];
         let mut top = 0;
-        for (s, hole) in strength.iter_mut().zip(&holes[..players]) {
+        for (s, hole) in strength.iter_mut().zip(&holes[..random.len()]) {
             *s = full.join(*hole).strength(t);
             top = top.max(*s);
         }
         // Who wins is as unpredictable as the deal: one count, with no branch.
         let mut winners = 0;
-        for (p, &s) in strength[..players].iter().enumerate() {
+        for (p, &s) in strength[..random.len()].iter().enumerate() {
             winners |= usize::from(s == top) << p;
         }
         tally.by_winners[winners] += 1;
