@@ -186,5 +186,62 @@ fn strength_index(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(holdem, benches, strength_index);
+/// Range-against-range equity through the library call (tables already built), for the
+/// side-by-side with OMPEval's `EquityCalculator` (`docs/benchmarks.md`-style commands are
+/// in `reports/BENCHMARKS.md`): exact on a flop for 2 and 3 players, exact preflop for 3,
+/// and Monte Carlo rounds of 2,097,152 trials for 3 and 6 random hands and 3 ranges.
+fn range_equity(c: &mut Criterion) {
+    use pipeline::games::holdem::equity::{equity, Question, EXACT_BUDGET};
+    let question = |ranges: &[&str], board: &str, exact: bool| Question {
+        ranges: ranges
+            .iter()
+            .map(|r| cardtables::Range::parse(r).expect("a range"))
+            .collect(),
+        board: pipeline::cards::parse_cards(board).expect("cards"),
+        dead: Vec::new(),
+        std_error: 0.0,
+        max_trials: 1 << 21,
+        seed: 1,
+        exact_budget: if exact { EXACT_BUDGET } else { 0 },
+    };
+    tables();
+    let mut group = c.benchmark_group("holdem_range_equity");
+    group.sample_size(10);
+    for (name, ranges, board, exact) in [
+        (
+            "exact_flop_QQ+AK_v_JJ-99",
+            &["QQ+,AK", "JJ-99"][..],
+            "Ks 7d 2c",
+            true,
+        ),
+        (
+            "exact_flop_TT+AQ+_v_QQ+AK_v_TT",
+            &["TT+,AQs+,AQo+", "QQ+,AK", "TT"][..],
+            "Ks 7d 2c",
+            true,
+        ),
+        (
+            "exact_preflop_AA_v_QQ_v_93o",
+            &["AA", "QQ", "93o"][..],
+            "",
+            true,
+        ),
+        ("mc_2M_random_x3", &["random"; 3][..], "", false),
+        ("mc_2M_random_x6", &["random"; 6][..], "", false),
+        (
+            "mc_2M_TT+AQ+_v_QQ+AK_v_TT",
+            &["TT+,AQs+,AQo+", "QQ+,AK", "TT"][..],
+            "",
+            false,
+        ),
+    ] {
+        let q = question(ranges, board, exact);
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(equity(&q).expect("an answer")))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(holdem, benches, strength_index, range_equity);
 criterion_main!(holdem);

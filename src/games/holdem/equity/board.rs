@@ -11,7 +11,7 @@
 use cardtables::{colex, Card};
 use rayon::prelude::*;
 
-use super::{mask, Counts, Holdings, Sums, MAX_PLAYERS, SHARE};
+use super::{mask, Counts, Hand, Holdings, Sums, MAX_PLAYERS, SHARE};
 use crate::games::holdem::eval::Tables;
 
 /// The strength of a holding on a runout that shares one of its cards: above every real
@@ -23,6 +23,10 @@ const LANES: usize = 16;
 /// per step.
 const MAX_STEPS: usize = u16::MAX as usize / SHARE as usize;
 
+/// Below this many strengths to compute and compare, a question runs on the calling
+/// thread.
+const PARALLEL_FROM: usize = 1 << 21;
+
 /// One player's holdings as rows: the row, the two cards as a mask, the weight.
 type Seats = Vec<(usize, u64, f64)>;
 
@@ -30,7 +34,7 @@ type Seats = Vec<(usize, u64, f64)>;
 /// cards neither on the board nor dead).
 pub(super) fn enumerate(t: &Tables, holdings: &[Holdings], board: &[Card], deck: &[Card]) -> Sums {
     let players = holdings.len();
-    let runouts = runouts(board, deck);
+    let runouts = runouts(t, board, deck);
     let width = runouts.len().div_ceil(LANES) * LANES;
     assert!(width / LANES <= MAX_STEPS, "runouts fit the lane counters");
     // Distinct holdings across the players, by their colex index.
@@ -51,61 +55,74 @@ pub(super) fn enumerate(t: &Tables, holdings: &[Holdings], board: &[Card], deck:
                 .collect()
         })
         .collect();
+    // Handing small questions to the thread pool costs more than it saves.
+    let parallel = distinct.len() * width + seats.iter().map(Vec::len).product::<usize>() * width
+        > PARALLEL_FROM;
     let mut strengths = vec![BLOCKED; distinct.len() * width];
-    strengths
-        .par_chunks_mut(width)
-        .zip(&distinct)
-        .for_each(|(row, hole)| {
-            let held = mask(hole);
-            for (s, (full, cards)) in row.iter_mut().zip(&runouts) {
-                if held & cards == 0 {
-                    *s = t.evaluate(&[
-                        hole[0], hole[1], full[0], full[1], full[2], full[3], full[4],
-                    ]);
-                }
+    let fill = |(row, hole): (&mut [u16], &[Card; 2])| {
+        let held = mask(hole);
+        let hand = Hand::of(t, hole);
+        for (s, &(full, cards)) in row.iter_mut().zip(&runouts) {
+            if held & cards == 0 {
+                *s = full.join(hand).strength(t);
             }
-        });
+        }
+    };
+    if parallel {
+        strengths
+            .par_chunks_mut(width)
+            .zip(&distinct)
+            .for_each(fill);
+    } else {
+        strengths.chunks_mut(width).zip(&distinct).for_each(fill);
+    }
     let rows: Vec<&[u16]> = strengths.chunks_exact(width).collect();
-    let parts: Vec<Sums> = seats[0]
-        .par_iter()
-        .map(|&(row, held, w)| {
-            let mut sums = Sums::new(players);
-            let mut chosen = [rows[row]; MAX_PLAYERS];
-            combine(&seats, &rows, 1, held, w, &mut chosen, &mut sums);
-            sums
-        })
-        .collect();
+    let first = |&(row, held, w): &(usize, u64, f64)| {
+        let mut sums = Sums::new(players);
+        let mut chosen = [rows[row]; MAX_PLAYERS];
+        combine(&seats, &rows, 1, held, w, &mut chosen, &mut sums);
+        sums
+    };
+    let parts: Vec<Sums> = if parallel {
+        seats[0].par_iter().map(first).collect()
+    } else {
+        seats[0].iter().map(first).collect()
+    };
     // Summed in a fixed order, so the answer does not depend on the thread count.
     parts
         .iter()
         .fold(Sums::new(players), |acc, part| acc.add(part))
 }
 
-/// Every completion of the board from `deck`: the five cards and the new ones as a mask.
-fn runouts(board: &[Card], deck: &[Card]) -> Vec<([Card; 5], u64)> {
+/// Every completion of the board from `deck`: the five cards as a [`Hand`], and the new
+/// ones as a mask.
+fn runouts(t: &Tables, board: &[Card], deck: &[Card]) -> Vec<(Hand, u64)> {
     fn fill(
-        full: &mut [Card; 5],
-        slot: usize,
-        from: usize,
+        t: &Tables,
+        full: Hand,
+        new: u64,
+        left: usize,
         deck: &[Card],
-        out: &mut Vec<[Card; 5]>,
+        out: &mut Vec<(Hand, u64)>,
     ) {
-        if slot == 5 {
-            out.push(*full);
+        if left == 0 {
+            out.push((full, new));
             return;
         }
-        for i in from..deck.len() {
-            full[slot] = deck[i];
-            fill(full, slot + 1, i + 1, deck, out);
+        for (i, &c) in deck.iter().enumerate() {
+            fill(
+                t,
+                full.with(t, c),
+                new | 1 << c.id(),
+                left - 1,
+                &deck[i + 1..],
+                out,
+            );
         }
     }
-    let mut full = [board[0]; 5];
-    full[..board.len()].copy_from_slice(board);
     let mut out = Vec::new();
-    fill(&mut full, board.len(), 0, deck, &mut out);
-    out.into_iter()
-        .map(|f| (f, mask(&f[board.len()..])))
-        .collect()
+    fill(t, Hand::of(t, board), 0, 5 - board.len(), deck, &mut out);
+    out
 }
 
 /// Seats players `p` onwards with every holding that avoids `used`; a full table is
@@ -138,7 +155,7 @@ fn count(players: usize, chosen: &[&[u16]; MAX_PLAYERS]) -> Counts {
         // SAFETY: the CPU has AVX2, checked just above (the check is cached).
         return unsafe {
             match players {
-                2 => kernel_avx2::<2>(chosen),
+                2 => heads_up_avx2(chosen),
                 3 => kernel_avx2::<3>(chosen),
                 4 => kernel_avx2::<4>(chosen),
                 5 => kernel_avx2::<5>(chosen),
@@ -147,7 +164,7 @@ fn count(players: usize, chosen: &[&[u16]; MAX_PLAYERS]) -> Counts {
         };
     }
     match players {
-        2 => kernel::<2>(chosen),
+        2 => heads_up(chosen),
         3 => kernel::<3>(chosen),
         4 => kernel::<4>(chosen),
         5 => kernel::<5>(chosen),
@@ -160,6 +177,43 @@ fn count(players: usize, chosen: &[&[u16]; MAX_PLAYERS]) -> Counts {
 #[target_feature(enable = "avx2")]
 fn kernel_avx2<const N: usize>(chosen: &[&[u16]; MAX_PLAYERS]) -> Counts {
     kernel::<N>(chosen)
+}
+
+/// [`heads_up`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn heads_up_avx2(chosen: &[&[u16]; MAX_PLAYERS]) -> Counts {
+    heads_up(chosen)
+}
+
+/// [`kernel`] for two players, with less to count: the first player's wins, the ties
+/// and the real showdowns give everything else.
+#[inline(always)]
+fn heads_up(chosen: &[&[u16]; MAX_PLAYERS]) -> Counts {
+    let (a, b) = (chosen[0], chosen[1]);
+    let mut valid = [0u16; LANES];
+    let mut first = [0u16; LANES];
+    let mut tied = [0u16; LANES];
+    for (a, b) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            let real = u16::from(a[l].max(b[l]) != BLOCKED);
+            valid[l] += real;
+            first[l] += real & u16::from(a[l] > b[l]);
+            tied[l] += real & u16::from(a[l] == b[l]);
+        }
+    }
+    let total = |lanes: &[u16; LANES]| lanes.iter().map(|&x| u64::from(x)).sum::<u64>();
+    let (showdowns, win, tie) = (total(&valid), total(&first), total(&tied));
+    let mut c = Counts {
+        showdowns,
+        ..Counts::default()
+    };
+    c.win[..2].copy_from_slice(&[win, showdowns - win - tie]);
+    c.tie[..2].copy_from_slice(&[tie, tie]);
+    for p in 0..2 {
+        c.equity[p] = SHARE * c.win[p] + SHARE / 2 * tie;
+    }
+    c
 }
 
 /// Counts the showdowns of `N` chosen rows over every runout: per lane, the best
