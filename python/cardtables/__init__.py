@@ -78,6 +78,7 @@ __all__ = [
     "PushFold",
     "PushFoldPlay",
     "QueryError",
+    "RangeEquities",
     "RangeEquity",
     "StartingHands",
     "Stud",
@@ -133,6 +134,38 @@ def _win_rate_many(self, indices, opponents):
     return WinRates(win.reshape(shape), tie.reshape(shape), equity.reshape(shape))
 
 
+class RangeEquities(NamedTuple):
+    """Heads-up range-against-range figures, arrays of the broadcast shape of the ranges."""
+
+    equity: np.ndarray
+    win: np.ndarray
+    tie: np.ndarray
+    matchups: np.ndarray
+
+
+def _range_equity_many(self, a, b):
+    """Range `a` against range `b`, exact over every board, for many pairs at once.
+
+    `a` and `b` are range strings or arrays of them, broadcast against each other as
+    NumPy does: `range_equity_many(["QQ+", "AKs"], "random")` gives two answers, and
+    `range_equity_many(np.array(mine)[:, None], np.array(theirs)[None, :])` a matrix.
+    """
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+    shape = a.shape
+    flat_a, flat_b = a.reshape(-1), b.reshape(-1)
+    for flat in (flat_a, flat_b):
+        for i, text in enumerate(flat):
+            if not isinstance(text, str):
+                raise CardError(f"position {i}: a range is text, not {type(text).__name__}")
+    n = flat_a.size
+    figures = np.empty((3, n), dtype=np.float64)
+    matchups = np.empty(n, dtype=np.uint64)
+    self._range_equity_many(list(flat_a), list(flat_b), figures, matchups)
+    equity, win, tie = (row.reshape(shape) for row in figures)
+    return RangeEquities(equity, win, tie, matchups.reshape(shape))
+
+
 Niuniu.win_probability_many = _win_probability_many
 Niuniu.banker_ev_many = _banker_ev_many
 Zhajinhua.win_rate_many = _win_rate_many
+HoldemHeadsUp.range_equity_many = _range_equity_many

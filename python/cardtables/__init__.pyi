@@ -131,6 +131,13 @@ class HoldemHeadsUp:
     def cards(self, a: str, b: str) -> HeadsUpResult: ...
     def classes(self, a: str, b: str) -> float: ...
     def range_equity(self, a: str, b: str) -> RangeEquity: ...
+    def range_equity_many(self, a: str | npt.ArrayLike, b: str | npt.ArrayLike) -> RangeEquities: ...
+
+class RangeEquities(NamedTuple):
+    equity: npt.NDArray[np.float64]
+    win: npt.NDArray[np.float64]
+    tie: npt.NDArray[np.float64]
+    matchups: npt.NDArray[np.uint64]
 
 class RangeEquity:
     equity: float

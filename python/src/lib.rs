@@ -640,6 +640,50 @@ table_class!(HoldemHeadsUp, cardtables::HoldemHeadsUp, |table| HoldemHeadsUp { t
             matchups: r.matchups,
         })
     }
+
+    /// Fills position `i` of each row of `figures` (equity, win, tie: 3 × n float64) and
+    /// of `matchups` (uint64) with range `a[i]` against range `b[i]`. The same range text
+    /// is read once.
+    fn _range_equity_many(
+        &self,
+        py: Python<'_>,
+        a: Vec<String>,
+        b: Vec<String>,
+        figures: PyBuffer<f64>,
+        matchups: PyBuffer<u64>,
+    ) -> PyResult<()> {
+        if a.len() != b.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} ranges against {}: give as many of each",
+                a.len(),
+                b.len()
+            )));
+        }
+        let n = a.len();
+        let (figures, matchups) = (output(py, &figures, 3 * n)?, output(py, &matchups, n)?);
+        let (equity, rest) = figures.split_at(n);
+        let (win, tie) = rest.split_at(n);
+        let mut parsed: std::collections::HashMap<&str, cardtables::Range> =
+            std::collections::HashMap::new();
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            for text in [x, y] {
+                if !parsed.contains_key(text.as_str()) {
+                    let range = cardtables::Range::parse(text)
+                        .map_err(|e| card_error(format!("position {i}: {e}")))?;
+                    parsed.insert(text, range);
+                }
+            }
+            let r = self
+                .table
+                .range_equity(&parsed[x.as_str()], &parsed[y.as_str()])
+                .map_err(|e| query_error(format!("position {i}: {e}")))?;
+            equity[i].set(r.equity);
+            win[i].set(r.win);
+            tie[i].set(r.tie);
+            matchups[i].set(r.matchups);
+        }
+        Ok(())
+    }
 );
 
 /// Two ranges against each other over every board (Rust `RangeEquity`, C

@@ -182,6 +182,21 @@ def test_holdem_headsup_answers_equal_the_parquet_rows(tables):
     assert 0.79 < wide.equity < 0.80 and wide.matchups > 0
     with pytest.raises(cardtables.CardError, match="not a range token"):
         table.range_equity("AKq", "random")
+    # In batches: a matrix by broadcasting, each cell the single call's answer.
+    mine, theirs = ["QQ+, AKs", "22+", "AKo:0.5, T9s"], ["random", "JJ-99", "A5s-A2s", "KQ"]
+    many = table.range_equity_many(np.array(mine)[:, None], np.array(theirs)[None, :])
+    assert many.equity.shape == many.matchups.shape == (3, 4)
+    assert many.equity.dtype == np.float64 and many.matchups.dtype == np.uint64
+    for i, a in enumerate(mine):
+        for j, b in enumerate(theirs):
+            one = table.range_equity(a, b)
+            cell = (many.equity[i, j], many.win[i, j], many.tie[i, j], many.matchups[i, j])
+            assert cell == (one.equity, one.win, one.tie, one.matchups)
+    assert table.range_equity_many(["QQ+", "AKs"], "random").equity.shape == (2,)
+    with pytest.raises(cardtables.CardError, match="position 1: .*not a range token"):
+        table.range_equity_many(["QQ+", "AKq"], "random")
+    with pytest.raises(cardtables.CardError, match="position 0: a range is text"):
+        table.range_equity_many([3], "random")
 
 
 def test_pushfold_answers_equal_the_parquet_rows(tables):
