@@ -13,8 +13,10 @@
 //! | `random` (or `any`) | all 1,326 holdings |
 //! | `top 10%` (or `10%`) | the strongest classes by [`PREFLOP_ORDER`], until they hold at least that share of 1,326 holdings |
 //!
-//! Any token may end in `:w`, a weight from 0 to 1 (`AKo:0.5`); a holding named by
-//! several tokens takes the weight of the last. Ranks are `23456789TJQKA` (any case, `10`
+//! Any token may end in `:w`, a weight from 0 to 1 (`AKo:0.5`). Tokens may also stand in
+//! a group, `[50]AKo, AQs[/50]` (Equilab's form): each token in it weighs the group's
+//! percentage, 0 to 100, and takes no weight of its own. A holding named by several tokens
+//! takes the weight of the last. Ranks are `23456789TJQKA` (any case, `10`
 //! for T), suits `shdc` or `♠♥♦♣`. Whitespace around tokens is ignored. An error names
 //! the token and the forms allowed.
 
@@ -41,11 +43,23 @@ J3o 87o T2s 85s 96o J2o T5o 94s 75s T4o 93s 86o 65s 84s 95o T3o 92s 76o 74s T2o 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum RangeError {
     /// A token that is none of the forms.
-    #[error("{token:?} is not a range token: {why}. Write a class (QQ, AKs, AKo, AK), a class and its higher ones (QQ+, A2s+, KTo+), a span (99-66, A5s-A2s), one holding (AhKh), suits as x (AsKx), random, or top 10%; any of them may end in :0.5, a weight from 0 to 1")]
+    #[error("{token:?} is not a range token: {why}. Write a class (QQ, AKs, AKo, AK), a class and its higher ones (QQ+, A2s+, KTo+), a span (99-66, A5s-A2s), one holding (AhKh), suits as x (AsKx), random, or top 10%; any of them may end in :0.5, a weight from 0 to 1, or stand in a group [50]AKo, AQs[/50] that weighs them 50%")]
     Token { token: String, why: String },
     /// Nothing with a weight above 0.
     #[error("the range {0:?} holds no holding with a weight above 0")]
     Empty(String),
+}
+
+/// The percentage of a `[N]` or `[/N]` group mark: a number from 0 to 100.
+fn group_percent(text: &str) -> Result<f64, String> {
+    let p: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("the group's percentage {text:?} is not a number"))?;
+    if !(0.0..=100.0).contains(&p) {
+        return Err("a group's percentage runs from 0 to 100".into());
+    }
+    Ok(p)
 }
 
 /// Weights of the 1,326 holdings, by the colex index of their two cards.
@@ -67,6 +81,8 @@ impl Range {
     /// Reads a range in the notation of the module docs.
     pub fn parse(text: &str) -> Result<Range, RangeError> {
         let mut weights = vec![0.0; HOLDINGS];
+        // An open `[N]` group: its percentage, and the token that opened it.
+        let mut group: Option<(f64, String)> = None;
         for raw in text.split(',') {
             let token = raw.trim();
             let error = |why: &str| RangeError::Token {
@@ -76,8 +92,42 @@ impl Range {
             if token.is_empty() {
                 return Err(error("an empty token (two commas, or one at an end)"));
             }
-            let (body, weight) = match token.rsplit_once(':') {
-                Some((body, w)) => {
+            let mut body = token;
+            if let Some(rest) = body.strip_prefix('[') {
+                let (percent, rest) = rest
+                    .split_once(']')
+                    .ok_or_else(|| error("a group opens as [50], with a ']'"))?;
+                if group.is_some() {
+                    return Err(error("a [N] group opened inside another"));
+                }
+                group = Some((
+                    group_percent(percent).map_err(|why| error(&why))?,
+                    token.into(),
+                ));
+                body = rest.trim();
+            }
+            let mut closes = false;
+            if let Some(rest) = body.strip_suffix(']') {
+                let (rest, percent) = rest
+                    .rsplit_once("[/")
+                    .ok_or_else(|| error("a group closes as [/50]"))?;
+                let percent = group_percent(percent).map_err(|why| error(&why))?;
+                match &group {
+                    None => return Err(error("a [/N] that closes no group")),
+                    Some((open, _)) if *open != percent => {
+                        return Err(error("a group closes with the percentage it opened with"))
+                    }
+                    Some(_) => closes = true,
+                }
+                body = rest.trim();
+            }
+            let weight = match (body.rsplit_once(':'), &group) {
+                (Some(_), Some(_)) => {
+                    return Err(error(
+                        "a token inside a [N] group takes the group's weight, not its own",
+                    ))
+                }
+                (Some((b, w)), None) => {
                     let w: f64 = w
                         .trim()
                         .parse()
@@ -85,13 +135,24 @@ impl Range {
                     if !(0.0..=1.0).contains(&w) {
                         return Err(error("a weight runs from 0 to 1"));
                     }
-                    (body.trim(), w)
+                    body = b.trim();
+                    w
                 }
-                None => (token, 1.0),
+                (None, Some((percent, _))) => percent / 100.0,
+                (None, None) => 1.0,
             };
             for index in holdings(body).map_err(|why| error(&why))? {
                 weights[index] = weight;
             }
+            if closes {
+                group = None;
+            }
+        }
+        if let Some((_, token)) = group {
+            return Err(RangeError::Token {
+                token,
+                why: "this [N] group is never closed with [/N]".into(),
+            });
         }
         if weights.iter().all(|&w| w == 0.0) {
             return Err(RangeError::Empty(text.to_string()));
@@ -369,6 +430,38 @@ mod tests {
         assert_eq!(r.len(), 30);
         let again = Range::parse("AA:0.5, QQ+").unwrap();
         assert_eq!(again.weight(two("As Ah")), 1.0);
+    }
+
+    #[test]
+    fn groups_weigh_their_tokens_by_a_percentage() {
+        let two = |t: &str| -> [Card; 2] { parse_exact(t, 2).unwrap().try_into().unwrap() };
+        let r = Range::parse("QQ+, [50]AKo, AQs[/50], [25] 99 [/25], JTs").unwrap();
+        assert_eq!(r.weight(two("As Ah")), 1.0);
+        assert_eq!(r.weight(two("As Kh")), 0.5);
+        assert_eq!(r.weight(two("Ah Qh")), 0.5);
+        assert_eq!(r.weight(two("9s 9h")), 0.25);
+        assert_eq!(r.weight(two("Js Ts")), 1.0);
+        // The same as the weights written token by token.
+        let same = Range::parse("QQ+, AKo:0.5, AQs:0.5, 99:0.25, JTs").unwrap();
+        assert_eq!(r, same);
+        // A group of one token, and the last token still wins.
+        let one = Range::parse("[30]KK[/30], KhKd").unwrap();
+        assert_eq!(one.weight(two("Ks Kc")), 0.3);
+        assert_eq!(one.weight(two("Kh Kd")), 1.0);
+        for (bad, why) in [
+            ("[50]AKo, AQs", "never closed"),
+            ("AKo, AQs[/50]", "closes no group"),
+            ("[50]AKo, AQs[/40]", "percentage it opened with"),
+            ("[50]AKo, [20]AQs[/20], KQs[/50]", "inside another"),
+            ("[50]AKo:0.5[/50]", "not its own"),
+            ("[150]AKo[/150]", "0 to 100"),
+            ("[x]AKo[/x]", "not a number"),
+            ("[50 AKo", "opens as [50]"),
+        ] {
+            let e = Range::parse(bad).expect_err(bad);
+            assert!(matches!(e, RangeError::Token { .. }), "{bad}: {e}");
+            assert!(e.to_string().contains(why), "{bad}: {e}");
+        }
     }
 
     #[test]
