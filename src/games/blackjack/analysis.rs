@@ -95,11 +95,18 @@ pub struct Analysis {
 /// What an analysis computes beyond the rules' own play.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Options {
-    /// Split EVs (and round EVs) under every post-split strategy, not only the rules' one
-    /// (the others are NaN otherwise).
-    pub every_mode: bool,
+    /// The post-split strategies whose split EVs (and round EVs) are valued besides the
+    /// rules' own one, by [`PostSplit::ALL`] position (the others are NaN).
+    pub modes: [bool; MODES],
     /// The truly optimal two-hand split of every pair (`max_split_hands = 2` only).
     pub optimal_split: bool,
+}
+
+impl Options {
+    /// Which post-split strategies are valued: those asked for and the rules' own.
+    pub fn valued(&self, rules: &BlackjackRules) -> [bool; MODES] {
+        std::array::from_fn(|m| self.modes[m] || PostSplit::ALL[m] == rules.post_split_strategy)
+    }
 }
 
 /// Analyses one rule set, valuing splits under the rules' post-split strategy only (the
@@ -163,7 +170,7 @@ pub(super) fn analyze_upcard_from(
         total: full.iter().sum(),
     };
     let options = Options {
-        every_mode: true,
+        modes: [true; MODES],
         optimal_split: true,
     };
     analyze_upcard(rules, base, u, options).0
@@ -259,7 +266,7 @@ impl Starts {
 }
 
 /// The five actions' EVs of every starting hand with composition-dependent play, and the
-/// split EVs under every post-split strategy (`every_mode`) or the rules' one only.
+/// split EVs under the post-split strategies `valued` (by [`PostSplit::ALL`] position).
 #[allow(clippy::too_many_arguments)]
 fn action_evs(
     rules: &BlackjackRules,
@@ -269,7 +276,7 @@ fn action_evs(
     play: &StandOrHit,
     splitters: &mut [Splitter],
     memo: &mut [f64],
-    every_mode: bool,
+    valued: [bool; MODES],
 ) -> (Vec<ActionEvs>, Vec<[f64; MODES]>) {
     let g = Hands::get();
     let q = &starts.q;
@@ -319,8 +326,10 @@ fn action_evs(
                 first: optimal_first(rules, a, main, play),
                 hits: play.hits.clone(),
             };
-            for (slot, mode) in split_modes[i].iter_mut().zip(PostSplit::ALL) {
-                if !every_mode && mode != rules.post_split_strategy {
+            for ((slot, mode), &valued) in
+                split_modes[i].iter_mut().zip(PostSplit::ALL).zip(&valued)
+            {
+                if !valued {
                     continue;
                 }
                 let raw = splitters[a].ev(rules, main, Mode::Optimal(mode, &unsplit), true, memo);
@@ -600,6 +609,7 @@ fn analyze_upcard(
     let starts = Starts::new(base, u);
     let mut memo = vec![f64::NAN; Hands::get().len()];
     let mut splitters: Vec<Splitter> = (0..RANKS).map(|p| Splitter::new(p, &main)).collect();
+    let valued = options.valued(rules);
     let (evs, split_by_mode) = action_evs(
         rules,
         &mut main,
@@ -608,7 +618,7 @@ fn analyze_upcard(
         &play,
         &mut splitters,
         &mut memo,
-        options.every_mode,
+        valued,
     );
     let mut optimal_split = vec![f64::NAN; starts.pairs.len()];
     let mut optimal_stats = OptimalStats::default();
@@ -635,6 +645,9 @@ fn analyze_upcard(
     };
     let optimal_ev = starts.round_ev(rules, &|i| best(&evs[i]).1);
     let optimal_ev_by_mode = std::array::from_fn(|m| {
+        if !valued[m] {
+            return f64::NAN;
+        }
         starts.round_ev(rules, &|i| {
             let mut e = evs[i];
             if !split_by_mode[i][m].is_nan() {

@@ -29,7 +29,7 @@ use super::counting::{BettingSettings, CounterResult, PlaySettings};
 use super::hands;
 use super::indices::{self, CountSample, IndicesSettings, Summary};
 use super::report;
-use super::rules::{expand, Expanded, RuleSetSpec, SimulationSettings};
+use super::rules::{expand, Expanded, PostSplit, RuleSetSpec, SimulationSettings};
 use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally, ROUNDS_PER_UNIT};
 use super::tables::{self, Results};
 use crate::engine::plan::check_unit_total;
@@ -83,7 +83,7 @@ impl StrategyJob {
             rules_toml,
         } = expand(spec)?;
         let options = analysis::Options {
-            every_mode: true,
+            modes: PostSplit::ALL.map(|m| settings.post_split_strategies.contains(&m)),
             optimal_split: settings.optimal_split,
         };
         let mut strategies = vec![Strategy::Basic];

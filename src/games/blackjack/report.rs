@@ -514,6 +514,13 @@ fn chart_sections(job: &str, r: &Results) -> (String, Vec<(String, String)>) {
 /// The EV under each post-split strategy, and the split EVs of a few pairs of the
 /// first rule set under each.
 fn split_play(r: &Results) -> String {
+    // Only where a job valued more than its rule sets' own strategy
+    // (`[analysis] post_split_strategies`); a strategy not valued shows as "—".
+    let valued = |e: &[f64]| e.iter().filter(|x| !x.is_nan()).count();
+    if r.analyses.iter().all(|a| valued(&a.optimal_ev_by_mode) < 2) {
+        return String::new();
+    }
+    let shown = |x: f64, text: String| if x.is_nan() { "—".to_string() } else { text };
     let mut md = String::from(
         "\n## Split play: CDZ-, CDP1 and CDP\n\nThe EV (composition-dependent play) with split hands \
          played each way, exact; the rule set's own strategy is the one in the table above. \
@@ -529,12 +536,13 @@ fn split_play(r: &Results) -> String {
         .zip(r.analyses)
         .map(|(s, a)| {
             let e = a.optimal_ev_by_mode;
+            let pct = |x: f64| shown(x, format!("{:+.7} %", 100.0 * x));
             vec![
                 format!("`{}`", s.id),
-                format!("{:+.7} %", 100.0 * e[0]),
-                format!("{:+.7} %", 100.0 * e[1]),
-                format!("{:+.7} %", 100.0 * e[2]),
-                format!("{:.2e}", e[2] - e[0]),
+                pct(e[0]),
+                pct(e[1]),
+                pct(e[2]),
+                shown(e[2] - e[0], format!("{:.2e}", e[2] - e[0])),
             ]
         })
         .collect();
@@ -566,14 +574,15 @@ fn split_play(r: &Results) -> String {
             (ACE, 5),
         ] {
             let m = a.upcards[up].split_by_mode[starting_index(pair, pair)];
-            if m[0].is_nan() {
+            if m.iter().all(|x| x.is_nan()) {
                 continue;
             }
+            let ev = |x: f64| shown(x, format!("{x:+.9}"));
             rows.push(vec![
                 format!("{0}-{0} v {1}", rank_name(pair), rank_name(up)),
-                format!("{:+.9}", m[0]),
-                format!("{:+.9}", m[1]),
-                format!("{:+.9}", m[2]),
+                ev(m[0]),
+                ev(m[1]),
+                ev(m[2]),
             ]);
         }
         md.push_str(&markdown_table(&["pair", "CDZ-", "CDP1", "CDP"], &rows));

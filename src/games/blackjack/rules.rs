@@ -267,13 +267,16 @@ impl Default for SimulationSettings {
 }
 
 /// The `[analysis]` table of a `blackjack.strategy` job: results beyond the default ones.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AnalysisSettings {
     /// Also find the truly optimal split of every pair into two hands, where each decision
     /// may use every card seen (needs `max_split_hands = 2`; one to two CPU-minutes per rule
     /// set).
     pub optimal_split: bool,
+    /// Post-split strategies to value besides each rule set's own `post_split_strategy`
+    /// (each one costs about as much again as the rest of the analysis).
+    pub post_split_strategies: Vec<PostSplit>,
 }
 
 /// The tables of a blackjack job file that hold rules and settings: `[rules]`, `[grid]`,
@@ -449,7 +452,7 @@ const SETTING_TABLES: [(&str, &[&str]); 2] = [
         "simulation",
         &["rounds", "penetration", "compare_article_strategy"],
     ),
-    ("analysis", &["optimal_split"]),
+    ("analysis", &["optimal_split", "post_split_strategies"]),
 ];
 
 /// The message for a key of `[rules]` or `[grid]` that is no rule field: where it belongs

@@ -713,12 +713,52 @@ fn resplit_evs_equal_a_direct_recursion_over_every_deal() {
 }
 
 #[test]
+fn only_the_post_split_strategies_asked_for_are_valued() {
+    let own = BlackjackRules {
+        post_split_strategy: PostSplit::Cdp1,
+        ..rules(6)
+    };
+    let every = analyze_with(
+        &own,
+        Options {
+            modes: [true; super::analysis::MODES],
+            optimal_split: false,
+        },
+    );
+    // By default the rule set's own strategy only: the others' round and split EVs are
+    // NaN, and everything else is what valuing every strategy gives, bit for bit.
+    let only = analyze(&own);
+    assert!(only.optimal_ev_by_mode[0].is_nan() && only.optimal_ev_by_mode[2].is_nan());
+    assert_eq!(only.optimal_ev_by_mode[1], every.optimal_ev_by_mode[1]);
+    assert_eq!(
+        (only.optimal_ev, only.chart_ev, &only.chart),
+        (every.optimal_ev, every.chart_ev, &every.chart)
+    );
+    for (a, b) in only.upcards.iter().zip(&every.upcards) {
+        for (x, y) in a.split_by_mode.iter().zip(&b.split_by_mode) {
+            assert!(x[0].is_nan() && x[2].is_nan());
+            assert!(x[1] == y[1] || x[1].is_nan() && y[1].is_nan());
+        }
+    }
+    // One more asked for: valued, equal to the full analysis.
+    let two = analyze_with(
+        &own,
+        Options {
+            modes: [false, false, true],
+            optimal_split: false,
+        },
+    );
+    assert!(two.optimal_ev_by_mode[0].is_nan());
+    assert_eq!(two.optimal_ev_by_mode[2], every.optimal_ev_by_mode[2]);
+}
+
+#[test]
 fn post_split_modes_agree_where_they_must() {
     let analyze_every_mode = |r: &BlackjackRules| {
         analyze_with(
             r,
             Options {
-                every_mode: true,
+                modes: [true; super::analysis::MODES],
                 optimal_split: false,
             },
         )
@@ -991,7 +1031,7 @@ fn the_optimal_two_hand_split_equals_a_search_over_every_decision() {
     let a = analyze_with(
         &two(infinite()),
         Options {
-            every_mode: true,
+            modes: [true; super::analysis::MODES],
             optimal_split: true,
         },
     );
