@@ -3,8 +3,10 @@
 # holdem, blackjack), then end-to-end `pipeline run` timings of the two Niuniu jobs on one
 # thread and on every core (hyperfine when installed, else a plain loop reporting the
 # median), then the runtime tables opened and queried from C (examples/c/bench.c) and from
-# Python (scripts/bench_python.py, when scripts/test.sh has installed the wheel in .venv).
-# The other jobs' timings in reports/BENCHMARKS.md come from their manifests.
+# Python (scripts/bench_python.py, when scripts/test.sh has installed the wheel in .venv),
+# then the side-by-side workloads (one thread, whole process), each with the peer command
+# to run beside it. The other jobs' timings in reports/BENCHMARKS.md come from their
+# manifests.
 # Usage: scripts/bench.sh [--quick]    (--quick skips criterion)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,3 +63,42 @@ if .venv/bin/python -c "import cardtables" 2>/dev/null; then
 else
   echo "Python package: skipped (scripts/test.sh installs its wheel into .venv)"
 fi
+
+# Side by side with peers (reports/BENCHMARKS.md keeps the dated ratio tables): each
+# workload's whole-process median of 7 runs on one thread, with the peer command to run
+# beside it. Peers are built from their public sources in a scratch folder, never here:
+#   OMPEval (github.com/zekyll/OMPEval): g++ -O3 -march=native, a driver calling
+#     EquityCalculator::start(ranges, board, 0, enumerate, 0, callback, 0.05, threads);
+#   Eric Farmer's strategy calculator (github.com/possibly-wrong/blackjack, src/):
+#     g++ -O3 -march=native -I. -Ipdf strategy.cpp blackjack.cpp pdf/blackjack_pdf.cpp indices.cpp
+median_of_7() { # median_of_7 CMD...: whole-process seconds, median of 7 runs
+  local times=() start end
+  for _ in 1 2 3 4 5 6 7; do
+    start=$(date +%s.%N)
+    "$@" > /dev/null
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc -l)")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 4p
+}
+side() { # side LABEL PEER -- CMD...
+  local label=$1 peer=$2
+  shift 3
+  printf '%-52s %8.4f s   peer: %s\n' "$label" "$(median_of_7 "$@")" "$peer"
+}
+echo "side by side (one thread, whole process, median of 7):"
+sed -e 's/^rounds = .*/rounds = 0/' jobs/blackjack_6d_s17.toml > "$out/bj6d_analysis.toml"
+side "blackjack 6d S17 DAS split to 4, rounds = 0" \
+  "printf '6 n y y n y y n y n 1.5 out.txt 0 0' | tr ' ' '\n' | ./strategy" -- \
+  "$bin" run "$out/bj6d_analysis.toml" --out "$out/bj" --quiet --threads 1
+side "equity QQ+,AK vs JJ-99 on Ks 7d 2c, exact" "driver enum 1 Ks7d2c QQ+,AK JJ-99" -- \
+  "$bin" equity "QQ+,AK" "JJ-99" --board "Ks 7d 2c" --threads 1 --json
+side "equity TT+,AQs+,AQo+ vs QQ+,AK vs TT on Ks 7d 2c, exact" \
+  "driver enum 1 Ks7d2c TT+,AQs+,AQo+ QQ+,AK TT" -- \
+  "$bin" equity "TT+,AQs+,AQo+" "QQ+,AK" TT --board "Ks 7d 2c" --threads 1 --json
+side "equity random x3, Monte Carlo to s.e. 1e-4" "driver mc 1 (trials/s)" -- \
+  "$bin" equity random random random --threads 1 --std-error 1e-4 --json
+side "equity random x6, Monte Carlo to s.e. 1e-4" "driver mc 1 (trials/s)" -- \
+  "$bin" equity random random random random random random --threads 1 --std-error 1e-4 --json
+echo "calculation alone: cargo bench --bench holdem -- holdem_range_equity (RAYON_NUM_THREADS=1 for one thread);"
+echo "random-order evaluation: cargo bench --bench holdem -- holdem_eval/random_order_1m_hands"

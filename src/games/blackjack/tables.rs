@@ -373,9 +373,10 @@ impl Results<'_> {
             ),
         ]);
         for (m, name) in HOUSE_EDGE_COLUMNS.into_iter().enumerate() {
+            // Null for a strategy the job did not value.
             columns.push((
                 name,
-                floats(
+                optional_floats(
                     self.analyses
                         .iter()
                         .map(|a| -a.optimal_ev_by_mode[m])
