@@ -24,6 +24,11 @@ pub(super) struct Group {
     members: u64,
 }
 
+/// Most combinations listed to be grouped (each takes 24 bytes while they are sorted);
+/// beyond, the question goes to Monte Carlo. Only many dead cards, leaving few boards,
+/// let a question within the budget come near it.
+const MAX_COMBINATIONS: u64 = 1 << 21;
+
 /// Holdings of two cards.
 const HOLDINGS: usize = colex::binomial(52, 2) as usize;
 
@@ -41,7 +46,9 @@ pub(super) fn groups(
     let product = holdings
         .iter()
         .try_fold(1u64, |acc, h| acc.checked_mul(h.len() as u64))?;
-    if (product / renamings.len() as u64).checked_mul(runouts)? > budget {
+    if product > MAX_COMBINATIONS
+        || (product / renamings.len() as u64).checked_mul(runouts)? > budget
+    {
         return None;
     }
     // Per renaming, where each holding goes.
