@@ -101,4 +101,7 @@ side "equity random x3, Monte Carlo to s.e. 1e-4" "driver mc 1 (trials/s)" -- \
 side "equity random x6, Monte Carlo to s.e. 1e-4" "driver mc 1 (trials/s)" -- \
   "$bin" equity random random random random random random --threads 1 --std-error 1e-4 --json
 echo "calculation alone: cargo bench --bench holdem -- holdem_range_equity (RAYON_NUM_THREADS=1 for one thread);"
-echo "random-order evaluation: cargo bench --bench holdem -- holdem_eval/random_order_1m_hands"
+echo "random-order evaluation: cargo bench --bench holdem -- 'holdem_eval/random_order_10m'"
+echo "  (one hand a call, and the batch API), paired with OMPEval's own benchmark: make"
+echo "  CXXFLAGS='-O3 -march=native -std=c++11 -pthread' && ./test, its line"
+echo "  'Random order evaluation (card arrays)' (10^7 hands, as ours)"

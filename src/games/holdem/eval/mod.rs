@@ -19,6 +19,11 @@
 //! milliseconds, from the 5-card evaluator of [`crate::games::stud::eval`]: one hand per
 //! 5-card class (7,462 evaluations), then each 6-card class as the best of its 5-card
 //! ones and each 7-card class as the best of its 6-card ones.
+//!
+//! Many hands at once ([`Tables::evaluate_many`], in `batch`) take the any-order path
+//! sixteen hands to a vector where the CPU has AVX-512.
+
+mod batch;
 
 use std::sync::OnceLock;
 
@@ -75,8 +80,12 @@ const LOW_TERMS_AT: usize = BY_RANKS_AT + INDEX_SPAN;
 const HIGH_TERMS_AT: usize = LOW_TERMS_AT + (1 << LOW_BITS);
 /// Strength by the flush suit's 13-bit rank mask (masks with ≥ 5 ranks).
 const BY_FLUSH_AT: usize = HIGH_TERMS_AT + (1 << HIGH_BITS);
-/// Length of [`Tables::words`].
-const WORDS: usize = BY_FLUSH_AT + (1 << 13);
+/// Where the flush table ends.
+const FLUSH_END: usize = BY_FLUSH_AT + (1 << 13);
+/// Length of [`Tables::words`]: the tables and one spare word, so that a 32-bit vector
+/// gather of any 16-bit entry (the batch path reads two words and keeps the low one)
+/// stays inside the allocation.
+const WORDS: usize = FLUSH_END + 1;
 
 /// Ranks below this (2–8) go to the low field of a card key, the rest (9–A) to the high.
 const LOW_RANKS: usize = 7;
@@ -204,10 +213,10 @@ impl Tables {
             (by_ranks.len(), LOW_TERMS_AT - BY_RANKS_AT),
             (low_terms.len(), HIGH_TERMS_AT - LOW_TERMS_AT),
             (high_terms.len(), BY_FLUSH_AT - HIGH_TERMS_AT),
-            (by_flush.len(), WORDS - BY_FLUSH_AT),
+            (by_flush.len(), FLUSH_END - BY_FLUSH_AT),
         ];
         assert!(spans.iter().all(|(len, span)| len == span), "{spans:?}");
-        let words: Vec<u16> = [by_ranks, low_terms, high_terms, by_flush].concat();
+        let words: Vec<u16> = [by_ranks, low_terms, high_terms, by_flush, vec![0]].concat();
         Tables {
             words: words
                 .into_boxed_slice()
