@@ -22,7 +22,10 @@ cargo build --release --quiet
 bin=target/release/pipeline
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+avx512=no
+grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && avx512=yes
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
+  "AVX-512 batch evaluator: $avx512"
 for job in jobs/niuniu.toml jobs/niuniu_extended.toml; do
   for threads in 1 0; do
     label="$job --threads $threads"

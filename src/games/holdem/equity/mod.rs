@@ -216,7 +216,11 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
         .filter(|c| !known.contains(*c))
         .collect();
     let to_come = 5 - q.board.len();
-    let left = (deck.len() as u64).saturating_sub(2 * players as u64);
+    // Too few cards left for every hole and the runout: no deal at all.
+    if deck.len() < 2 * players + to_come {
+        return Err(EquityError::NoDeal);
+    }
+    let left = (deck.len() - 2 * players) as u64;
     let runouts = binomial(left, to_come as u64);
     if runouts == 0 {
         return Err(EquityError::NoDeal);
@@ -561,8 +565,21 @@ mod tests {
                 "Kh 7d 2c 3s",
                 String::new(),
             ),
+            // Five random seats on the river with eleven cards left: ten are dealt, more
+            // than one 64-bit draw deals.
+            (&["random"; 5][..], "Ah Kd 7c 7s 2h", {
+                let keep = "Qs Qh Jd Tc 9s 9h 8d 6c 5s 4h 3d Ah Kd 7c 7s 2h";
+                let keep = parse_cards(keep).unwrap();
+                (0..52u8)
+                    .filter_map(Card::from_id)
+                    .filter(|c| !keep.contains(c))
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
         ] {
             let mut q = question(ranges, board, &dead);
+            q.exact_budget = u64::MAX;
             let exact = equity(&q).unwrap();
             assert!(exact.exact, "{ranges:?}");
             q.exact_budget = 0;
@@ -610,5 +627,19 @@ mod tests {
         let mut q = question(&["AsAh", "AsKh"], "", "");
         q.exact_budget = 0;
         assert_eq!(equity(&q).unwrap_err(), EquityError::NoDeal);
+        // Six random seats with seven cards left beside a full board: each seat alone has
+        // holdings, but twelve hole cards cannot be dealt, exact or sampled.
+        let board = "As Ks Qs Js Ts";
+        let keep = ["9s", "8s", "7s", "6s", "5s", "4s", "3s"];
+        let dead: Vec<String> = (0..52u8)
+            .filter_map(Card::from_id)
+            .map(|c| c.to_string())
+            .filter(|c| !board.contains(c.as_str()) && !keep.contains(&c.as_str()))
+            .collect();
+        for budget in [u64::MAX, 0] {
+            let mut q = question(&["random"; 6], board, &dead.join(" "));
+            q.exact_budget = budget;
+            assert_eq!(equity(&q).unwrap_err(), EquityError::NoDeal);
+        }
     }
 }

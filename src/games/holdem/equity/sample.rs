@@ -89,8 +89,9 @@ impl Tally {
     }
 }
 
-/// Uniform integers from one PCG-64 stream: card positions from 32-bit halves of a draw,
-/// holdings from whole draws.
+/// Uniform integers from one PCG-64 stream: the weighted path's cards from 32-bit halves
+/// of a draw, holdings from whole draws (the all-random path deals from whole draws, see
+/// [`Deck::deal`]).
 struct Draws {
     rng: rand_pcg::Pcg64,
     word: u64,
@@ -377,6 +378,10 @@ struct Deck {
     len: usize,
 }
 
+/// Most cards dealt from one 64-bit draw: the product of their slot counts stays below
+/// 52⁸ ≈ 2⁴⁵·⁶, so a draw is redone with probability under 2⁻¹⁸.
+const GROUP: usize = 8;
+
 impl Deck {
     fn new(known: u64) -> Deck {
         let mut deck = Deck {
@@ -390,23 +395,50 @@ impl Deck {
         deck
     }
 
-    /// Deals a card into slot `next` from the live slots `next..live`, by the 32 random
-    /// bits of `word` (Lemire's multiply-shift; on the rare product that must be
-    /// rejected, fresh bits from `d`).
+    /// The number of ways to deal slots `from..to` out of `live` cards: the product of
+    /// the slot counts `live − i` (below 2⁶⁴ for at most [`GROUP`] slots).
+    fn ways(from: usize, to: usize, live: usize) -> u64 {
+        (from..to).map(|i| (live - i) as u64).product()
+    }
+
+    /// Deals slots `from..to` (at most [`GROUP`]; `ways` is [`Deck::ways`] of them) from one
+    /// 64-bit draw, and returns the cards dealt, in slot order, in `out[from..to]`.
+    ///
+    /// Lemire's method over all the slots at once (batched ranged draws, after
+    /// Brackett-Rozinsky and Lemire): multiplying the draw by each slot count in turn
+    /// and keeping the high word gives each slot's offset, and the chain of products is
+    /// `draw × ways` written in mixed radix. So the offsets are uniform over all `ways`
+    /// deals exactly when that product's low word passes Lemire's test, and the whole
+    /// draw is redone otherwise (with probability under `ways / 2⁶⁴`).
     #[inline(always)]
-    fn place(&mut self, d: &mut Draws, next: usize, live: usize, word: u32) -> u8 {
-        let n = (live - next) as u32;
-        let m = u64::from(word) * u64::from(n);
-        let r = if (m as u32) < n {
-            d.below_rejecting(m, n)
-        } else {
-            (m >> 32) as u32
-        };
-        let r = next + r as usize;
-        let (x, y) = (self.cards[next % 64], self.cards[r % 64]);
-        self.cards[next % 64] = y;
-        self.cards[r % 64] = x;
-        y
+    fn deal(
+        &mut self,
+        d: &mut Draws,
+        from: usize,
+        to: usize,
+        ways: u64,
+        live: usize,
+        out: &mut [u8],
+    ) {
+        let mut offsets = [0u64; GROUP];
+        loop {
+            let mut low = d.rng.next_u64();
+            for (i, offset) in (from..to).zip(&mut offsets) {
+                let m = u128::from(low) * (live - i) as u128;
+                *offset = (m >> 64) as u64;
+                low = m as u64;
+            }
+            if low >= ways || low >= ways.wrapping_neg() % ways {
+                break;
+            }
+        }
+        for (i, &offset) in (from..to).zip(&offsets) {
+            let r = i + offset as usize;
+            let (x, y) = (self.cards[i % 64], self.cards[r % 64]);
+            self.cards[i % 64] = y;
+            self.cards[r % 64] = x;
+            out[i] = y;
+        }
     }
 }
 
@@ -447,7 +479,7 @@ fn random_batch(
 }
 
 /// [`BATCH`] trials of `N` players who all hold any two cards, with `COME` board cards to
-/// come: the `2N + COME` cards are dealt two from each 64-bit draw.
+/// come: the `2N + COME` cards are dealt up to [`GROUP`] from each 64-bit draw.
 fn random_trials<const N: usize, const COME: usize>(
     t: &Tables,
     board: Hand,
@@ -456,28 +488,50 @@ fn random_trials<const N: usize, const COME: usize>(
 ) -> Tally {
     let mut d = Draws::new(rng);
     let mut deck = Deck::new(known);
-    let keys: [Hand; 64] = std::array::from_fn(|id| {
-        Card::from_id(id as u8).map_or(Hand::EMPTY, |c| Hand::EMPTY.with(t, c))
-    });
     let live = deck.len;
+    let dealt_cards = 2 * N + COME;
+    // The draws' slot ranges and their numbers of ways, once for the batch.
+    let groups: [(usize, usize, u64); 3] = std::array::from_fn(|g| {
+        let from = (g * GROUP).min(dealt_cards);
+        let to = ((g + 1) * GROUP).min(dealt_cards);
+        (from, to, Deck::ways(from, to, live))
+    });
+    let keys: [u64; 64] = std::array::from_fn(|id| Card::from_id(id as u8).map_or(0, |c| t.key(c)));
+    let suits: [u64; 64] = std::array::from_fn(|id| {
+        Card::from_id(id as u8).map_or(0, |c| 1 << (16 * u32::from(c.suit()) + u32::from(c.rank())))
+    });
     let mut tally = Tally::new();
-    let mut dealt = [Hand::EMPTY; 2 * MAX_PLAYERS + 6];
+    let mut ids = [0u8; 2 * MAX_PLAYERS + 5];
     for _ in 0..BATCH {
-        let mut next = 0;
-        while next < 2 * N + COME {
-            let x = d.rng.next_u64();
-            dealt[next] = keys[usize::from(deck.place(&mut d, next, live, x as u32)) % 64];
-            if next + 1 < 2 * N + COME {
-                dealt[next + 1] =
-                    keys[usize::from(deck.place(&mut d, next + 1, live, (x >> 32) as u32)) % 64];
+        for &(from, to, ways) in &groups {
+            if from < to {
+                deck.deal(&mut d, from, to, ways, live, &mut ids);
             }
-            next += 2;
         }
-        let full = dealt[2 * N..2 * N + COME]
+        let runout = &ids[2 * N..dealt_cards];
+        let full = runout
             .iter()
-            .fold(board, |b, &c| b.join(c));
-        let strength: [u16; N] =
-            std::array::from_fn(|p| full.join(dealt[2 * p]).join(dealt[2 * p + 1]).strength(t));
+            .fold(board.key, |k, &c| k + keys[usize::from(c) % 64]);
+        let strength: [u16; N] = std::array::from_fn(|p| {
+            let (a, b) = (
+                usize::from(ids[2 * p]) % 64,
+                usize::from(ids[2 * p + 1]) % 64,
+            );
+            let key = full + keys[a] + keys[b];
+            let strength = t.non_flush_key(key);
+            match Tables::flush_suit(key) {
+                // The suits' rank bits only for the few flushes.
+                Some(s) => {
+                    let all = runout
+                        .iter()
+                        .fold(board.suits | suits[a] | suits[b], |m, &c| {
+                            m | suits[usize::from(c) % 64]
+                        });
+                    t.flush((all >> (16 * u32::from(s))) as u16)
+                }
+                None => strength,
+            }
+        });
         let top = strength.iter().copied().max().unwrap_or(0);
         let mut winners = 0;
         for (p, &s) in strength.iter().enumerate() {
@@ -538,4 +592,74 @@ fn weighted_batch(
         tally.by_winners[winners] += 1;
     }
     Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Seventeen cards (six seats and a board) dealt by three draws, 300,000 times from a
+    /// deck of 52: every card lands in every slot about equally often, so does every
+    /// ordered pair of cards in two slots, and a deal never repeats a card.
+    #[test]
+    fn dealing_many_cards_from_each_draw_is_uniform() {
+        let (cards, rounds) = (17, 300_000u32);
+        let mut d = Draws::new(rand_pcg::Pcg64::seed_from_u64(11));
+        let groups: Vec<(usize, usize, u64)> = (0..cards)
+            .step_by(GROUP)
+            .map(|from| {
+                let to = (from + GROUP).min(cards);
+                (from, to, Deck::ways(from, to, 52))
+            })
+            .collect();
+        assert_eq!(groups.len(), 3);
+        let mut count = vec![[0u32; 52]; cards];
+        // Pairs of slots dealt from one draw (0 and 1) and from two (7 and 8).
+        let mut pairs = [vec![0u32; 52 * 52], vec![0u32; 52 * 52]];
+        let mut ids = [0u8; 2 * MAX_PLAYERS + 5];
+        for _ in 0..rounds {
+            // A deck in card order each time, so that each card dealt shows the offset
+            // drawn for it (a deck kept shuffled from earlier deals would hide a bias).
+            let mut deck = Deck::new(0);
+            for &(from, to, ways) in &groups {
+                deck.deal(&mut d, from, to, ways, 52, &mut ids);
+            }
+            let seen = ids[..cards].iter().fold(0u64, |m, &c| m | 1 << c);
+            assert_eq!(seen.count_ones() as usize, cards);
+            for (slot, &c) in ids[..cards].iter().enumerate() {
+                count[slot][usize::from(c)] += 1;
+            }
+            for (pair, (a, b)) in pairs.iter_mut().zip([(0, 1), (7, 8)]) {
+                pair[usize::from(ids[a]) * 52 + usize::from(ids[b])] += 1;
+            }
+        }
+        // Each count is binomial(rounds, 1/52): its standard deviation is about 77.
+        let mean = f64::from(rounds) / 52.0;
+        let sd = (mean * (1.0 - 1.0 / 52.0)).sqrt();
+        for (slot, row) in count.iter().enumerate() {
+            for (card, &n) in row.iter().enumerate() {
+                let z = (f64::from(n) - mean) / sd;
+                assert!(z.abs() < 5.5, "slot {slot} card {card}: z = {z}");
+            }
+        }
+        // Each ordered pair of distinct cards: binomial(rounds, 1/2652), sd about 10.6.
+        let mean = f64::from(rounds) / 2652.0;
+        let sd = (mean * (1.0 - 1.0 / 2652.0)).sqrt();
+        for pair in &pairs {
+            for (cell, &n) in pair.iter().enumerate() {
+                if cell / 52 == cell % 52 {
+                    assert_eq!(n, 0);
+                    continue;
+                }
+                let z = (f64::from(n) - mean) / sd;
+                assert!(
+                    z.abs() < 5.5,
+                    "cards {} and {}: z = {z}",
+                    cell / 52,
+                    cell % 52
+                );
+            }
+        }
+    }
 }
