@@ -476,6 +476,8 @@ mod tests {
         for (ranges, board, dead) in [
             (&["AA, KK", "QQ, JJ:0.5", "T9s, 9h8h"][..], "", dead),
             (&["AA", "KK", "QQ", "JJ"][..], "", dead),
+            (&["AA", "KK", "QQ", "JJ", "TT"][..], "", dead),
+            (&["AA", "KK:0.5", "QQ", "JJ", "TT", "9h9s"][..], "", dead),
             (
                 &["AKs, QQ", "random", "JTs:0.25, 99", "A5s-A2s"][..],
                 "Kh 7d 2c 3s",

@@ -179,7 +179,25 @@ pub(super) fn enumerate(t: &Tables, groups: &[Group], players: usize, deck: &[Ca
 
 /// Counts one combination over every board whose lowest card is `deck[first]`.
 fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> Counts {
-    let mut holes = [Hand::EMPTY; MAX_PLAYERS];
+    // One copy per table size, so the compiler unrolls the players' loop.
+    match combination.len() {
+        2 => boards_from_n::<2>(t, combination, deck, first),
+        3 => boards_from_n::<3>(t, combination, deck, first),
+        4 => boards_from_n::<4>(t, combination, deck, first),
+        5 => boards_from_n::<5>(t, combination, deck, first),
+        _ => boards_from_n::<6>(t, combination, deck, first),
+    }
+}
+
+/// [`boards_from`] for `N` players: each board adds one to the count of its set of
+/// winners (no branch on who won), and the counts become shares at the end.
+fn boards_from_n<const N: usize>(
+    t: &Tables,
+    combination: &[u16],
+    deck: &[Card],
+    first: usize,
+) -> Counts {
+    let mut holes = [Hand::EMPTY; N];
     let mut held = 0u64;
     for (hand, &index) in holes.iter_mut().zip(combination) {
         let mut two = [deck[0]; 2];
@@ -202,7 +220,7 @@ fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> 
     }
     let rest = &rest[..n];
     let b1 = Hand::EMPTY.with(t, deck[first]);
-    let players = combination.len();
+    let mut by_winners = [0u64; 1 << MAX_PLAYERS];
     for i in 0..n {
         let b2 = b1.join(rest[i]);
         for j in i + 1..n {
@@ -211,27 +229,29 @@ fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> 
                 let b4 = b3.join(rest[k]);
                 for &last in &rest[k + 1..] {
                     let board = b4.join(last);
-                    let mut strength = [0u16; MAX_PLAYERS];
-                    let mut top = 0;
-                    for (s, &hole) in strength.iter_mut().zip(&holes[..players]) {
-                        *s = board.join(hole).strength(t);
-                        top = top.max(*s);
+                    let strength: [u16; N] =
+                        std::array::from_fn(|p| board.join(holes[p]).strength(t));
+                    let top = strength.iter().copied().max().unwrap_or(0);
+                    let mut winners = 0;
+                    for (p, &s) in strength.iter().enumerate() {
+                        winners |= usize::from(s == top) << p;
                     }
-                    let winners = strength[..players].iter().filter(|&&s| s == top).count();
-                    for (p, &s) in strength[..players].iter().enumerate() {
-                        if s == top {
-                            counts.equity[p] += SHARE_OF[winners];
-                            if winners == 1 {
-                                counts.win[p] += 1;
-                            } else {
-                                counts.tie[p] += 1;
-                            }
-                        }
-                    }
-                    counts.showdowns += 1;
+                    by_winners[winners] += 1;
                 }
             }
         }
+    }
+    for (m, &boards) in by_winners.iter().enumerate() {
+        let winners = m.count_ones() as usize;
+        for p in (0..N).filter(|p| m >> p & 1 == 1) {
+            counts.equity[p] += boards * SHARE_OF[winners];
+            if winners == 1 {
+                counts.win[p] += boards;
+            } else {
+                counts.tie[p] += boards;
+            }
+        }
+        counts.showdowns += boards;
     }
     counts
 }
