@@ -17,9 +17,10 @@ mod sample;
 
 /// Most players a question may hold.
 pub const MAX_PLAYERS: usize = 6;
-/// Exact enumeration when the showdowns to enumerate are at most this many; Monte Carlo
+/// Exact enumeration when the showdowns to evaluate are at most this many; Monte Carlo
 /// beyond. With a board, the product of the range sizes times the runouts; without, the
-/// groups of combinations under suit renaming times the boards.
+/// groups of combinations under suit renaming times the showdowns a group evaluates (at
+/// most the boards, and at most [`preflop::CASES`], its boards being counted by ranks).
 pub const EXACT_BUDGET: u64 = 500_000_000;
 /// Equity shares are counted in 60ths, so a pot split 2 to 6 ways is an integer share.
 const SHARE: u64 = 60;
@@ -104,7 +105,7 @@ impl Sums {
 
 /// Per-player integer counts over one combination of holdings and its runouts: equity
 /// in 60ths of a pot, outright wins, ties.
-#[derive(Default)]
+#[derive(Default, Debug, PartialEq)]
 struct Counts {
     showdowns: u64,
     equity: [u64; MAX_PLAYERS],
@@ -227,7 +228,8 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
     }
     if q.board.is_empty() {
         let dead = mask(&q.dead);
-        if let Some(groups) = preflop::groups(&holdings, dead, runouts, q.exact_budget) {
+        let per_group = runouts.min(preflop::CASES);
+        if let Some(groups) = preflop::groups(&holdings, dead, per_group, q.exact_budget) {
             let total = preflop::enumerate(tables(), &groups, players, &deck);
             return exact_answer(&total);
         }

@@ -3,10 +3,10 @@
 //! Renaming the suits of every card changes no showdown, so two combinations of holdings
 //! that a renaming maps onto each other have the same counts over all boards, provided
 //! the renaming keeps the dead cards where they are. Those renamings (all 24 when no card
-//! is dead) group the combinations; each group is enumerated once, over every board of
-//! the cards left, and counted at the sum of its members' weights. A board is built one
-//! card at a time with running sums of the evaluator's card keys and suit masks, so each
-//! player's hand costs one add, one flush test and one table read.
+//! is dead) group the combinations; each group is counted once, over every board of the
+//! cards left, at the sum of its members' weights. Within a group the boards are counted
+//! by their ranks wherever their suits cannot matter (see [`boards_n`]), so a group costs
+//! a few tens of thousands of evaluations, not one per board.
 
 use cardtables::{colex, Card};
 use rayon::prelude::*;
@@ -32,12 +32,17 @@ const MAX_COMBINATIONS: u64 = 1 << 21;
 /// Holdings of two cards.
 const HOLDINGS: usize = colex::binomial(52, 2) as usize;
 
+/// The most showdowns one group evaluates ([`boards_n`]): 6,175 rank multisets, and per
+/// suit 1,287 suited boards, 715 × 13 four-suited cases and 286 × 91 three-suited ones.
+pub(super) const CASES: u64 = 6_175 + 4 * (1_287 + 715 * 13 + 286 * 91);
+
 /// The combinations of disjoint holdings in groups under the suit renamings that keep
-/// `dead` in place; `None` when the groups times `runouts` would exceed `budget`.
+/// `dead` in place; `None` when the groups times `per_group` showdowns would exceed
+/// `budget`.
 pub(super) fn groups(
     holdings: &[Holdings],
     dead: u64,
-    runouts: u64,
+    per_group: u64,
     budget: u64,
 ) -> Option<Vec<Group>> {
     let renamings = renamings(dead);
@@ -47,7 +52,7 @@ pub(super) fn groups(
         .iter()
         .try_fold(1u64, |acc, h| acc.checked_mul(h.len() as u64))?;
     if product > MAX_COMBINATIONS
-        || (product / renamings.len() as u64).checked_mul(runouts)? > budget
+        || (product / renamings.len() as u64).checked_mul(per_group)? > budget
     {
         return None;
     }
@@ -109,7 +114,7 @@ pub(super) fn groups(
         }
     }
     (groups.len() as u64)
-        .checked_mul(runouts)
+        .checked_mul(per_group)
         .filter(|&work| work <= budget)
         .map(|_| groups)
 }
@@ -161,42 +166,48 @@ fn seat(
 /// Counts every group over every board of `deck` (the cards not dead) that avoids its
 /// holdings: each group at its weight.
 pub(super) fn enumerate(t: &Tables, groups: &[Group], players: usize, deck: &[Card]) -> Sums {
-    // Work items: a group and the first (lowest) card of its board.
-    let items: Vec<(usize, usize)> = (0..groups.len())
-        .flat_map(|g| (0..deck.len()).map(move |first| (g, first)))
-        .collect();
-    let parts: Vec<Counts> = items
+    let parts: Vec<Counts> = groups
         .par_iter()
-        .map(|&(g, first)| boards_from(t, &groups[g].combination[..players], deck, first))
+        .map(|g| boards(t, &g.combination[..players], deck))
         .collect();
     // Summed in a fixed order, so the answer does not depend on the thread count.
     let mut sums = Sums::new(players);
-    for (&(g, _), counts) in items.iter().zip(&parts) {
-        sums.add_counts(counts, groups[g].weight, groups[g].members);
+    for (g, counts) in groups.iter().zip(&parts) {
+        sums.add_counts(counts, g.weight, g.members);
     }
     sums
 }
 
-/// Counts one combination over every board whose lowest card is `deck[first]`.
-fn boards_from(t: &Tables, combination: &[u16], deck: &[Card], first: usize) -> Counts {
+/// Counts one combination over every board of the cards of `deck` it leaves.
+fn boards(t: &Tables, combination: &[u16], deck: &[Card]) -> Counts {
     // One copy per table size, so the compiler unrolls the players' loop.
     match combination.len() {
-        2 => boards_from_n::<2>(t, combination, deck, first),
-        3 => boards_from_n::<3>(t, combination, deck, first),
-        4 => boards_from_n::<4>(t, combination, deck, first),
-        5 => boards_from_n::<5>(t, combination, deck, first),
-        _ => boards_from_n::<6>(t, combination, deck, first),
+        2 => boards_n::<2>(t, combination, deck),
+        3 => boards_n::<3>(t, combination, deck),
+        4 => boards_n::<4>(t, combination, deck),
+        5 => boards_n::<5>(t, combination, deck),
+        _ => boards_n::<6>(t, combination, deck),
     }
 }
 
-/// [`boards_from`] for `N` players: each board adds one to the count of its set of
-/// winners (no branch on who won), and the counts become shares at the end.
-fn boards_from_n<const N: usize>(
-    t: &Tables,
-    combination: &[u16],
-    deck: &[Card],
-    first: usize,
-) -> Counts {
+/// Rank multisets of five cards, by colex index (as the evaluator indexes them).
+const RANK_MULTISETS: usize = colex::binomial(13 + 4, 5) as usize;
+
+/// [`boards`] for `N` players, counting boards by their ranks where suits cannot matter.
+///
+/// A board with at most two cards of each suit gives no one a flush (two hole cards
+/// more make four), so its showdown depends on its ranks alone: such boards are counted
+/// per rank multiset and evaluated once. A board with three or more cards of one suit
+/// (one suit at most, in five cards) is taken by that suit's cards, which matter, and
+/// the other cards' ranks: the others hold at most two of any suit, so only their ranks
+/// matter. Those are evaluated per suited set and off-suit ranks, and only when someone
+/// can hold five of the suit; otherwise they too are decided by ranks alone.
+///
+/// So the counts are, per rank multiset, all its boards at the ranks-only showdown, then
+/// for each suited case that someone can make a flush of: its boards moved from the
+/// ranks-only winners to its own. Every count is a product of binomials of the cards of
+/// each rank (and suit) left.
+fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> Counts {
     let mut holes = [Hand::EMPTY; N];
     let mut held = 0u64;
     for (hand, &index) in holes.iter_mut().zip(combination) {
@@ -205,43 +216,90 @@ fn boards_from_n<const N: usize>(
         *hand = Hand::of(t, &two);
         held |= mask(&two);
     }
-    let mut counts = Counts::default();
-    if held >> deck[first].id() & 1 == 1 {
-        return counts;
+    // The cards a board can take: by rank, the mask of their suits.
+    let mut suits_left = [0u8; 13];
+    for c in deck.iter().filter(|c| held >> c.id() & 1 == 0) {
+        suits_left[usize::from(c.rank())] |= 1 << c.suit();
     }
-    // The cards left after the first, on the stack.
-    let mut rest = [Hand::EMPTY; 52];
-    let mut n = 0;
-    for &c in &deck[first + 1..] {
-        if held >> c.id() & 1 == 0 {
-            rest[n] = Hand::EMPTY.with(t, c);
-            n += 1;
-        }
-    }
-    let rest = &rest[..n];
-    let b1 = Hand::EMPTY.with(t, deck[first]);
-    let mut by_winners = [0u64; 1 << MAX_PLAYERS];
-    for i in 0..n {
-        let b2 = b1.join(rest[i]);
-        for j in i + 1..n {
-            let b3 = b2.join(rest[j]);
-            for k in j + 1..n {
-                let b4 = b3.join(rest[k]);
-                for &last in &rest[k + 1..] {
-                    let board = b4.join(last);
-                    let strength: [u16; N] =
-                        std::array::from_fn(|p| board.join(holes[p]).strength(t));
-                    let top = strength.iter().copied().max().unwrap_or(0);
-                    let mut winners = 0;
-                    for (p, &s) in strength.iter().enumerate() {
-                        winners |= usize::from(s == top) << p;
+    let rank_key: [u64; 13] =
+        std::array::from_fn(|r| t.key(Card::new(r as u8, 0).expect("rank < 13")));
+    let choose = |n: u32, k: usize| u64::from(colex::binomial(n as usize, k));
+    // The winners of a board by ranks alone (no one has a flush), from its ranks' keys.
+    let ranks_only = |board_key: u64| -> usize {
+        let strength: [u16; N] = std::array::from_fn(|p| t.non_flush_key(board_key + holes[p].key));
+        winners(&strength)
+    };
+    let mut by_winners = [0i64; 1 << MAX_PLAYERS];
+    // Boards moved out of each rank multiset's ranks-only count.
+    let mut moved = vec![0i64; RANK_MULTISETS];
+    for suit in 0..4u32 {
+        // The most cards of this suit a player holds: a flush needs 5 − that on board.
+        let most = holes
+            .iter()
+            .map(|h| (h.suits >> (16 * suit) & 0x1fff).count_ones() as usize)
+            .max()
+            .unwrap_or(0);
+        let suited_left: u16 = (0..13)
+            .filter(|&r| suits_left[r] >> suit & 1 == 1)
+            .fold(0, |m, r| m | 1 << r);
+        // Off-suit cards left by rank.
+        let off: [u32; 13] = std::array::from_fn(|r| (suits_left[r] & !(1 << suit)).count_ones());
+        for k in (5 - most).max(3)..=5 {
+            for_each_subset(suited_left, k, |suited| {
+                let suited_key: u64 = (0..13)
+                    .filter(|&r| suited >> r & 1 == 1)
+                    .map(|r| rank_key[r])
+                    .sum();
+                // The 5 − k off-suit cards, as a sorted rank multiset with its count.
+                for_each_multiset_upto(5 - k, &off, |extra, ways| {
+                    let board_key = suited_key + extra.iter().map(|&r| rank_key[r]).sum::<u64>();
+                    let strength: [u16; N] = std::array::from_fn(|p| {
+                        let plain = t.non_flush_key(board_key + holes[p].key);
+                        let flush = suited | (holes[p].suits >> (16 * suit)) as u16 & 0x1fff;
+                        if flush.count_ones() >= 5 {
+                            plain.max(t.flush(flush))
+                        } else {
+                            plain
+                        }
+                    });
+                    let ways = ways as i64;
+                    by_winners[winners(&strength)] += ways;
+                    let mut ranks = [0usize; 5];
+                    for (slot, r) in ranks.iter_mut().zip(
+                        (0..13)
+                            .filter(|&r| suited >> r & 1 == 1)
+                            .chain(extra.iter().copied()),
+                    ) {
+                        *slot = r;
                     }
-                    by_winners[winners] += 1;
-                }
-            }
+                    ranks.sort_unstable();
+                    moved[multiset_index(&ranks)] += ways;
+                });
+            });
         }
     }
+    // Every rank multiset: its boards (a product of binomials), less those moved.
+    let left: [u32; 13] = std::array::from_fn(|r| suits_left[r].count_ones());
+    let mut ranks = [0usize; 5];
+    each_rank_multiset(&mut ranks, 0, 0, &mut |ranks| {
+        let mut all = 1u64;
+        let mut i = 0;
+        while i < 5 {
+            let r = ranks[i];
+            let m = ranks[i..].iter().take_while(|&&x| x == r).count();
+            all *= choose(left[r], m);
+            i += m;
+        }
+        let rest = all as i64 - moved[multiset_index(ranks)];
+        debug_assert!(rest >= 0);
+        if rest > 0 {
+            let key = ranks.iter().map(|&r| rank_key[r]).sum();
+            by_winners[ranks_only(key)] += rest;
+        }
+    });
+    let mut counts = Counts::default();
     for (m, &boards) in by_winners.iter().enumerate() {
+        let boards = u64::try_from(boards).expect("a count of boards");
         let winners = m.count_ones() as usize;
         for p in (0..N).filter(|p| m >> p & 1 == 1) {
             counts.equity[p] += boards * SHARE_OF[winners];
@@ -254,4 +312,213 @@ fn boards_from_n<const N: usize>(
         counts.showdowns += boards;
     }
     counts
+}
+
+/// The set of players holding the top strength, as a bit mask.
+#[inline]
+fn winners(strength: &[u16]) -> usize {
+    let top = strength.iter().copied().max().unwrap_or(0);
+    strength
+        .iter()
+        .enumerate()
+        .fold(0, |m, (p, &s)| m | usize::from(s == top) << p)
+}
+
+/// Every `k`-subset of the bits of `mask`.
+fn for_each_subset(mask: u16, k: usize, mut f: impl FnMut(u16)) {
+    fn go(mask: u16, k: usize, from: u32, chosen: u16, f: &mut impl FnMut(u16)) {
+        if k == 0 {
+            f(chosen);
+            return;
+        }
+        for r in from..13 {
+            if mask >> r & 1 == 1 {
+                go(mask, k - 1, r + 1, chosen | 1 << r, f);
+            }
+        }
+    }
+    go(mask, k, 0, 0, &mut f);
+}
+
+/// Every sorted multiset of `k` ≤ 2 ranks with the number of ways to take it from
+/// `left[r]` cards of each rank r (only those with at least one way).
+fn for_each_multiset_upto(k: usize, left: &[u32; 13], mut f: impl FnMut(&[usize], u64)) {
+    let choose = |n: u32, k: usize| u64::from(colex::binomial(n as usize, k));
+    match k {
+        0 => f(&[], 1),
+        1 => {
+            for (r, &n) in left.iter().enumerate() {
+                if n > 0 {
+                    f(&[r], u64::from(n));
+                }
+            }
+        }
+        _ => {
+            debug_assert_eq!(k, 2);
+            for a in 0..13 {
+                if left[a] >= 2 {
+                    f(&[a, a], choose(left[a], 2));
+                }
+                for b in a + 1..13 {
+                    if left[a] > 0 && left[b] > 0 {
+                        f(&[a, b], u64::from(left[a] * left[b]));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every sorted multiset of five ranks with no rank five times.
+fn each_rank_multiset(
+    ranks: &mut [usize; 5],
+    depth: usize,
+    from: usize,
+    f: &mut impl FnMut(&[usize; 5]),
+) {
+    if depth == 5 {
+        if ranks[0] != ranks[4] {
+            f(ranks);
+        }
+        return;
+    }
+    for r in from..13 {
+        ranks[depth] = r;
+        each_rank_multiset(ranks, depth + 1, r, f);
+    }
+}
+
+/// The colex index of a sorted multiset of five ranks, dense in `0..RANK_MULTISETS`.
+fn multiset_index(sorted: &[usize; 5]) -> usize {
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| colex::binomial(r + i, i + 1) as usize)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::holdem::eval::tables;
+    use rand::{RngExt, SeedableRng};
+
+    /// Every board dealt one by one and every hand evaluated whole.
+    fn every_board(t: &Tables, combination: &[u16], deck: &[Card]) -> Counts {
+        let holes: Vec<[Card; 2]> = combination
+            .iter()
+            .map(|&index| {
+                let mut two = [deck[0]; 2];
+                colex::unrank(u32::from(index), 2, &mut two);
+                two
+            })
+            .collect();
+        let held: u64 = holes.iter().map(|h| mask(h)).fold(0, |a, b| a | b);
+        let left: Vec<Card> = deck
+            .iter()
+            .copied()
+            .filter(|c| held >> c.id() & 1 == 0)
+            .collect();
+        let mut by_winners = [0u64; 1 << MAX_PLAYERS];
+        let mut board = [0usize; 5];
+        fn each(
+            n: usize,
+            board: &mut [usize; 5],
+            depth: usize,
+            from: usize,
+            f: &mut impl FnMut(&[usize; 5]),
+        ) {
+            if depth == 5 {
+                f(board);
+                return;
+            }
+            for i in from..n {
+                board[depth] = i;
+                each(n, board, depth + 1, i + 1, f);
+            }
+        }
+        each(left.len(), &mut board, 0, 0, &mut |b| {
+            let strength: Vec<u16> = holes
+                .iter()
+                .map(|h| {
+                    t.evaluate(&[
+                        h[0], h[1], left[b[0]], left[b[1]], left[b[2]], left[b[3]], left[b[4]],
+                    ])
+                })
+                .collect();
+            by_winners[winners(&strength)] += 1;
+        });
+        let mut counts = Counts::default();
+        for (m, &boards) in by_winners.iter().enumerate() {
+            let winners = m.count_ones() as usize;
+            for p in (0..holes.len()).filter(|p| m >> p & 1 == 1) {
+                counts.equity[p] += boards * SHARE_OF[winners];
+                if winners == 1 {
+                    counts.win[p] += boards;
+                } else {
+                    counts.tie[p] += boards;
+                }
+            }
+            counts.showdowns += boards;
+        }
+        counts
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "brute force: run with --release")]
+    fn counting_boards_by_ranks_equals_dealing_every_board() {
+        let t = tables();
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+        for case in 0..60 {
+            let players = 2 + case % 5;
+            // Twenty to thirty dead cards keep the brute force quick; every third case
+            // deals suited holdings, so three suited board cards can make a flush.
+            let mut ids: Vec<u8> = (0..52).collect();
+            for i in 0..52 {
+                let j = rng.random_range(i..52);
+                ids.swap(i, j);
+            }
+            let mut holes: Vec<[u8; 2]> = ids[..2 * players]
+                .chunks(2)
+                .map(|h| [h[0].min(h[1]), h[0].max(h[1])])
+                .collect();
+            if case % 3 == 0 {
+                // Make each holding suited where its suit's other card is still free.
+                for h in &mut holes {
+                    let partner = (h[0] % 4..52)
+                        .step_by(4)
+                        .find(|&x| x != h[0] && ids[2 * players..].contains(&x));
+                    if let Some(x) = partner {
+                        let pos = ids.iter().position(|&y| y == x).expect("free card");
+                        let old = h[1];
+                        ids[pos] = old;
+                        *h = [h[0].min(x), h[0].max(x)];
+                    }
+                }
+            }
+            let held: Vec<u8> = holes.iter().flatten().copied().collect();
+            let free: Vec<u8> = ids.iter().copied().filter(|x| !held.contains(x)).collect();
+            let dead = 20 + case % 11;
+            let deck: Vec<Card> = {
+                let mut d: Vec<u8> = free[dead..].to_vec();
+                d.extend(&held);
+                d.sort_unstable();
+                d.into_iter()
+                    .map(|id| Card::from_id(id).expect("id < 52"))
+                    .collect()
+            };
+            let combination: Vec<u16> = holes
+                .iter()
+                .map(|h| {
+                    let cards = [Card::from_id(h[0]).unwrap(), Card::from_id(h[1]).unwrap()];
+                    colex::index_of(&cards) as u16
+                })
+                .collect();
+            assert_eq!(
+                boards(t, &combination, &deck),
+                every_board(t, &combination, &deck),
+                "case {case}: holes {holes:?}"
+            );
+        }
+    }
 }
