@@ -242,6 +242,12 @@ fn range_equity(c: &mut Criterion) {
             "",
             true,
         ),
+        (
+            "exact_preflop_TT+AQ+_v_QQ+AK_v_TT",
+            &["TT+,AQs+,AQo+", "QQ+,AK", "TT"][..],
+            "",
+            true,
+        ),
         ("mc_2M_random_x3", &["random"; 3][..], "", false),
         ("mc_2M_random_x6", &["random"; 6][..], "", false),
         (
