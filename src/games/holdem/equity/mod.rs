@@ -113,6 +113,27 @@ struct Counts {
     tie: [u64; MAX_PLAYERS],
 }
 
+impl Counts {
+    /// The counts of showdowns tallied by who won: `by_winners[m]` showdowns were won by
+    /// the players in the bit mask `m` (a split when more than one).
+    fn from_winners(by_winners: &[u64; 1 << MAX_PLAYERS]) -> Counts {
+        let mut counts = Counts::default();
+        for (m, &showdowns) in by_winners.iter().enumerate() {
+            let winners = m.count_ones() as usize;
+            for p in (0..MAX_PLAYERS).filter(|p| m >> p & 1 == 1) {
+                counts.equity[p] += showdowns * SHARE_OF[winners];
+                if winners == 1 {
+                    counts.win[p] += showdowns;
+                } else {
+                    counts.tie[p] += showdowns;
+                }
+            }
+            counts.showdowns += showdowns;
+        }
+        counts
+    }
+}
+
 impl Sums {
     /// Adds a combination's counts at its weight, for `members` combinations alike.
     fn add_counts(&mut self, c: &Counts, weight: f64, members: u64) {

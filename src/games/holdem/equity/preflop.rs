@@ -11,7 +11,7 @@
 use cardtables::{colex, Card};
 use rayon::prelude::*;
 
-use super::{mask, Counts, Hand, Holdings, Sums, MAX_PLAYERS, SHARE_OF};
+use super::{mask, Counts, Hand, Holdings, Sums, MAX_PLAYERS};
 use crate::games::holdem::eval::Tables;
 
 /// A combination of holdings by their colex indices, in player order.
@@ -297,21 +297,9 @@ fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> C
             by_winners[ranks_only(key)] += rest;
         }
     });
-    let mut counts = Counts::default();
-    for (m, &boards) in by_winners.iter().enumerate() {
-        let boards = u64::try_from(boards).expect("a count of boards");
-        let winners = m.count_ones() as usize;
-        for p in (0..N).filter(|p| m >> p & 1 == 1) {
-            counts.equity[p] += boards * SHARE_OF[winners];
-            if winners == 1 {
-                counts.win[p] += boards;
-            } else {
-                counts.tie[p] += boards;
-            }
-        }
-        counts.showdowns += boards;
-    }
-    counts
+    Counts::from_winners(
+        &by_winners.map(|boards| u64::try_from(boards).expect("a count of boards")),
+    )
 }
 
 /// The set of players holding the top strength, as a bit mask.
@@ -448,20 +436,7 @@ mod tests {
                 .collect();
             by_winners[winners(&strength)] += 1;
         });
-        let mut counts = Counts::default();
-        for (m, &boards) in by_winners.iter().enumerate() {
-            let winners = m.count_ones() as usize;
-            for p in (0..holes.len()).filter(|p| m >> p & 1 == 1) {
-                counts.equity[p] += boards * SHARE_OF[winners];
-                if winners == 1 {
-                    counts.win[p] += boards;
-                } else {
-                    counts.tie[p] += boards;
-                }
-            }
-            counts.showdowns += boards;
-        }
-        counts
+        Counts::from_winners(&by_winners)
     }
 
     #[test]
