@@ -496,10 +496,12 @@ fn random_trials<const N: usize, const COME: usize>(
         let to = ((g + 1) * GROUP).min(dealt_cards);
         (from, to, Deck::ways(from, to, live))
     });
-    let keys: [u64; 64] = std::array::from_fn(|id| Card::from_id(id as u8).map_or(0, |c| t.key(c)));
-    let suits: [u64; 64] = std::array::from_fn(|id| {
-        Card::from_id(id as u8).map_or(0, |c| 1 << (16 * u32::from(c.suit()) + u32::from(c.rank())))
+    // Each card's evaluator key and suit bit, as `Hand` holds them.
+    let card: [Hand; 64] = std::array::from_fn(|id| {
+        Card::from_id(id as u8).map_or(Hand::EMPTY, |c| Hand::EMPTY.with(t, c))
     });
+    let keys = card.map(|h| h.key);
+    let suits = card.map(|h| h.suits);
     let mut tally = Tally::new();
     let mut ids = [0u8; 2 * MAX_PLAYERS + 5];
     for _ in 0..BATCH {
