@@ -590,6 +590,13 @@ mod tests {
                 "Kh 7d 2c 3s",
                 String::new(),
             ),
+            // Over 8,192 disjoint combinations but under 2^18: one joint table holding
+            // card ids rather than hands.
+            (
+                &["22+:0.5, KTo+", "A2s+, K9s+:0.7", "AA, KK:0.5"][..],
+                "Kh 7d 2c 3s",
+                String::new(),
+            ),
             // Five random seats on the river with eleven cards left: ten are dealt, more
             // than one 64-bit draw deals.
             (&["random"; 5][..], "Ah Kd 7c 7s 2h", {

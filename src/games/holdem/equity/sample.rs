@@ -206,112 +206,178 @@ impl<T: Copy> Alias<T> {
 /// Most combinations of the weighted seats' holdings drawn as one.
 const MAX_JOINT: u64 = 1 << 18;
 
-/// How the seats that draw by weight are dealt.
-enum Weighted {
-    /// Every disjoint combination of their holdings in one alias table, at the product
-    /// of the weights: one draw a trial and none drawn again. The hands are by seat.
-    Joint(Alias<([Hand; MAX_PLAYERS], u64)>),
-    /// Each seat from its own table (`None` for a random seat), the whole deal drawn
-    /// again on a shared card: when the combinations are too many to list.
-    Apart(Vec<Option<Alias<(Hand, u64)>>>),
+/// How the seats that draw by weight are dealt: the smallest ranges jointly (every
+/// disjoint combination of their holdings in one alias table, at the product of the
+/// weights, up to [`MAX_JOINT`] combinations), the others each from its own table, and
+/// the whole deal drawn again when a seat drawn apart shares a card. That is rejection
+/// sampling from a proposal proportional to the product of the weights, so every
+/// disjoint combination comes up at its product exactly; with every seat in the joint
+/// table nothing is ever drawn again.
+struct Weighted {
+    /// The joint seats' combinations.
+    joint: Joint,
+    /// The seats in the joint table.
+    joint_seats: Vec<usize>,
+    /// The other weighted seats, with their tables.
+    apart: Vec<(usize, Alias<(Hand, u64)>)>,
+    /// Each card id's hand and bit; empty for [`NO_CARD`].
+    card: [(Hand, u64); 64],
+}
+
+/// The card id of no card, in a joint combination's seats that it does not deal.
+const NO_CARD: u8 = 63;
+
+/// Joint tables of more combinations than this hold card ids rather than hands.
+const JOINT_AS_HANDS: usize = 1 << 13;
+
+/// A joint table: small ones hold each combination's hands by seat and its cards, ready
+/// to use (104 bytes a combination); large ones hold two card ids a seat
+/// ([`NO_CARD`] for the seats it does not deal), twelve bytes a combination, so that
+/// they stay in cache.
+enum Joint {
+    Hands(Alias<([Hand; MAX_PLAYERS], u64)>),
+    Ids(Alias<[u8; 2 * MAX_PLAYERS]>),
 }
 
 impl Weighted {
     /// The weighted seats' hands into `holes` (by seat) and their cards as a mask.
     #[inline]
     fn deal(&self, d: &mut Draws, holes: &mut [Hand; MAX_PLAYERS]) -> Result<u64, EquityError> {
-        match self {
-            Weighted::Joint(joint) => {
-                let (hands, cards) = joint.draw(d);
-                *holes = hands;
-                Ok(cards)
-            }
-            Weighted::Apart(tables) => {
-                let mut used = 0u64;
-                let mut rejections = 0u32;
-                let mut p = 0;
-                while p < tables.len() {
-                    let Some(alias) = &tables[p] else {
-                        p += 1;
-                        continue;
-                    };
-                    let (hand, cards) = alias.draw(d);
-                    if used & cards != 0 {
-                        rejections += 1;
-                        if rejections > MAX_REJECTIONS {
-                            return Err(EquityError::NoDeal);
-                        }
-                        used = 0;
-                        p = 0;
-                        continue;
-                    }
-                    holes[p] = hand;
-                    used |= cards;
-                    p += 1;
+        let mut rejections = 0u32;
+        'deal: loop {
+            let mut used = 0;
+            match &self.joint {
+                Joint::Hands(joint) => {
+                    let (hands, cards) = joint.draw(d);
+                    *holes = hands;
+                    used = cards;
                 }
-                Ok(used)
+                Joint::Ids(joint) => {
+                    let ids = joint.draw(d);
+                    for &p in &self.joint_seats {
+                        let (a, b) = (
+                            self.card[usize::from(ids[2 * p]) % 64],
+                            self.card[usize::from(ids[2 * p + 1]) % 64],
+                        );
+                        holes[p % MAX_PLAYERS] = a.0.join(b.0);
+                        used |= a.1 | b.1;
+                    }
+                }
             }
+            for (p, alias) in &self.apart {
+                let (hand, cards) = alias.draw(d);
+                if used & cards != 0 {
+                    rejections += 1;
+                    if rejections > MAX_REJECTIONS {
+                        return Err(EquityError::NoDeal);
+                    }
+                    continue 'deal;
+                }
+                holes[*p] = hand;
+                used |= cards;
+            }
+            return Ok(used);
         }
     }
 }
 
-/// The weighted seats' deal: joint when their combinations number at most
-/// [`MAX_JOINT`], else apart. `ranges[p]` is `None` for a random seat.
+/// The weighted seats' deal (see [`Weighted`]): seats join the joint table from the
+/// smallest range up while their combinations number at most [`MAX_JOINT`] (the first
+/// always joins). `ranges[p]` is `None` for a random seat.
 fn weighted(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Weighted, EquityError> {
-    let product = ranges
-        .iter()
-        .flatten()
-        .try_fold(1u64, |acc, h| acc.checked_mul(h.len() as u64));
-    if product.is_some_and(|n| n <= MAX_JOINT) {
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
-        fn seat(
-            t: &Tables,
-            ranges: &[Option<&Holdings>],
-            p: usize,
-            used: u64,
-            weight: f64,
-            hands: &mut [Hand; MAX_PLAYERS],
-            out: &mut (Vec<([Hand; MAX_PLAYERS], u64)>, Vec<f64>),
-        ) {
-            let Some(range) = ranges.get(p) else {
-                out.0.push((*hands, used));
-                out.1.push(weight);
-                return;
-            };
-            let Some(range) = range else {
-                return seat(t, ranges, p + 1, used, weight, hands, out);
-            };
-            for (hole, w) in range.iter() {
-                let cards = super::mask(hole);
-                if used & cards == 0 {
-                    hands[p] = Hand::of(t, hole);
-                    seat(t, ranges, p + 1, used | cards, weight * w, hands, out);
-                }
-            }
-            hands[p] = Hand::EMPTY;
+    let mut by_size: Vec<usize> = (0..ranges.len()).filter(|&p| ranges[p].is_some()).collect();
+    by_size.sort_by_key(|&p| (ranges[p].map_or(0, Vec::len), p));
+    let mut in_joint = vec![false; ranges.len()];
+    let mut product = 1u64;
+    for (i, &p) in by_size.iter().enumerate() {
+        let size = ranges[p].map_or(1, Vec::len) as u64;
+        if i > 0 && product.saturating_mul(size) > MAX_JOINT {
+            break;
         }
-        let mut out = (Vec::new(), Vec::new());
-        seat(t, ranges, 0, 0, 1.0, &mut hands, &mut out);
-        let (items, weights) = out;
-        if items.is_empty() {
-            return Err(EquityError::NoDeal);
-        }
-        return Ok(Weighted::Joint(Alias::new(items, &weights)));
+        product = product.saturating_mul(size);
+        in_joint[p] = true;
     }
-    Ok(Weighted::Apart(
-        ranges
-            .iter()
-            .map(|r| {
-                r.map(|h| {
-                    let items = h
-                        .iter()
-                        .map(|(hole, _)| (Hand::of(t, hole), super::mask(hole)));
-                    let weights: Vec<f64> = h.iter().map(|&(_, w)| w).collect();
-                    Alias::new(items.collect(), &weights)
-                })
+    let joint_ranges: Vec<Option<&Holdings>> = ranges
+        .iter()
+        .zip(&in_joint)
+        .map(|(r, &joint)| if joint { *r } else { None })
+        .collect();
+    let mut ids = [NO_CARD; 2 * MAX_PLAYERS];
+    fn seat(
+        ranges: &[Option<&Holdings>],
+        p: usize,
+        used: u64,
+        weight: f64,
+        ids: &mut [u8; 2 * MAX_PLAYERS],
+        out: &mut (Vec<[u8; 2 * MAX_PLAYERS]>, Vec<f64>),
+    ) {
+        let Some(range) = ranges.get(p) else {
+            out.0.push(*ids);
+            out.1.push(weight);
+            return;
+        };
+        let Some(range) = range else {
+            return seat(ranges, p + 1, used, weight, ids, out);
+        };
+        for (hole, w) in range.iter() {
+            let cards = super::mask(hole);
+            if used & cards == 0 {
+                ids[2 * p] = hole[0].id();
+                ids[2 * p + 1] = hole[1].id();
+                seat(ranges, p + 1, used | cards, weight * w, ids, out);
+            }
+        }
+        ids[2 * p] = NO_CARD;
+        ids[2 * p + 1] = NO_CARD;
+    }
+    let mut out = (Vec::new(), Vec::new());
+    seat(&joint_ranges, 0, 0, 1.0, &mut ids, &mut out);
+    let (items, weights) = out;
+    if items.is_empty() {
+        return Err(EquityError::NoDeal);
+    }
+    let apart = (0..ranges.len())
+        .filter(|&p| !in_joint[p])
+        .filter_map(|p| {
+            ranges[p].map(|h| {
+                let items = h
+                    .iter()
+                    .map(|(hole, _)| (Hand::of(t, hole), super::mask(hole)));
+                let weights: Vec<f64> = h.iter().map(|&(_, w)| w).collect();
+                (p, Alias::new(items.collect(), &weights))
             })
-            .collect(),
-    ))
+        })
+        .collect();
+    let card: [(Hand, u64); 64] = std::array::from_fn(|id| {
+        Card::from_id(id as u8).map_or((Hand::EMPTY, 0), |c| (Hand::EMPTY.with(t, c), 1 << id))
+    });
+    let joint = if items.len() <= JOINT_AS_HANDS {
+        let hands: Vec<([Hand; MAX_PLAYERS], u64)> = items
+            .iter()
+            .map(|ids| {
+                let pair = |p: usize| {
+                    let (a, b) = (
+                        card[usize::from(ids[2 * p]) % 64],
+                        card[usize::from(ids[2 * p + 1]) % 64],
+                    );
+                    (a.0.join(b.0), a.1 | b.1)
+                };
+                (
+                    std::array::from_fn(|p| pair(p).0),
+                    (0..MAX_PLAYERS).fold(0, |m, p| m | pair(p).1),
+                )
+            })
+            .collect();
+        Joint::Hands(Alias::new(hands, &weights))
+    } else {
+        Joint::Ids(Alias::new(items, &weights))
+    };
+    Ok(Weighted {
+        joint,
+        joint_seats: (0..ranges.len()).filter(|&p| in_joint[p]).collect(),
+        apart,
+        card,
+    })
 }
 
 /// Seeded trials, in rounds of [`ROUND`] batches, until the standard error is reached.
