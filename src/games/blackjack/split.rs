@@ -44,11 +44,14 @@
 //!   hand's cards);
 //! - CDP1: the play that is optimal from the shoe less the upcard, both pair cards and the
 //!   hand's cards, for every split hand;
-//! - CDP: the play that is optimal from the shoe less the upcard, the pair cards removed
-//!   by splitting so far (one per hand formed when the hand's decisions are made: two, or
-//!   more after resplits) and its cards — the standard definition, under which CDP is
-//!   CDP1 when no resplit is allowed. A pair card that completes an earlier hand's first
-//!   two cards is that hand's card, not a split's, and does not change the play;
+//! - CDP: Eric Farmer's definition, computed as his calculator computes it
+//!   ([`Splitter::farmer_sum`]): the split is written as a sum of one-hand values, each
+//!   from the shoe less the upcard and some number of pair cards (the ones that started
+//!   hands, and more from expanding other hands' non-pair cards as 1 − 1(pair card)), and
+//!   each value is played as is optimal from its own shoe. CDP is CDP1 when no resplit is
+//!   allowed. Its terms are played differently, so the sum is the standard calculators'
+//!   CDP figure, not the EV of one play that a deal could check; with one play for every
+//!   term the same sum is that play's exact EV (a test holds it to the pattern sum);
 //! - a chart: the basic strategy chart's total-dependent play.
 //!
 //! Resplitting happens whenever allowed (or, for a chart, when the chart splits the pair).
@@ -70,7 +73,7 @@ pub(super) struct Play {
 
 /// Which play a post-split hand uses, as the caches key it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Strategy {
+pub(crate) enum Strategy {
     /// CDZ-: the unsplit hand's play, given by the caller.
     Unsplit,
     /// A basic strategy chart's play, given by the caller.
@@ -394,6 +397,11 @@ impl Splitter {
     ) -> f64 {
         let p = self.pair;
         let resplit = resplit && (p != ACE || rules.resplit_aces);
+        if let (Mode::Optimal(PostSplit::Cdp, given), false) = (mode, self.infinite) {
+            return self.farmer_sum(rules, main, given, resplit, memo, &|a| {
+                Strategy::Level(a + 2)
+            });
+        }
         let max_hands = usize::from(rules.max_split_hands);
         let (given, strategy_of): (&Play, &dyn Fn(usize) -> Strategy) = match mode {
             Mode::Fixed(s, play) => (play, &move |_| s),
@@ -438,6 +446,137 @@ impl Splitter {
                     .sum()
             };
             total += ways as f64 * rho * u;
+        }
+        total
+    }
+}
+
+impl Splitter {
+    /// The split EV under CDP as Eric Farmer defines and computes it (his `computeSplit`,
+    /// after his note on the split algorithm): a split into exactly `h` hands, or into the
+    /// most hands with `k` completed before the last resplit, is a sum of hand values
+    /// `X(a)` (a hand's second card unknown) and `P(a)` (it is a pair card), each from the
+    /// shoe less the upcard and `a + 2` pair cards, reached by expanding every other
+    /// hand's non-pair second card as 1 − 1(pair card); and every `X(a)`, `P(a)` is played
+    /// as is optimal from its own shoe. So the play differs from term to term, and the sum
+    /// is the figure of his calculator rather than the EV of one play; with a play that
+    /// does not change with `a` (CDZ-, CDP1) the same sum is that play's exact EV.
+    /// `strategy(a)`: the play of the terms with `a` more pair cards out (CDP: optimal at
+    /// level `a + 2`). For a finite shoe.
+    pub(super) fn farmer_sum(
+        &mut self,
+        rules: &BlackjackRules,
+        main: &Context,
+        given: &Play,
+        resplit: bool,
+        memo: &mut [f64],
+        strategy: &dyn Fn(usize) -> Strategy,
+    ) -> f64 {
+        let pair = self.pair;
+        // Farmer's counts: the shoe less both pair cards, the upcard still in it.
+        let (n, p) = (self.n_all + 1.0, self.n_pair);
+        let max_hands = if resplit {
+            usize::from(rules.max_split_hands)
+        } else {
+            2
+        }
+        .min((p + 2.0) as usize);
+        if max_hands < 2 {
+            return 0.0;
+        }
+        // X(a) and P(a), a hand's value with `a` more pair cards out.
+        let mut x_of = vec![None; 2 * max_hands + 1];
+        let mut value = |s: &mut Splitter, a: usize| -> (f64, f64) {
+            *x_of[a].get_or_insert_with(|| {
+                let v = s.values(rules, main, strategy(a), given, a + 2, memo);
+                let x = (0..RANKS).map(|c| s.draw(c, a) * v[c]).sum();
+                (x, v[pair])
+            })
+        };
+        // EV[X; a, b]: `b` other hands' second cards known to be non-pair cards.
+        fn ev_x(
+            s: &mut Splitter,
+            value: &mut dyn FnMut(&mut Splitter, usize) -> (f64, f64),
+            (n, p): (f64, f64),
+            weight: f64,
+            a: usize,
+            b: usize,
+        ) -> f64 {
+            if weight == 0.0 {
+                return 0.0;
+            }
+            if b == 0 {
+                return weight * value(s, a).0;
+            }
+            let v = (p - a as f64) / (n - (a + b) as f64);
+            if v >= 1.0 {
+                return 0.0;
+            }
+            ev_x(s, value, (n, p), weight / (1.0 - v), a, b - 1)
+                + ev_x(s, value, (n, p), weight * v / (v - 1.0), a + 1, b - 1)
+        }
+        // EV[N; a, b]: the hand's own second card a non-pair card too.
+        fn ev_n(
+            s: &mut Splitter,
+            value: &mut dyn FnMut(&mut Splitter, usize) -> (f64, f64),
+            (n, p): (f64, f64),
+            weight: f64,
+            a: usize,
+            b: usize,
+        ) -> f64 {
+            let v = (p - a as f64) / (n - 1.0 - (a + b) as f64);
+            if weight == 0.0 || v >= 1.0 {
+                return 0.0;
+            }
+            if b == 0 {
+                let (x, at_pair) = value(s, a);
+                return weight / (1.0 - v) * (x - v * at_pair);
+            }
+            ev_n(s, value, (n, p), weight / (1.0 - v), a, b - 1)
+                + ev_n(s, value, (n, p), weight * v / (v - 1.0), a + 1, b - 1)
+        }
+        // The chance of drawing `pairs` pair cards, then `others` non-pair cards, from the
+        // shoe less the upcard too.
+        let chance = |pairs: usize, others: usize| {
+            let n = n - 1.0;
+            let (mut c, mut n, mut p, mut np) = (1.0, n, p, n - p);
+            for _ in 0..pairs {
+                c *= p / n;
+                p -= 1.0;
+                n -= 1.0;
+            }
+            for _ in 0..others {
+                c *= np / n;
+                np -= 1.0;
+                n -= 1.0;
+            }
+            c
+        };
+        let mut total = 0.0;
+        // Exactly h hands, fewer than the most: h − 2 resplits and h non-pair cards, in
+        // h − 1 orders (the Catalan number, for h ≤ 3).
+        for h in 2..max_hands {
+            let q = (h - 1) as f64 * chance(h - 2, h);
+            total += ev_n(self, &mut value, (n, p), q * h as f64, h - 2, h - 1);
+        }
+        // The most hands, k of them completed before the last resplit, in
+        // (1 − k / (m − 1)) · C(m + k − 2, k) orders for m hands (1, or 2 for four hands
+        // with k > 0).
+        for k in 0..max_hands - 1 {
+            let m = max_hands;
+            let orders = (1.0 - k as f64 / (m - 1) as f64) * choose(m + k - 2, k);
+            let r = orders * chance(max_hands - 2, k);
+            if k > 0 {
+                total += ev_n(self, &mut value, (n, p), r * k as f64, max_hands - 2, k - 1);
+            }
+            total += ev_x(
+                self,
+                &mut value,
+                (n, p),
+                r * (max_hands - k) as f64,
+                max_hands - 2,
+                k,
+            );
         }
         total
     }

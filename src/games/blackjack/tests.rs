@@ -512,7 +512,7 @@ impl SplitOracle {
         let out = match self.mode {
             PostSplit::Cdz => 0,
             PostSplit::Cdp1 => 1,
-            PostSplit::Cdp => level - 1,
+            PostSplit::Cdp => unreachable!("CDP is no one play: no deal checks it ({level})"),
         };
         let (rules, up, pair, shoe) = (self.rules, self.up, self.pair, self.shoe);
         self.analyzers.entry(out).or_insert_with(|| {
@@ -699,7 +699,10 @@ fn resplit_evs_equal_a_direct_recursion_over_every_deal() {
     ];
     for (name, full, pair, up, rules) in cases {
         let a = analyze_upcard_from(&rules, full, up);
-        for (m, mode) in PostSplit::ALL.into_iter().enumerate() {
+        // CDP's sum plays each of its terms as is optimal for that term's shoe, so it is
+        // no one play's EV and no deal can check it; its sum is checked against the
+        // pattern sum with a fixed play (split.rs) and against Farmer's figures.
+        for (m, mode) in [(0, PostSplit::Cdz), (1, PostSplit::Cdp1)] {
             let mut oracle = SplitOracle::new(rules, full, up, pair, mode);
             let want = oracle.split_ev();
             let got = a.split_by_mode[starting_index(pair, pair)][m];
@@ -784,7 +787,10 @@ fn post_split_modes_agree_where_they_must() {
             );
             let m = two.upcards[up].split_by_mode[i];
             assert!(m[1] >= m[0] - 1e-15, "{p} v {up}: {m:?}");
-            assert_eq!(m[2], m[1], "{p} v {up}: CDP is CDP1 without resplits");
+            assert!(
+                (m[2] - m[1]).abs() < 1e-15,
+                "{p} v {up}: CDP is CDP1 without resplits: {m:?}"
+            );
             let m = six.upcards[up].split_by_mode[i];
             assert!((m[0] - m[2]).abs() < 2e-3, "{p} v {up}: {m:?}");
             assert_eq!(
@@ -1090,6 +1096,59 @@ fn splitting_eights_against_a_ten_gains_from_optimal_play_in_one_and_six_decks()
 }
 
 #[test]
+fn farmers_split_sum_is_the_exact_ev_of_a_fixed_play() {
+    // The sum CDP is computed by (Farmer's decomposition) gives, for a play that does not
+    // change from term to term, that play's exact EV: the pattern sum, itself checked
+    // against a deal of every card. So CDP differs from CDZ- and CDP1 only by its plays.
+    use super::context::{stand_or_hit, Base, Context, DealerMemo};
+    use super::split::{optimal_first, Mode, Play, Splitter, Strategy};
+    for (decks, max_split_hands, resplit_aces) in [(1, 4, false), (1, 3, true), (2, 4, true)] {
+        let r = BlackjackRules {
+            max_split_hands,
+            resplit_aces,
+            ..rules(decks)
+        };
+        for (pair, up) in [(7, TEN), (TEN, 5), (1, 4), (ACE, 6)] {
+            let dealer_memo = DealerMemo::shared(1 << 16);
+            let mut main =
+                Context::new(&r, up, Base::of(&r).without(up, 1)).with_memo(&dealer_memo);
+            let soh = stand_or_hit(&mut main, None);
+            let unsplit = Play {
+                first: optimal_first(&r, pair, &mut main, &soh),
+                hits: soh.hits.clone(),
+            };
+            let mut memo = vec![f64::NAN; super::hands::Hands::get().len()];
+            let resplit = pair != ACE || resplit_aces;
+            for (mode, fixed) in [
+                (PostSplit::Cdz, Strategy::Unsplit),
+                (PostSplit::Cdp1, Strategy::Level(2)),
+            ] {
+                let patterns = Splitter::new(pair, &main).ev(
+                    &r,
+                    &main,
+                    Mode::Optimal(mode, &unsplit),
+                    true,
+                    &mut memo,
+                );
+                let farmer = Splitter::new(pair, &main).farmer_sum(
+                    &r,
+                    &main,
+                    &unsplit,
+                    resplit,
+                    &mut memo,
+                    &|_| fixed,
+                );
+                assert!(
+                    (patterns - farmer).abs() < 1e-13,
+                    "{decks} deck(s), {pair} v {up}, {}: {patterns} vs {farmer}",
+                    mode.label()
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_published_exact_split_ev_is_reproduced_to_every_digit() {
     // Eric Farmer (blackjacktheforum.com, "MGP's BJCA", page 2): splitting 2-2 against a 6
     // from one deck, S17, no DAS, split once, CDZ-, is worth 0.1189818683947885 of the
@@ -1105,6 +1164,35 @@ fn a_published_exact_split_ev_is_reproduced_to_every_digit() {
         (split - 0.118_981_868_394_788_5).abs() < 1e-13,
         "2-2 v 6: {split:.16}"
     );
+}
+
+#[test]
+fn the_overall_ev_equals_farmers_calculator_under_each_post_split_strategy() {
+    // Eric Farmer's Blackjack Basic Strategy Calculator 7.6 (`strategy`, built from his
+    // public source and run here): S17, double any two cards (soft too), DAS, split to
+    // four hands, no resplit of aces, no surrender, 3:2. Its "Total" overall EV in percent
+    // of the initial bet, printed to nine decimals, for CDZ-, CDP1 and CDP.
+    for (decks, published) in [
+        (1, [0.181_934_306, 0.183_073_339, 0.183_111_744]),
+        (6, [-0.402_870_236, -0.402_864_343, -0.402_861_523]),
+    ] {
+        let a = analyze_with(
+            &rules(decks),
+            Options {
+                modes: [true; super::analysis::MODES],
+                optimal_split: false,
+            },
+        );
+        for (m, mode) in PostSplit::ALL.into_iter().enumerate() {
+            let ours = 100.0 * a.optimal_ev_by_mode[m];
+            assert!(
+                (ours - published[m]).abs() < 1e-9,
+                "{decks} deck(s), {}: {ours:.12} % against Farmer's {} %",
+                mode.label(),
+                published[m]
+            );
+        }
+    }
 }
 
 #[test]
