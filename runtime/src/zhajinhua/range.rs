@@ -1,14 +1,16 @@
 //! Exact equity against a **calling range**: opponents who hold only the strongest share
-//! `s` of the 22,100 hands, for any real `s` in (0, 1].
+//! `s` of the hands they can hold beside ours, for any real `s` in (0, 1].
 //!
 //! The hands are ranked by strength (the ordinary order: the off-suit 2-3-5 of
 //! `special_235` sits by its high-card strength, at the bottom). Hands of equal strength
-//! form a *level*. The top share `s` holds every hand of the levels above the one where
-//! `s · 22,100` falls, and that marginal level at weight `α` (the fraction of it needed to
-//! make the range hold exactly `s · 22,100` hands). An opponent holds a range hand `h`
-//! with probability proportional to its weight `w(h)` (1, `α` or 0) among the hands
-//! disjoint from ours; two opponents hold a pair of disjoint range hands with probability
-//! proportional to `w(h₁)·w(h₂)`. Equity counts ties as the table's rules settle them.
+//! form a *level*. The range is taken over the C(49, 3) = 18,424 hands that share no card
+//! with ours, so that the chance of a call and the range of the caller are one set: the
+//! top share `s` holds every such hand of the levels above the one where `s · 18,424`
+//! falls, and that marginal level's such hands at weight `α` (the fraction needed to make
+//! the range hold exactly `s · 18,424` hands). An opponent holds a range hand `h` with
+//! probability proportional to its weight `w(h)` (1, `α` or 0); two opponents hold a pair
+//! of disjoint range hands with probability proportional to `w(h₁)·w(h₂)`. Equity counts
+//! ties as the table's rules settle them.
 //!
 //! A [`RangeCurve`] holds, for one hand, the integer sums that make the equity at every
 //! share a ratio of two polynomials in `α` (degree 1 against one opponent, 2 against
@@ -17,7 +19,7 @@
 //! (O(22,100), no allocation beyond the curve's own 741-entry vector); reading it
 //! is a binary search over the levels.
 
-use super::{QueryError, Zhajinhua, HANDS};
+use super::{QueryError, Zhajinhua};
 
 /// Win points are counted in sixths, so that split pots (1/2 heads-up, 1/2 and 1/3 in a
 /// showdown of three) stay integers: a win is 6, a two-way tie 3, a three-way tie 2.
@@ -42,8 +44,7 @@ pub struct LevelSums {
 /// One hand's exact equity against every calling range, for one and two opponents.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RangeCurve {
-    /// Hands (of 22,100) in the levels up to and including each one, strongest first.
-    level_end: Vec<u32>,
+    /// The sums through each level, strongest first.
     sums: Vec<LevelSums>,
 }
 
@@ -66,21 +67,22 @@ impl RangeCurve {
         if !(share > 0.0 && share <= 1.0) {
             return Err(QueryError::Share(share));
         }
-        let target = share * HANDS as f64;
+        // The range is the top share of the hands the opponent can hold beside ours.
+        let target = share * self.dealable() as f64;
         // The first level that reaches the target: it exists because the last ends at
-        // every hand and share ≤ 1.
+        // every dealable hand and share ≤ 1. It holds at least one dealable hand (the
+        // level before it falls short of the target, which is above 0).
         let l = self
-            .level_end
-            .partition_point(|&end| f64::from(end) < target)
-            .min(self.level_end.len() - 1);
-        let start = if l == 0 { 0 } else { self.level_end[l - 1] };
-        let alpha = (target - f64::from(start)) / f64::from(self.level_end[l] - start);
+            .sums
+            .partition_point(|s| (s.hands1 as f64) < target)
+            .min(self.sums.len() - 1);
         let before = if l == 0 {
             LevelSums::default()
         } else {
             self.sums[l - 1]
         };
         let at = self.sums[l];
+        let alpha = (target - before.hands1 as f64) / (at.hands1 - before.hands1) as f64;
         let f = |x: u64| x as f64;
         match opponents {
             1 => Ok((
@@ -105,13 +107,30 @@ impl RangeCurve {
         }
     }
 
-    /// The shares where the equity's formula changes (each level's end, as a share of
-    /// all hands), increasing: between two of them the equity is a smooth function.
+    /// The hands an opponent can hold beside ours: C(49, 3) = 18,424.
+    pub fn dealable(&self) -> u64 {
+        self.sums.last().map_or(0, |s| s.hands1)
+    }
+
+    /// The hands of the calling range at `share`, each counted at its weight (1, or `α`
+    /// in the marginal level): `share` × [`RangeCurve::dealable`], the size the EV's call
+    /// probability assumes.
+    pub fn range_hands(&self, share: f64) -> Result<f64, QueryError> {
+        Ok(self.weighted(1, share)?.1)
+    }
+
+    /// The shares where the equity's formula changes (each level's end, as a share of the
+    /// hands an opponent can hold beside ours), increasing: between two of them the
+    /// equity is a smooth function.
     pub fn breaks(&self) -> impl Iterator<Item = f64> + '_ {
-        self.level_end
-            .iter()
-            .rev()
-            .map(|&end| f64::from(end) / HANDS as f64)
+        let all = self.dealable() as f64;
+        let mut last = u64::MAX;
+        self.sums.iter().rev().filter_map(move |s| {
+            // A level with no dealable hand ends where the one before it does.
+            let keep = s.hands1 != last;
+            last = s.hands1;
+            keep.then(|| s.hands1 as f64 / all)
+        })
     }
 
     /// The sums through each level, strongest first.
@@ -314,10 +333,7 @@ impl Zhajinhua {
             }
             start = end as usize;
         }
-        RangeCurve {
-            level_end: self.level_end.clone(),
-            sums,
-        }
+        RangeCurve { sums }
     }
 
     /// Exact equity of three cards against `opponents` (1 or 2) players who hold only the
@@ -385,19 +401,29 @@ mod tests {
     /// The equity by direct enumeration: each range hand (pair) weighted by its weight
     /// (product), ties as the rules settle them.
     fn brute_force(t: &Zhajinhua, i: usize, opponents: usize, share: f64) -> f64 {
-        let target = share * HANDS as f64;
-        // Weights: the strongest levels first, the marginal level in part.
+        let shares = |a: &[u8; 3], b: &[u8; 3]| a.iter().any(|c| b.contains(c));
+        // The range: the top share of the hands that can be dealt beside ours, the
+        // strongest levels first, the marginal level in part.
+        let dealable = |j: usize| !shares(&t.ids[i], &t.ids[j]);
+        let target = share * (0..HANDS).filter(|&j| dealable(j)).count() as f64;
         let mut weight = vec![0.0; HANDS];
-        let mut start = 0usize;
+        let (mut start, mut taken) = (0usize, 0usize);
         for &end in &t.level_end {
             let end = end as usize;
-            let w = ((target - start as f64) / (end - start) as f64).clamp(0.0, 1.0);
-            for &j in &t.ranked[start..end] {
-                weight[usize::from(j)] = w;
+            let members: Vec<usize> = t.ranked[start..end]
+                .iter()
+                .map(|&j| usize::from(j))
+                .filter(|&j| dealable(j))
+                .collect();
+            if !members.is_empty() {
+                let w = ((target - taken as f64) / members.len() as f64).clamp(0.0, 1.0);
+                for &j in &members {
+                    weight[j] = w;
+                }
             }
+            taken += members.len();
             start = end;
         }
-        let shares = |a: &[u8; 3], b: &[u8; 3]| a.iter().any(|c| b.contains(c));
         let me = t.facts[i];
         let dealt: Vec<usize> = (0..HANDS)
             .filter(|&j| weight[j] > 0.0 && !shares(&t.ids[i], &t.ids[j]))
@@ -465,6 +491,63 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_range_is_the_top_share_of_the_hands_the_opponent_can_hold() {
+        // Twenty hands and shares from a fixed linear congruential sequence: the range
+        // holds share × C(49, 3) hands, counted at their weights, all dealable beside ours.
+        let t = table(true, false);
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            x >> 11
+        };
+        for _ in 0..20 {
+            let i = (next() % HANDS as u64) as usize;
+            let share = (1 + next() % 1_000_000) as f64 / 1_000_000.0;
+            let curve = t.calling_range_at(i);
+            assert_eq!(curve.dealable(), 18_424);
+            let size = curve.range_hands(share).unwrap();
+            assert!(
+                (size - share * 18_424.0).abs() < 1e-9 * 18_424.0,
+                "hand {i} share {share}: {size}"
+            );
+            // The same count from the levels directly: whole levels of dealable hands,
+            // then part of the marginal one.
+            let shares = |a: &[u8; 3], b: &[u8; 3]| a.iter().any(|c| b.contains(c));
+            let dealable: Vec<usize> = t
+                .ranked
+                .iter()
+                .map(|&j| usize::from(j))
+                .filter(|&j| !shares(&t.ids[i], &t.ids[j]))
+                .collect();
+            assert_eq!(dealable.len(), 18_424);
+            // Whole levels up to the target, and the marginal level's dealable hands.
+            let target = share * 18_424.0;
+            let (mut whole, mut k) = (0usize, 0usize);
+            let mut marginal = 0usize;
+            while k < dealable.len() {
+                let level = t.facts[dealable[k]].strength;
+                let n = dealable[k..]
+                    .iter()
+                    .take_while(|&&j| t.facts[j].strength == level)
+                    .count();
+                if (whole + n) as f64 > target {
+                    marginal = n;
+                    break;
+                }
+                whole += n;
+                k += n;
+            }
+            assert!(whole as f64 <= size + 1e-9, "hand {i} share {share}");
+            assert!(
+                size <= (whole + marginal) as f64 + 1e-9,
+                "hand {i} share {share}"
+            );
         }
     }
 

@@ -255,32 +255,46 @@ fn runtime_table(job: &HandsJob) -> cardtables::Zhajinhua {
         .unwrap()
 }
 
-/// Equity against the top `share` of hands by direct enumeration, from the literal
-/// order: each range hand weighted 1, or by the fraction of its level (hands of equal
-/// literal key) the share takes; a pair of opponents by the product of their weights.
+/// Equity against the top `share` of the hands the opponent can hold beside ours, by
+/// direct enumeration from the literal order: each range hand weighted 1, or by the
+/// fraction of its level (dealable hands of equal literal key) the share takes; a pair of
+/// opponents by the product of their weights.
 fn weighted_equity(mine: &[Card; 3], rules: &ZhajinhuaRules, opponents: u8, share: f64) -> f64 {
     let eval = Evaluator::new(*rules);
+    let mask = |c: &[Card; 3]| c.iter().fold(0u64, |m, c| m | 1 << c.id());
+    let my_mask = mask(mine);
+    let dealable: Vec<usize> = (0..HANDS)
+        .filter(|&j| mask(&eval.hands[j].cards) & my_mask == 0)
+        .collect();
+    assert_eq!(dealable.len(), 18_424);
     let keys: Vec<(u8, Vec<u8>)> = eval
         .hands
         .iter()
         .map(|h| literal_key(&h.cards, rules))
         .collect();
-    let target = share * HANDS as f64;
-    let mut sorted = keys.clone();
+    let target = share * dealable.len() as f64;
+    let mut sorted: Vec<&(u8, Vec<u8>)> = dealable.iter().map(|&j| &keys[j]).collect();
     sorted.sort_unstable();
-    let weight: Vec<f64> = keys
-        .iter()
-        .map(|k| {
-            let below_or_equal = sorted.partition_point(|o| o <= k);
-            let stronger = (HANDS - below_or_equal) as f64;
-            let level = (below_or_equal - sorted.partition_point(|o| o < k)) as f64;
-            ((target - stronger) / level).clamp(0.0, 1.0)
+    let weight = |j: usize| {
+        let k = &keys[j];
+        let below_or_equal = sorted.partition_point(|o| *o <= k);
+        let stronger = (dealable.len() - below_or_equal) as f64;
+        let level = (below_or_equal - sorted.partition_point(|o| *o < k)) as f64;
+        ((target - stronger) / level).clamp(0.0, 1.0)
+    };
+    let weight: Vec<f64> = (0..HANDS)
+        .map(|j| {
+            if mask(&eval.hands[j].cards) & my_mask == 0 {
+                weight(j)
+            } else {
+                0.0
+            }
         })
         .collect();
-    let mask = |c: &[Card; 3]| c.iter().fold(0u64, |m, c| m | 1 << c.id());
-    let my_mask = mask(mine);
-    let range: Vec<usize> = (0..HANDS)
-        .filter(|&j| weight[j] > 0.0 && mask(&eval.hands[j].cards) & my_mask == 0)
+    let range: Vec<usize> = dealable
+        .iter()
+        .copied()
+        .filter(|&j| weight[j] > 0.0)
         .collect();
     let split = rules.against(opponents).ties == Ties::Split;
     let lit = literal(mine, &rules.against(opponents));
@@ -621,11 +635,17 @@ fn best_raises_against_calling_ranges_beat_a_fine_scan_for_every_hand() {
             &breaks,
         )
     };
-    // The report's example: Ks Kh Qd's best raise is inside the range, at 152.63; with
-    // the range rounded up to whole percents it was 158.10.
+    // The report's example: Ks Kh Qd's best raise is inside the range, at 140.34 (EV
+    // +117.47) with the range taken over the 18,424 hands the caller can hold; over all
+    // 22,100 hands, less those that share our cards, it was 152.63, and with the range
+    // rounded up to whole percents 158.10. A 2 3 off-suit: 159.50 (EV +123.47).
     let best = best_of("Ks Kh Qd");
-    assert!((best.raise_to - 152.63).abs() < 0.005, "{best:?}");
-    assert!((best.calling_share - 0.4299).abs() < 0.0001, "{best:?}");
+    assert!((best.raise_to - 140.34).abs() < 0.005, "{best:?}");
+    assert!((best.ev - 117.469).abs() < 0.0005, "{best:?}");
+    assert!((best.calling_share - 0.4539).abs() < 0.0001, "{best:?}");
+    let best = best_of("Ah 2d 3c");
+    assert!((best.raise_to - 159.50).abs() < 0.005, "{best:?}");
+    assert!((best.ev - 123.466).abs() < 0.0005, "{best:?}");
     // Qh 8d 4c: no raise beats a call once its callers are exactly the top 1 − f.
     let best = best_of("Qh 8d 4c");
     assert_eq!(best.raise_to, call, "{best:?}");
