@@ -276,6 +276,18 @@ pub fn parse_exact(text: &str, count: usize) -> Result<Vec<Card>, CardError> {
     Ok(cards)
 }
 
+/// User text as an error quotes it: whole when short, else its first 40 characters and
+/// its length, so that an error about a huge argument stays a line.
+pub fn quote(text: &str) -> String {
+    const KEEP: usize = 40;
+    let chars = text.chars().count();
+    if chars <= 2 * KEEP {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(KEEP).collect();
+    format!("{head:?}… ({chars} characters)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

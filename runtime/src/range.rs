@@ -8,6 +8,7 @@
 //! | `QQ`, `AKs`, `AKo`, `AK` | a pair (6), a suited (4) or offsuit (12) class, or both (16) |
 //! | `QQ+`, `A2s+`, `KTo+`, `K9+` | a pair and every higher pair; a class and every higher kicker below the top card |
 //! | `99-66`, `A5s-A2s`, `KTo-K7o` | every class between the two, ends included (same top card, same kind) |
+//! | `T9s-76s`, `T8s-64s` | connectors and gappers: both ranks step together, the gap kept |
 //! | `AhKh`, `Ah Kh`, `♥A♥K` | one holding |
 //! | `AsKx`, `AxKx`, `AxAx` | `x` for any suit: every holding the pattern allows |
 //! | `random` (or `any`) | all 1,326 holdings |
@@ -20,7 +21,7 @@
 //! for T), suits `shdc` or `♠♥♦♣`. Whitespace around tokens is ignored. An error names
 //! the token and the forms allowed.
 
-use crate::card::{parse_exact, Card, RANK_CHARS};
+use crate::card::{parse_exact, quote, Card, RANK_CHARS};
 use crate::colex;
 
 /// Two-card holdings: C(52, 2).
@@ -43,10 +44,10 @@ J3o 87o T2s 85s 96o J2o T5o 94s 75s T4o 93s 86o 65s 84s 95o T3o 92s 76o 74s T2o 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum RangeError {
     /// A token that is none of the forms.
-    #[error("{token:?} is not a range token: {why}. Write a class (QQ, AKs, AKo, AK), a class and its higher ones (QQ+, A2s+, KTo+), a span (99-66, A5s-A2s), one holding (AhKh), suits as x (AsKx), random, or top 10%; any of them may end in :0.5, a weight from 0 to 1, or stand in a group [50]AKo, AQs[/50] that weighs them 50%")]
+    #[error("{} is not a range token: {why}. Write a class (QQ, AKs, AKo, AK), a class and its higher ones (QQ+, A2s+, KTo+), a span (99-66, A5s-A2s, T9s-76s, KQo-K9o), one holding (AhKh), suits as x (AsKx), random, or top 10%; any of them may end in :0.5, a weight from 0 to 1, or stand in a group [50]AKo, AQs[/50] that weighs them 50%", quote(token))]
     Token { token: String, why: String },
     /// Nothing with a weight above 0.
-    #[error("the range {0:?} holds no holding with a weight above 0")]
+    #[error("the range {} holds no holding with a weight above 0", quote(.0))]
     Empty(String),
 }
 
@@ -93,6 +94,11 @@ impl Range {
                 return Err(error("an empty token (two commas, or one at an end)"));
             }
             let mut body = token;
+            if body.starts_with("[/") {
+                return Err(error(
+                    "[/N] closes a group after the group's last token (AQs[/50]), not as a token of its own",
+                ));
+            }
             if let Some(rest) = body.strip_prefix('[') {
                 let (percent, rest) = rest
                     .split_once(']')
@@ -198,7 +204,8 @@ impl Range {
     }
 }
 
-/// The holdings (colex indices) one token body names, or why it names none.
+/// The holdings (colex indices) one token body names, or why it names none. Errors
+/// quote what the user wrote, never a rewritten form.
 fn holdings(body: &str) -> Result<Vec<usize>, String> {
     let lower = body.to_ascii_lowercase();
     if lower == "random" || lower == "any" {
@@ -213,11 +220,14 @@ fn holdings(body: &str) -> Result<Vec<usize>, String> {
         let share: f64 = percent
             .trim()
             .parse()
-            .map_err(|_| format!("{percent:?} before '%' is not a number"))?;
+            .map_err(|_| format!("{} before '%' is not a number", quote(percent)))?;
         if !(share > 0.0 && share <= 100.0) {
             return Err("a top share runs from above 0 to 100 %".into());
         }
         return Ok(top(share));
+    }
+    if lower.starts_with("top") {
+        return Err("a top share ends in %: top 10%".into());
     }
     if let Ok(cards) = parse_exact(body, 2) {
         return Ok(vec![colex::index_of(&cards) as usize]);
@@ -225,12 +235,11 @@ fn holdings(body: &str) -> Result<Vec<usize>, String> {
     if lower.contains('x') {
         return wildcard(body);
     }
-    let text = body.replace("10", "T");
-    if let Some((from, to)) = text.split_once('-') {
+    if let Some((from, to)) = body.split_once('-') {
         let (a, b) = (shape(from.trim())?, shape(to.trim())?);
         return span(a, b);
     }
-    if let Some(base) = text.strip_suffix('+') {
+    if let Some(base) = body.strip_suffix('+') {
         let s = shape(base.trim())?;
         let top = if s.high == s.low { 12 } else { s.high - 1 };
         let last = Shape {
@@ -240,27 +249,36 @@ fn holdings(body: &str) -> Result<Vec<usize>, String> {
         };
         return span(last, s);
     }
-    Ok(class_holdings(shape(&text)?))
+    Ok(class_holdings(shape(body)?))
 }
 
-/// A class written as two ranks and an optional `s` / `o`.
-fn shape(text: &str) -> Result<Shape, String> {
+/// A class written as two ranks and an optional `s` / `o` (`10` for a ten).
+fn shape(written: &str) -> Result<Shape, String> {
+    let text = written.replace("10", "T");
     let chars: Vec<char> = text.chars().collect();
     let rank = |c: Option<&char>| {
         c.and_then(|c| RANK_CHARS.iter().position(|r| *r == c.to_ascii_uppercase()))
             .map(|r| r as u8)
     };
     let (Some(a), Some(b)) = (rank(chars.first()), rank(chars.get(1))) else {
-        return Err(format!("{text:?} does not start with two ranks"));
+        return Err(format!("{} does not start with two ranks", quote(written)));
     };
     let suited = match chars.get(2).map(|c| c.to_ascii_lowercase()) {
         None => None,
         Some('s') if chars.len() == 3 => Some(true),
         Some('o') if chars.len() == 3 => Some(false),
-        _ => return Err(format!("{text:?}: after two ranks only s or o may follow")),
+        _ => {
+            return Err(format!(
+                "{}: after two ranks only s or o may follow",
+                quote(written)
+            ))
+        }
     };
     if a == b && suited.is_some() {
-        return Err(format!("{text:?}: a pair is neither suited nor offsuit"));
+        return Err(format!(
+            "{}: a pair is neither suited nor offsuit",
+            quote(written)
+        ));
     }
     Ok(Shape {
         high: a.max(b),
@@ -269,8 +287,11 @@ fn shape(text: &str) -> Result<Shape, String> {
     })
 }
 
-/// Every class from `a` to `b`, ends included: pairs between two pairs, or the kickers
-/// between two classes with the same top card and kind.
+/// Every class from `a` to `b`, ends included: pairs between two pairs; the kickers
+/// between two classes with the same top card and kind (`A5s-A2s`, `KQo-K9o`); or
+/// classes whose two ranks move together, one apart or more, between two of the same
+/// kind and gap (connectors `T9s-76s`, gappers `T8s-64s`, `J9o-75o`), as PokerStove,
+/// Equilab and Flopzilla read them.
 fn span(a: Shape, b: Shape) -> Result<Vec<usize>, String> {
     let pair = |s: Shape| s.high == s.low;
     let mut out = Vec::new();
@@ -284,14 +305,32 @@ fn span(a: Shape, b: Shape) -> Result<Vec<usize>, String> {
         }
         return Ok(out);
     }
-    if pair(a) || pair(b) || a.high != b.high || a.suited != b.suited {
-        return Err(
-            "a span joins two pairs, or two classes with the same top card and kind (A5s-A2s)"
-                .into(),
-        );
+    if pair(a) || pair(b) {
+        return Err("a span joins two pairs (99-66), or two classes that are not pairs".into());
     }
-    for low in a.low.min(b.low)..=a.low.max(b.low) {
-        out.extend(class_holdings(Shape { low, ..a }));
+    if a.suited != b.suited {
+        return Err("a span's two ends are of one kind: both suited, both offsuit, or both neither (A5s-A2s, KQ-K9)".into());
+    }
+    if a.high == b.high {
+        for low in a.low.min(b.low)..=a.low.max(b.low) {
+            out.extend(class_holdings(Shape { low, ..a }));
+        }
+        return Ok(out);
+    }
+    let gap = a.high - a.low;
+    if b.high - b.low != gap {
+        return Err(format!(
+            "a span whose two ranks both move keeps the gap between them: its ends are {} and {} apart (T9s-76s keeps one, T8s-64s two)",
+            gap,
+            b.high - b.low
+        ));
+    }
+    for high in a.high.min(b.high)..=a.high.max(b.high) {
+        out.extend(class_holdings(Shape {
+            high,
+            low: high - gap,
+            ..a
+        }));
     }
     Ok(out)
 }
@@ -403,6 +442,23 @@ mod tests {
         assert_eq!(count("A5s-A2s"), 16);
         assert_eq!(count("KTo-K7o"), 48);
         assert_eq!(count("T9s+"), 4);
+        // Spans whose two ranks move together: connectors, one- and two-gappers.
+        assert_eq!(count("T9s-76s"), 16);
+        assert_eq!(count("76s-T9s"), 16);
+        assert_eq!(count("T8s-64s"), 20);
+        assert_eq!(count("J9s-75s"), 20);
+        assert_eq!(count("J9o-75o"), 60);
+        assert_eq!(count("54-32"), 48);
+        assert_eq!(count("AKs-T9s"), 20);
+        assert_eq!(
+            Range::parse("T9s-76s").unwrap(),
+            Range::parse("T9s, 98s, 87s, 76s").unwrap()
+        );
+        assert_eq!(
+            Range::parse("T8s-64s").unwrap(),
+            Range::parse("T8s, 97s, 86s, 75s, 64s").unwrap()
+        );
+
         assert_eq!(count("AhKh"), 1);
         assert_eq!(count("Ah Kh"), 1);
         assert_eq!(count("♥A ♥K"), 1);
@@ -478,8 +534,9 @@ mod tests {
     #[test]
     fn errors_name_the_token() {
         for bad in [
-            "", "AA,,KK", "AKx", "AAs", "AKq", "AK:2", "AK:-1", "AK:x", "Q", "XX", "AKs-QJs",
-            "AKs-A2o", "AA-AKs", "top 0%", "top 101%", "As As", "AsAs", "AA:0",
+            "", "AA,,KK", "AKx", "AAs", "AKq", "AK:2", "AK:-1", "AK:x", "Q", "XX", "AKs-QJo",
+            "AKs-A2o", "AA-AKs", "top 0%", "top 101%", "As As", "AsAs", "AA:0", "T9s-75s",
+            "T9s-76o", "top 10",
         ] {
             let e = Range::parse(bad).expect_err(bad);
             let text = e.to_string();
@@ -491,6 +548,34 @@ mod tests {
         assert!(
             e.to_string().starts_with("\"AKq\" is not a range token"),
             "{e}"
+        );
+        // A span whose gap changes is refused at its token, saying so.
+        let e = Range::parse("AA, T9s-75s").unwrap_err().to_string();
+        assert!(e.starts_with("\"T9s-75s\" is not a range token"), "{e}");
+        assert!(e.contains("keeps the gap"), "{e}");
+        // Errors quote what was typed, not a rewritten form.
+        let e = Range::parse("top 10").unwrap_err().to_string();
+        assert!(
+            e.starts_with("\"top 10\" is not a range token: a top share ends in %"),
+            "{e}"
+        );
+        assert!(!e.contains("top T"), "{e}");
+        let e = Range::parse("10x9").unwrap_err().to_string();
+        assert!(!e.contains("Tx9"), "{e}");
+        // A [/N] standing alone is not blamed on nesting.
+        let e = Range::parse("[50]AKo, [/50]").unwrap_err().to_string();
+        assert!(
+            e.contains("closes a group after the group's last token"),
+            "{e}"
+        );
+        assert!(!e.contains("inside another"), "{e}");
+        // A huge token is quoted by its start and its length.
+        let huge = format!("AK{}", "q".repeat(90_000));
+        let e = Range::parse(&huge).unwrap_err().to_string();
+        assert!(
+            e.len() < 1_000 && e.contains("(90002 characters)"),
+            "{}",
+            &e[..200.min(e.len())]
         );
     }
 }
