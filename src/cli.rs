@@ -71,7 +71,7 @@ pub enum Command {
 pub struct EquityArgs {
     /// Two to six ranges or hands, one per player: `"QQ+, AKs"`, `AhKh`, `random`,
     /// `"top 10%"` (docs/ranges.md).
-    #[arg(num_args = 2..=6, required = true, value_name = "RANGE")]
+    #[arg(num_args = 1.., required = true, value_name = "RANGE")]
     pub ranges: Vec<String>,
     /// Board cards: 0, 3, 4 or 5 (`"Ks 7d 2c"`).
     #[arg(long, default_value = "")]
@@ -363,9 +363,9 @@ pub struct ZhajinhuaQuestion {
     /// For the best raise: the largest raise-to allowed (default: 5 × the pot).
     #[arg(long, value_parser = amount, allow_negative_numbers = true)]
     pub cap: Option<f64>,
-    /// The table to read.
-    #[arg(long, default_value = "tables/zhajinhua/zhajinhua.bin")]
-    pub table: PathBuf,
+    /// The table to read (default: tables/zhajinhua/zhajinhua.bin).
+    #[arg(long)]
+    pub table: Option<PathBuf>,
 }
 
 /// A thread count: 0 (every core) to [`MAX_THREADS`].

@@ -2400,3 +2400,113 @@ fn sampled_jobs_are_the_same_for_any_threads_and_shards() {
         assert_same_outputs(&all, &merged);
     }
 }
+
+/// `pipeline equity` as a hostile user drives it: every figure it prints is finite, and
+/// every refusal is exit 2 with its cause, nothing on stdout.
+#[test]
+fn equity_answers_finite_figures_or_refuses_with_the_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_table = dir.path().join("none.bin");
+    let equity = |args: &[&str]| {
+        bin()
+            .arg("equity")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    // Products of valid tiny weights underflow a double: the answer is that of weights 1.
+    let tiny = equity(&["AKs:1e-200", "KK:1e-200", "--board", "2c 3c 4c", "--json"]);
+    let plain = equity(&["AKs", "KK", "--board", "2c 3c 4c", "--json"]);
+    assert_eq!(tiny.status.code(), Some(0), "{}", stderr(&tiny));
+    let (t, p) = (
+        String::from_utf8_lossy(&tiny.stdout).to_string(),
+        String::from_utf8_lossy(&plain.stdout).to_string(),
+    );
+    assert!(!t.contains("null") && !t.contains("NaN"), "{t}");
+    let field = |s: &str, key: &str| {
+        s[s.find(key).unwrap()..]
+            .split(']')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(field(&t, "\"equity\""), field(&p, "\"equity\""));
+    let text = equity(&["AKs:1e-300", "KK:1e-300", "QJs:1e-300"]);
+    assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+    assert!(!String::from_utf8_lossy(&text.stdout).contains("NaN"));
+    // A range text of a megabyte: no panic, the column cut.
+    let long = "AKs, ".repeat(200_000) + "AKs";
+    let out = equity(&[&long, "QQ", "--board", "2c 3d 4h"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        printed.lines().all(|l| l.chars().count() < 120),
+        "{printed}"
+    );
+    assert!(printed.contains('…'), "{printed}");
+    // One or seven ranges: the 2–6 limit, named.
+    for n in [1, 7] {
+        let ranges = vec!["AA"; n];
+        let out = equity(&ranges);
+        assert_eq!(out.status.code(), Some(2), "{n}");
+        assert!(
+            stderr(&out).contains("give 2 to 6"),
+            "{n}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty());
+    }
+    // Dead cards that leave four for a runout of five: that cause, not a shared card.
+    let keep = ["Ah", "Kh", "Qs", "Qd", "2c", "3c", "4c", "5c"];
+    let dead: Vec<String> = "23456789TJQKA"
+        .chars()
+        .flat_map(|r| "shdc".chars().map(move |s| format!("{r}{s}")))
+        .filter(|c| !keep.contains(&c.as_str()))
+        .collect();
+    let out = equity(&["AhKh", "QsQd", "--dead", &dead.join(" ")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("only 4 cards are left for a runout of 5"),
+        "{}",
+        stderr(&out)
+    );
+    // Range errors quote what was typed; a lone [/50] is not blamed on nesting.
+    let out = equity(&["top 10", "random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("\"top 10\"") && !stderr(&out).contains("top T"));
+    let out = equity(&["[50]AKo, [/50]", "random"]);
+    assert!(!stderr(&out).contains("inside another"), "{}", stderr(&out));
+    // A 90 KB argument is quoted by its start and its length.
+    let huge = "AK".to_string() + &"q".repeat(90_000);
+    let out = equity(&[&huge, "random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).len() < 2_000, "{}", stderr(&out).len());
+    // Connector and gapper spans.
+    for span in ["T9s-76s", "T8s-64s", "J9s-75s"] {
+        let out = equity(&[span, "random", "--board", "Ks 7d 2c", "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{span}: {}", stderr(&out));
+    }
+    // A --table the question does not use: a warning; one that does not exist when it is
+    // used: bad input, naming the file, not "run … first, or pass --table".
+    let nt = no_table.to_str().unwrap();
+    let out = equity(&["AA", "KK", "--board", "2c 3d 4h", "--table", nt]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is not used"), "{}", stderr(&out));
+    let out = equity(&["AA", "KK", "--table", nt]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--table") && !stderr(&out).contains("or pass --table"),
+        "{}",
+        stderr(&out)
+    );
+    // query holdem: opponents out of range before any table is opened.
+    for n in ["0", "10"] {
+        let out = bin()
+            .args(["query", "holdem", "AKs", "--opponents", n, "--table", nt])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{n}");
+        assert!(stderr(&out).contains("1 to 9"), "{n}: {}", stderr(&out));
+    }
+}

@@ -58,6 +58,9 @@ pub enum HeadsUpQueryError {
         "no holding of the first range can be dealt beside one of the second (they share cards)"
     )]
     NoMatchup,
+    /// Every matchup's product of weights rounds to 0.
+    #[error("the range weights are too far apart to weigh the matchups against each other (every product rounds to 0)")]
+    Underflow,
 }
 
 /// Two ranges against each other over every board (C `ct_range_equity`, Python
@@ -208,9 +211,13 @@ impl HoldemHeadsUp {
         a: &crate::range::Range,
         b: &crate::range::Range,
     ) -> Result<RangeEquity, HeadsUpQueryError> {
-        let second: Vec<([Card; 2], f64)> = b.holdings().collect();
+        // Each range's weights over its heaviest: the answer is the same, and products
+        // of tiny weights (1e-200 each) do not underflow to 0.
+        let top = |r: &crate::range::Range| r.holdings().map(|(_, w)| w).fold(0.0, f64::max);
+        let (top_a, top_b) = (top(a), top(b));
+        let second: Vec<([Card; 2], f64)> = b.holdings().map(|(h, w)| (h, w / top_b)).collect();
         let (mut weight, mut wins, mut ties, mut matchups) = (0.0, 0.0, 0.0, 0u64);
-        for (x, wx) in a.holdings() {
+        for (x, wx) in a.holdings().map(|(h, w)| (h, w / top_a)) {
             for &(y, wy) in &second {
                 if x.iter().any(|c| y.contains(c)) {
                     continue;
@@ -225,6 +232,9 @@ impl HoldemHeadsUp {
         }
         if matchups == 0 {
             return Err(HeadsUpQueryError::NoMatchup);
+        }
+        if !(weight > 0.0 && weight.is_finite()) {
+            return Err(HeadsUpQueryError::Underflow);
         }
         let boards = weight * f64::from(self.payload.boards);
         Ok(RangeEquity {

@@ -12,13 +12,24 @@ use serde_json::json;
 
 use crate::cli::EquityArgs;
 use crate::commands::UsageError;
-use crate::games::holdem::equity::{equity as compute, Answer, Question, EXACT_BUDGET};
+use crate::games::holdem::equity::{
+    equity as compute, Answer, Question, EXACT_BUDGET, MAX_PLAYERS,
+};
 
 /// Most Monte Carlo trials a question plays, whatever its standard error.
 const MAX_TRIALS: u64 = 1_000_000_000;
 
+/// The widest the range column is printed; longer range texts are cut there.
+const RANGE_COLUMN: usize = 40;
+
 pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
     let usage = |m: String| UsageError::error(m);
+    let players = args.ranges.len();
+    if !(2..=MAX_PLAYERS).contains(&players) {
+        return Err(usage(format!(
+            "{players} range(s) given: give 2 to {MAX_PLAYERS}, one per player (a single hand is a range: AhKh)"
+        )));
+    }
     let ranges: Vec<Range> = args
         .ranges
         .iter()
@@ -27,6 +38,13 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<_>>()?;
     let board = parse_cards(&args.board).map_err(|e| usage(format!("--board: {e}")))?;
     let dead = parse_cards(&args.dead).map_err(|e| usage(format!("--dead: {e}")))?;
+    let table_answers = ranges.len() == 2 && board.is_empty() && dead.is_empty();
+    if let (Some(path), false) = (&args.table, table_answers) {
+        eprintln!(
+            "warning: --table {} is not used: the heads-up table answers two ranges with no board and no dead cards only",
+            path.display()
+        );
+    }
     let table = match &args.table {
         Some(path) => Some(path.clone()),
         None => {
@@ -34,8 +52,8 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
         }
     };
     let answer = match table {
-        Some(path) if ranges.len() == 2 && board.is_empty() && dead.is_empty() => {
-            let t = super::query::open_headsup(&path)?;
+        Some(path) if table_answers => {
+            let t = super::query::open_headsup(&path, args.table.is_some())?;
             let r = t
                 .range_equity(&ranges[0], &ranges[1])
                 .map_err(|e| usage(e.to_string()))?;
@@ -46,6 +64,8 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
                 exact: true,
                 std_error: 0.0,
                 showdowns: r.matchups * u64::from(t.boards()),
+                draws: 0,
+                stopped_at_draw_limit: false,
             }
         }
         _ => {
@@ -75,18 +95,35 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
             "std_error": answer.std_error,
         });
         out[count] = answer.showdowns.into();
+        if !answer.exact {
+            out["draws"] = answer.draws.into();
+            out["target_reached"] = (!answer.stopped_at_draw_limit).into();
+        }
         println!("{out}");
         return Ok(());
     }
-    let width = args
+    // The range column fits the longest text up to RANGE_COLUMN characters; a longer
+    // text is cut there and ends in '…'.
+    let shown: Vec<String> = args
         .ranges
+        .iter()
+        .map(|r| {
+            if r.chars().count() <= RANGE_COLUMN {
+                r.clone()
+            } else {
+                let head: String = r.chars().take(RANGE_COLUMN - 1).collect();
+                format!("{head}…")
+            }
+        })
+        .collect();
+    let width = shown
         .iter()
         .map(|r| r.chars().count())
         .max()
         .unwrap_or(0)
         .max(5);
     println!("player  {:<width$}  equity   win      tie", "range");
-    for (i, text) in args.ranges.iter().enumerate() {
+    for (i, text) in shown.iter().enumerate() {
         println!(
             "{:<6}  {text:<width$}  {:.4}   {:.4}   {:.4}",
             i + 1,
@@ -108,6 +145,12 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
             "Monte Carlo: {} trials (seed {}), standard error at most {:.1e} per equity",
             answer.showdowns, args.seed, answer.std_error
         );
+        if answer.stopped_at_draw_limit {
+            println!(
+                "note: stopped at {} deals drawn, the most a question draws, before the target standard error {:.1e}: under these weights only {} of them gave every player a holding without a shared card",
+                answer.draws, args.std_error, answer.showdowns
+            );
+        }
     }
     Ok(())
 }

@@ -51,7 +51,16 @@ pub struct Answer {
     pub std_error: f64,
     /// Showdowns counted (exact) or trials played (Monte Carlo).
     pub showdowns: u64,
+    /// Monte Carlo only: whole deals drawn, those drawn again for a shared card included
+    /// (the trials otherwise), and whether the sampling stopped at [`MAX_DRAWS`] before
+    /// reaching its standard error.
+    pub draws: u64,
+    pub stopped_at_draw_limit: bool,
 }
+
+/// Most whole deals a Monte Carlo question draws, accepted or drawn again for a shared
+/// card: the bound on its time when weights make valid deals rare.
+pub const MAX_DRAWS: u64 = 1 << 30;
 
 /// Why a question cannot be answered.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -66,6 +75,19 @@ pub enum EquityError {
     NoHolding(usize),
     #[error("no deal gives every player a holding from their range without sharing cards")]
     NoDeal,
+    /// Fewer cards left than the players' holdings need.
+    #[error("only {left} cards are left beside the board and the dead cards: {players} players' holdings need {}", 2 * players)]
+    TooFewForHoldings { left: usize, players: usize },
+    /// Fewer cards left, once every player holds two, than the runout needs.
+    #[error("only {left} cards are left for a runout of {runout} once every player holds two")]
+    TooFewForRunout { left: usize, runout: usize },
+    /// Deals exist, but the weights make them so rare that none came up in the draws
+    /// allowed.
+    #[error("deals exist, but under these weights fewer than 2 of {0} deals drawn gave every player a holding without a shared card: give the clashing holdings weights closer to the others'")]
+    RareDeals(u64),
+    /// Every deal's product of weights is too small for a double.
+    #[error("the range weights are too far apart to weigh the deals against each other (every product of the players' weights rounds to 0): give weights closer together")]
+    Underflow,
 }
 
 /// A player's holdings that avoid the board and dead cards, with their weights.
@@ -221,13 +243,19 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
         }
         known = known.with(c);
     }
+    // Each seat's weights over its heaviest holding left: scaling a seat's weights by one
+    // factor changes no answer, and the products cannot underflow unless the weights
+    // within a seat lie hundreds of orders of magnitude apart.
     let holdings: Vec<Holdings> = q
         .ranges
         .iter()
         .map(|r| {
-            r.holdings()
+            let left: Holdings = r
+                .holdings()
                 .filter(|(h, _)| !known.contains(h[0]) && !known.contains(h[1]))
-                .collect()
+                .collect();
+            let top = left.iter().map(|&(_, w)| w).fold(0.0, f64::max);
+            left.into_iter().map(|(h, w)| (h, w / top)).collect()
         })
         .collect();
     if let Some(p) = holdings.iter().position(Vec::is_empty) {
@@ -239,14 +267,20 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
         .collect();
     let to_come = 5 - q.board.len();
     // Too few cards left for every hole and the runout: no deal at all.
+    if deck.len() < 2 * players {
+        return Err(EquityError::TooFewForHoldings {
+            left: deck.len(),
+            players,
+        });
+    }
     if deck.len() < 2 * players + to_come {
-        return Err(EquityError::NoDeal);
+        return Err(EquityError::TooFewForRunout {
+            left: deck.len() - 2 * players,
+            runout: to_come,
+        });
     }
     let left = (deck.len() - 2 * players) as u64;
     let runouts = binomial(left, to_come as u64);
-    if runouts == 0 {
-        return Err(EquityError::NoDeal);
-    }
     if q.board.is_empty() {
         let dead = mask(&q.dead);
         let per_group = runouts.min(preflop::CASES);
@@ -265,12 +299,25 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
     sample::monte_carlo(q, &holdings, &known)
 }
 
-/// The answer from exact sums; no showdown at all means no deal was possible.
+/// The answer from exact sums; no showdown at all means no deal was possible, and deals
+/// whose weights all round to 0 cannot be weighed.
 fn exact_answer(total: &Sums) -> Result<Answer, EquityError> {
     if total.showdowns == 0 {
         return Err(EquityError::NoDeal);
     }
-    Ok(answer(total, true, 0.0, total.showdowns))
+    if !(total.weight > 0.0 && total.weight.is_finite()) {
+        return Err(EquityError::Underflow);
+    }
+    let a = answer(total, true, 0.0, total.showdowns);
+    if a.equity
+        .iter()
+        .chain(&a.win)
+        .chain(&a.tie)
+        .any(|x| !x.is_finite())
+    {
+        return Err(EquityError::Underflow);
+    }
+    Ok(a)
 }
 
 /// `C(n, k)`, 0 when `k > n` (a board that the cards left cannot complete).
@@ -283,6 +330,8 @@ fn binomial(n: u64, k: u64) -> u64 {
 
 fn answer(s: &Sums, exact: bool, std_error: f64, showdowns: u64) -> Answer {
     Answer {
+        draws: showdowns,
+        stopped_at_draw_limit: false,
         equity: s
             .equity
             .iter()
@@ -597,6 +646,13 @@ mod tests {
                 "Kh 7d 2c 3s",
                 String::new(),
             ),
+            // Heavy holdings that clash (three seats cannot all hold aces) beside light
+            // ones a million times lighter: sampled by parts, exactly.
+            (
+                &["AA, KK:1e-6", "AA, QQ:1e-6", "AA, JJ:1e-6"][..],
+                "2c 3d 4h",
+                String::new(),
+            ),
             // Five random seats on the river with eleven cards left: ten are dealt, more
             // than one 64-bit draw deals.
             (&["random"; 5][..], "Ah Kd 7c 7s 2h", {
@@ -621,6 +677,83 @@ mod tests {
                 let z = (sampled.equity[i] - exact.equity[i]) / sampled.std_error;
                 assert!(z.abs() < 4.5, "{ranges:?} player {i}: z = {z}");
             }
+        }
+    }
+
+    #[test]
+    fn tiny_weights_give_the_answer_of_unit_weights() {
+        // Each weight alone is valid; their product underflows a double. Scaling a seat's
+        // weights by one factor changes nothing, so the answer is that of weights 1,
+        // exact and sampled, never NaN.
+        for (tiny, plain, board) in [
+            (
+                &["AKs:1e-200", "KK:1e-200"][..],
+                &["AKs", "KK"][..],
+                "2c 3c 4c",
+            ),
+            (
+                &["AKs:1e-300", "KK:1e-300", "QJs:1e-300"][..],
+                &["AKs", "KK", "QJs"][..],
+                "2c 3c 4c",
+            ),
+            (&["AKs:1e-320", "KK:1e-320"][..], &["AKs", "KK"][..], ""),
+            (
+                &[
+                    "AA:1e-300",
+                    "KK:1e-300",
+                    "QQ:1e-300",
+                    "JJ:1e-320",
+                    "TT:1e-320",
+                    "99:1e-300",
+                ][..],
+                &["AA", "KK", "QQ", "JJ", "TT", "99"][..],
+                "2c 3d 4h",
+            ),
+        ] {
+            for budget in [EXACT_BUDGET, 0] {
+                let mut q = question(tiny, board, "");
+                q.exact_budget = budget;
+                let got = equity(&q).unwrap();
+                let mut want = question(plain, board, "");
+                want.exact_budget = budget;
+                let want = equity(&want).unwrap();
+                assert_eq!(got, want, "{tiny:?} budget {budget}");
+                assert!(got.equity.iter().all(|e| e.is_finite()), "{tiny:?}");
+            }
+        }
+        // Weights within one seat hundreds of orders of magnitude apart, so that every
+        // deal's product rounds to 0: an error, not NaN.
+        let q = question(
+            &[
+                "AsAh:1, KK:1e-200",
+                "AsAh:1, QQ:1e-200",
+                "AsAh:1, JJ:1e-200",
+            ],
+            "2c 3d 4h",
+            "",
+        );
+        assert_eq!(equity(&q).unwrap_err(), EquityError::Underflow);
+    }
+
+    #[test]
+    fn rare_deals_are_sampled_in_bounded_draws() {
+        // Every seat's heavy holdings are aces, and three seats cannot all hold two: the
+        // deals that exist hold the light part somewhere. They are sampled at a normal
+        // rate, the deal counted, and symmetric seats come out alike.
+        let w = "top 50%:1e-10, AA";
+        let mut q = question(&[w, w, w], "2c 3d 4h", "");
+        q.exact_budget = 0;
+        q.std_error = 1e-3;
+        let a = equity(&q).unwrap();
+        assert!(!a.exact && !a.stopped_at_draw_limit && a.std_error <= 1e-3);
+        assert!(
+            a.draws < 4 * a.showdowns,
+            "{} draws for {} trials",
+            a.draws,
+            a.showdowns
+        );
+        for e in &a.equity {
+            assert!((e - 1.0 / 3.0).abs() < 5.0 * a.std_error, "{:?}", a.equity);
         }
     }
 
@@ -654,7 +787,13 @@ mod tests {
             .collect();
         assert_eq!(
             e(&["AsAh", "KsKh"], "", &dead.join(" ")),
-            EquityError::NoDeal
+            EquityError::TooFewForRunout { left: 2, runout: 5 }
+        );
+        assert_eq!(
+            e(&["AsAh", "KsKh"], "", &dead.join(" "))
+                .to_string()
+                .as_str(),
+            "only 2 cards are left for a runout of 5 once every player holds two"
         );
         let mut q = question(&["AsAh", "AsKh"], "", "");
         q.exact_budget = 0;
@@ -671,7 +810,13 @@ mod tests {
         for budget in [u64::MAX, 0] {
             let mut q = question(&["random"; 6], board, &dead.join(" "));
             q.exact_budget = budget;
-            assert_eq!(equity(&q).unwrap_err(), EquityError::NoDeal);
+            assert_eq!(
+                equity(&q).unwrap_err(),
+                EquityError::TooFewForHoldings {
+                    left: 7,
+                    players: 6
+                }
+            );
         }
     }
 }

@@ -28,9 +28,11 @@ const BATCH: u64 = 1 << 16;
 /// Batches run between two checks of the standard error (so the stopping point, and the
 /// answer, do not depend on the thread count).
 const ROUND: u64 = 32;
-/// Most draws of a whole deal in a row that give two players a shared card before the
-/// question is called impossible.
-const MAX_REJECTIONS: u32 = 100_000;
+/// Most whole deals one batch draws (accepted or drawn again): a batch whose deals are
+/// rare ends with fewer trials, at the same point for a seed on any thread count.
+const BATCH_DRAWS: u64 = super::MAX_DRAWS / 64;
+/// Most nodes the search for one deal visits before sampling starts.
+const MAX_SEARCH: u64 = 1 << 22;
 
 /// Trials counted by who won: `by_winners[m]` counts the trials won by the players in
 /// the bit mask `m` (a split when more than one). Each player's equity, its square, wins
@@ -38,12 +40,15 @@ const MAX_REJECTIONS: u32 = 100_000;
 #[derive(Clone)]
 struct Tally {
     by_winners: [u64; 1 << MAX_PLAYERS],
+    /// Whole deals drawn, those drawn again for a shared card included.
+    draws: u64,
 }
 
 impl Tally {
     fn new() -> Tally {
         Tally {
             by_winners: [0; 1 << MAX_PLAYERS],
+            draws: 0,
         }
     }
 
@@ -51,6 +56,7 @@ impl Tally {
         for (a, b) in self.by_winners.iter_mut().zip(&o.by_winners) {
             *a += b;
         }
+        self.draws += o.draws;
     }
 
     fn trials(&self) -> u64 {
@@ -214,6 +220,9 @@ const MAX_JOINT: u64 = 1 << 18;
 /// disjoint combination comes up at its product exactly; with every seat in the joint
 /// table nothing is ever drawn again.
 struct Weighted {
+    /// The proposal's total weight: the joint combinations' weights times each apart
+    /// seat's.
+    mass: f64,
     /// The joint seats' combinations.
     joint: Joint,
     /// The seats in the joint table.
@@ -240,11 +249,21 @@ enum Joint {
 }
 
 impl Weighted {
-    /// The weighted seats' hands into `holes` (by seat) and their cards as a mask.
+    /// The weighted seats' hands into `holes` (by seat) and their cards as a mask, counting
+    /// every whole deal drawn in `draws`; `None` once `draws` reaches `limit`.
     #[inline]
-    fn deal(&self, d: &mut Draws, holes: &mut [Hand; MAX_PLAYERS]) -> Result<u64, EquityError> {
-        let mut rejections = 0u32;
+    fn deal(
+        &self,
+        d: &mut Draws,
+        holes: &mut [Hand; MAX_PLAYERS],
+        draws: &mut u64,
+        limit: u64,
+    ) -> Option<u64> {
         'deal: loop {
+            if *draws >= limit {
+                return None;
+            }
+            *draws += 1;
             let mut used = 0;
             match &self.joint {
                 Joint::Hands(joint) => {
@@ -267,16 +286,12 @@ impl Weighted {
             for (p, alias) in &self.apart {
                 let (hand, cards) = alias.draw(d);
                 if used & cards != 0 {
-                    rejections += 1;
-                    if rejections > MAX_REJECTIONS {
-                        return Err(EquityError::NoDeal);
-                    }
                     continue 'deal;
                 }
                 holes[*p] = hand;
                 used |= cards;
             }
-            return Ok(used);
+            return Some(used);
         }
     }
 }
@@ -284,14 +299,21 @@ impl Weighted {
 /// The weighted seats' deal (see [`Weighted`]): seats join the joint table from the
 /// smallest range up while their combinations number at most [`MAX_JOINT`] (the first
 /// always joins). `ranges[p]` is `None` for a random seat.
-fn weighted(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Weighted, EquityError> {
+fn weighted(
+    t: &Tables,
+    ranges: &[Option<&Holdings>],
+    max_joint: u64,
+) -> Result<Weighted, EquityError> {
+    if deal_exists(ranges) == Some(false) {
+        return Err(EquityError::NoDeal);
+    }
     let mut by_size: Vec<usize> = (0..ranges.len()).filter(|&p| ranges[p].is_some()).collect();
     by_size.sort_by_key(|&p| (ranges[p].map_or(0, Vec::len), p));
     let mut in_joint = vec![false; ranges.len()];
     let mut product = 1u64;
     for (i, &p) in by_size.iter().enumerate() {
         let size = ranges[p].map_or(1, Vec::len) as u64;
-        if i > 0 && product.saturating_mul(size) > MAX_JOINT {
+        if i > 0 && product.saturating_mul(size) > max_joint {
             break;
         }
         product = product.saturating_mul(size);
@@ -336,10 +358,16 @@ fn weighted(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Weighted, Equity
     if items.is_empty() {
         return Err(EquityError::NoDeal);
     }
+    let total: f64 = weights.iter().sum();
+    if !(total > 0.0 && total.is_finite()) {
+        return Err(EquityError::Underflow);
+    }
+    let mut mass = total;
     let apart = (0..ranges.len())
         .filter(|&p| !in_joint[p])
         .filter_map(|p| {
             ranges[p].map(|h| {
+                mass *= h.iter().map(|&(_, w)| w).sum::<f64>();
                 let items = h
                     .iter()
                     .map(|(hole, _)| (Hand::of(t, hole), super::mask(hole)));
@@ -373,11 +401,135 @@ fn weighted(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Weighted, Equity
         Joint::Ids(Alias::new(items, &weights))
     };
     Ok(Weighted {
+        mass,
         joint,
         joint_seats: (0..ranges.len()).filter(|&p| in_joint[p]).collect(),
         apart,
         card,
     })
+}
+
+/// Weights below this share of a seat's heaviest make that seat's light part.
+const LIGHT: f64 = 1e-3;
+
+/// The weighted seats' deal when some seats hold holdings far lighter than their others:
+/// each such seat's range is split into its heavy part (weights at least [`LIGHT`] times
+/// its heaviest) and its light part, and every choice of a part per seat under which some
+/// deal exists gets its own [`Weighted`]. A trial picks a choice by its proposal mass and
+/// deals from it, drawing again on a shared card. The parts split every range, so this is
+/// rejection sampling from the product of the weights restricted to the choices where a
+/// deal exists: exact, and its acceptance no longer collapses when the heavy holdings
+/// clash with each other (`AA` at 1 and the rest at 1e-10 for three seats: three aces
+/// hands cannot be dealt, so that choice is never proposed). With no light part it is
+/// one [`Weighted`], and no draw picks it.
+struct Mixture {
+    parts: Vec<Weighted>,
+    pick: Option<Alias<u32>>,
+}
+
+impl Mixture {
+    #[inline]
+    fn deal(
+        &self,
+        d: &mut Draws,
+        holes: &mut [Hand; MAX_PLAYERS],
+        draws: &mut u64,
+        limit: u64,
+    ) -> Option<u64> {
+        let part = match &self.pick {
+            Some(pick) => &self.parts[pick.draw(d) as usize],
+            None => &self.parts[0],
+        };
+        part.deal(d, holes, draws, limit)
+    }
+}
+
+fn mixture(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Mixture, EquityError> {
+    let split: Vec<Option<(Holdings, Holdings)>> = ranges
+        .iter()
+        .map(|r| {
+            r.and_then(|h| {
+                let top = h.iter().map(|&(_, w)| w).fold(0.0, f64::max);
+                let (heavy, light): (Holdings, Holdings) =
+                    h.iter().partition(|&&(_, w)| w >= LIGHT * top);
+                (!light.is_empty()).then_some((heavy, light))
+            })
+        })
+        .collect();
+    let mixed: Vec<usize> = (0..ranges.len()).filter(|&p| split[p].is_some()).collect();
+    if mixed.is_empty() {
+        return Ok(Mixture {
+            parts: vec![weighted(t, ranges, MAX_JOINT)?],
+            pick: None,
+        });
+    }
+    let choices = 1usize << mixed.len();
+    let mut parts = Vec::new();
+    for choice in 0..choices {
+        let chosen: Vec<Option<&Holdings>> = (0..ranges.len())
+            .map(|p| match (&split[p], mixed.iter().position(|&m| m == p)) {
+                (Some((heavy, light)), Some(bit)) => {
+                    Some(if choice >> bit & 1 == 1 { light } else { heavy })
+                }
+                _ => ranges[p],
+            })
+            .collect();
+        match weighted(t, &chosen, (MAX_JOINT / choices as u64).max(1 << 10)) {
+            Ok(w) => parts.push(w),
+            Err(EquityError::NoDeal | EquityError::Underflow) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let masses: Vec<f64> = parts.iter().map(|w| w.mass).collect();
+    let total: f64 = masses.iter().sum();
+    if parts.is_empty() {
+        return Err(EquityError::NoDeal);
+    }
+    if !(total > 0.0 && total.is_finite()) {
+        return Err(EquityError::Underflow);
+    }
+    Ok(Mixture {
+        pick: Some(Alias::new((0..parts.len() as u32).collect(), &masses)),
+        parts,
+    })
+}
+
+/// Whether some deal gives every weighted seat (`Some`) a holding without a shared card:
+/// a search from the smallest range up that remembers the card sets it found no deal
+/// from. `None` when the search passes [`MAX_SEARCH`] nodes undecided. (Random seats
+/// always find two cards: the deck was checked to hold every hole and the runout.)
+fn deal_exists(ranges: &[Option<&Holdings>]) -> Option<bool> {
+    let mut seats: Vec<Vec<u64>> = ranges
+        .iter()
+        .flatten()
+        .map(|h| h.iter().map(|(hole, _)| super::mask(hole)).collect())
+        .collect();
+    seats.sort_by_key(Vec::len);
+    fn search(
+        seats: &[Vec<u64>],
+        used: u64,
+        dead_ends: &mut std::collections::HashSet<(usize, u64)>,
+        nodes: &mut u64,
+    ) -> Option<bool> {
+        let Some(seat) = seats.first() else {
+            return Some(true);
+        };
+        if dead_ends.contains(&(seats.len(), used)) {
+            return Some(false);
+        }
+        for &cards in seat {
+            *nodes += 1;
+            if *nodes > MAX_SEARCH {
+                return None;
+            }
+            if used & cards == 0 && search(&seats[1..], used | cards, dead_ends, nodes)? {
+                return Some(true);
+            }
+        }
+        dead_ends.insert((seats.len(), used));
+        Some(false)
+    }
+    search(&seats, 0, &mut std::collections::HashSet::new(), &mut 0)
 }
 
 /// Seeded trials, in rounds of [`ROUND`] batches, until the standard error is reached.
@@ -397,7 +549,7 @@ pub(super) fn monte_carlo(
         .collect();
     let random: Vec<bool> = ranges.iter().map(Option::is_none).collect();
     let all_random = random.iter().all(|&r| r);
-    let weighted = weighted(t, &ranges)?;
+    let weighted = mixture(t, &ranges)?;
     let mut board = Hand::EMPTY;
     for &c in &q.board {
         board = board.with(t, c);
@@ -420,11 +572,17 @@ pub(super) fn monte_carlo(
         for b in batches {
             tally.add(&b?);
         }
-        if tally.std_error(players) <= q.std_error || tally.trials() >= q.max_trials {
+        if tally.trials() >= 2 && tally.std_error(players) <= q.std_error
+            || tally.trials() >= q.max_trials
+            || tally.draws >= super::MAX_DRAWS
+        {
             break;
         }
     }
     let trials = tally.trials();
+    if trials < 2 {
+        return Err(EquityError::RareDeals(tally.draws));
+    }
     let each: Vec<(u64, u64, u64, u64)> = (0..players).map(|p| tally.per_player(p)).collect();
     let sums = Sums {
         weight: trials as f64,
@@ -433,7 +591,12 @@ pub(super) fn monte_carlo(
         win: each.iter().map(|e| e.2 as f64).collect(),
         tie: each.iter().map(|e| e.3 as f64).collect(),
     };
-    Ok(answer(&sums, false, tally.std_error(players), trials))
+    let std_error = tally.std_error(players);
+    Ok(Answer {
+        draws: tally.draws,
+        stopped_at_draw_limit: std_error > q.std_error && tally.draws >= super::MAX_DRAWS,
+        ..answer(&sums, false, std_error, trials)
+    })
 }
 
 /// The cards no one knows, dealt by partial Fisher–Yates: dealing `k` cards swaps a
@@ -607,6 +770,7 @@ fn random_trials<const N: usize, const COME: usize>(
         }
         tally.by_winners[winners] += 1;
     }
+    tally.draws = BATCH;
     tally
 }
 
@@ -615,7 +779,7 @@ fn random_trials<const N: usize, const COME: usize>(
 /// deck in order around the weighted seats' cards).
 fn weighted_batch(
     t: &Tables,
-    weighted: &Weighted,
+    weighted: &Mixture,
     random: &[bool],
     board: Hand,
     board_cards: usize,
@@ -635,8 +799,12 @@ fn weighted_batch(
     };
     let mut tally = Tally::new();
     let mut holes = [Hand::EMPTY; MAX_PLAYERS];
+    let mut draws = 0u64;
     for _ in 0..BATCH {
-        let mut used = known | weighted.deal(&mut d, &mut holes)?;
+        let Some(dealt) = weighted.deal(&mut d, &mut holes, &mut draws, BATCH_DRAWS) else {
+            break;
+        };
+        let mut used = known | dealt;
         for (&random, hole) in random.iter().zip(holes.iter_mut()) {
             if random {
                 *hole = card(&mut d, &mut used).join(card(&mut d, &mut used));
@@ -659,6 +827,7 @@ fn weighted_batch(
         }
         tally.by_winners[winners] += 1;
     }
+    tally.draws = draws;
     Ok(tally)
 }
 
