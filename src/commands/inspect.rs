@@ -133,15 +133,30 @@ fn inspect_table(path: &Path) -> anyhow::Result<()> {
     println!("payload:     {} bytes", header.payload_len);
     println!("checksum:    ok (crc32 {:08x})", header.payload_crc32);
     for (label, value) in contents.facts {
-        println!("{:<13}{value}", format!("{label}:"));
+        println!("{:<13}{}", format!("{label}:"), printable(&value));
     }
     if let Some(rules) = contents.rules {
         println!("rules:");
-        for line in rules.lines() {
-            println!("  {line}");
+        for line in rules.split('\n') {
+            println!("  {}", printable(line));
         }
     }
     Ok(())
+}
+
+/// Text from a table file as it may reach a terminal: every control character (escape
+/// sequences, carriage returns, a newline inside a value) written as a Rust escape, so
+/// that an untrusted file cannot move the cursor, recolour or forge a line.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// What a decoded table holds, for display.
@@ -350,6 +365,14 @@ mod tests {
         writer.write(&batch).unwrap();
         writer.close().unwrap();
         bytes
+    }
+
+    #[test]
+    fn control_characters_from_a_table_never_reach_the_terminal() {
+        let shown = printable("a23 = \"lowest\"\u{1b}[2J\r\u{7}x\ty\u{9b}");
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        assert_eq!(shown, "a23 = \"lowest\"\\u{1b}[2J\\r\\u{7}x\\ty\\u{9b}");
+        assert_eq!(printable("ties = \"split\""), "ties = \"split\"");
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub fn query(q: &BlackjackQuestion, out: &mut Answer) -> anyhow::Result<()> {
             PathBuf::from("tables/blackjack_6d_s17/blackjack.bin")
         }
     });
-    let table = open_table(&path, "blackjack_6d_s17.toml", "--table", |p| {
+    let table = open_table(&path, q.table.is_some(), "blackjack_6d_s17.toml", |p| {
         cardtables::Blackjack::open(p)
     })?;
     if q.rules.as_deref() == Some("list") {
@@ -237,7 +237,7 @@ fn query_at_count(q: &BlackjackQuestion, count: i32, out: &mut Answer) -> anyhow
         .table
         .clone()
         .unwrap_or_else(|| PathBuf::from("tables/blackjack_indices/blackjack_indices.bin"));
-    let table = open_table(&path, "blackjack_indices.toml", "--table", |p| {
+    let table = open_table(&path, q.table.is_some(), "blackjack_indices.toml", |p| {
         cardtables::BlackjackIndices::open(p)
     })?;
     if q.rules.as_deref() == Some("list") {

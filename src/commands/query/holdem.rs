@@ -45,7 +45,7 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
             .table
             .clone()
             .unwrap_or_else(|| PathBuf::from("tables/holdem_headsup/holdem_headsup.bin"));
-        let table = open_table(&path, "holdem_headsup.toml", "--table", |p| {
+        let table = open_table(&path, q.table.is_some(), "holdem_headsup.toml", |p| {
             cardtables::HoldemHeadsUp::open(p)
         })?;
         match (mine, theirs) {
@@ -82,6 +82,12 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
             }
         }
     } else {
+        if !(1..=MULTIWAY_MAX).contains(&q.opponents) {
+            return Err(UsageError::error(format!(
+                "--opponents {}: ask against 1 to {MULTIWAY_MAX} random hands",
+                q.opponents
+            )));
+        }
         let (path, job) = match (&q.table, q.opponents > 1) {
             (Some(p), true) => (p.clone(), "holdem_multiway.toml"),
             (Some(p), false) => (p.clone(), "holdem_preflop.toml"),
@@ -94,7 +100,9 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
                 "holdem_preflop.toml",
             ),
         };
-        let table = open_table(&path, job, "--table", |p| cardtables::Holdem::open(p))?;
+        let table = open_table(&path, q.table.is_some(), job, |p| {
+            cardtables::Holdem::open(p)
+        })?;
         let r = match table.preflop(class, q.opponents) {
             Ok(r) => r,
             Err(e @ HoldemQueryError::Opponents { max, .. }) => {
@@ -183,7 +191,7 @@ fn strength(q: &HoldemQuestion, board: &str, out: &mut Answer) -> anyhow::Result
         .table
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("tables/holdem_postflop/strength_{name}.bin")));
-    let table = open_table(&path, "holdem_postflop.toml", "--table", |p| {
+    let table = open_table(&path, q.table.is_some(), "holdem_postflop.toml", |p| {
         HoldemStrength::open(p)
     })?;
     let s = table.strength(&hole, &cards).map_err(|e| usage(&e))?;

@@ -197,18 +197,23 @@ fn set_bet(out: &mut Answer, bet: &crate::cli::Bet) {
     out.set("fold_rate", bet.fold);
 }
 
-/// Opens the heads-up table (for `pipeline equity` too).
-pub(crate) fn open_headsup(path: &std::path::Path) -> anyhow::Result<cardtables::HoldemHeadsUp> {
-    open_table(path, "holdem_headsup.toml", "--table", |p| {
+/// Opens the heads-up table (for `pipeline equity` too); `given`: the user named it.
+pub(crate) fn open_headsup(
+    path: &std::path::Path,
+    given: bool,
+) -> anyhow::Result<cardtables::HoldemHeadsUp> {
+    open_table(path, given, "holdem_headsup.toml", |p| {
         cardtables::HoldemHeadsUp::open(p)
     })
 }
 
-/// Opens a runtime table, saying which job writes it when it cannot be loaded.
+/// Opens a runtime table. A file the user named (`given`, with `--table`) that cannot be
+/// read as the right table is bad input (exit 2); a default path that is missing says
+/// which job writes it.
 fn open_table<T>(
     path: &std::path::Path,
+    given: bool,
     job: &str,
-    flag: &str,
     open: impl FnOnce(&std::path::Path) -> Result<T, cardtables::TableError>,
 ) -> anyhow::Result<T> {
     use anyhow::Context;
@@ -219,9 +224,17 @@ fn open_table<T>(
             dir.join(crate::engine::switch::JOURNAL).display()
         );
     }
+    if given {
+        return open(path).map_err(|e| {
+            crate::commands::UsageError::error(format!(
+                "--table {}: {e}; pass the table that `pipeline run jobs/{job}` writes",
+                path.display()
+            ))
+        });
+    }
     open(path).with_context(|| {
         format!(
-            "cannot load {} (run `pipeline run jobs/{job}` first, or pass {flag})",
+            "cannot load {} (run `pipeline run jobs/{job}` first, or pass --table)",
             path.display()
         )
     })

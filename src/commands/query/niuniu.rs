@@ -32,7 +32,7 @@ fn bidding(q: &NiuniuQuestion, cards: &[cardtables::Card], out: &mut Answer) -> 
         .table
         .clone()
         .unwrap_or_else(|| PathBuf::from("tables/niuniu_bidding/niuniu_bidding.bin"));
-    let table = open_table(&path, "niuniu_bidding.toml", "--table", |p| {
+    let table = open_table(&path, q.table.is_some(), "niuniu_bidding.toml", |p| {
         cardtables::NiuniuBidding::open(p)
     })?;
     let a = table.lookup(cards)?;
@@ -117,7 +117,7 @@ fn hand(q: &NiuniuQuestion, cards: &[cardtables::Card], out: &mut Answer) -> any
         .table
         .clone()
         .unwrap_or_else(|| PathBuf::from("tables/niuniu/niuniu.bin"));
-    let table = open_table(&path, "niuniu.toml", "--table", |p| {
+    let table = open_table(&path, q.table.is_some(), "niuniu.toml", |p| {
         cardtables::Niuniu::open(p)
     })?;
     let answer = table.lookup(cards)?;

@@ -59,7 +59,9 @@ pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
     let (path, job) = table_path(q);
-    let table = open_table(&path, job, "--table", |p| cardtables::PushFold::open(p))?;
+    let table = open_table(&path, q.table.is_some(), job, |p| {
+        cardtables::PushFold::open(p)
+    })?;
     if let Some(ante) = q.ante {
         if (ante - table.ante()).abs() > 1e-12 {
             return Err(UsageError::error(format!(

@@ -28,7 +28,11 @@ pub fn query(q: &ZhajinhuaQuestion, out: &mut Answer) -> anyhow::Result<()> {
     };
     let cards = cardtables::card::parse_exact(&q.hand, 3)
         .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
-    let table = open_table(&q.table, "zhajinhua.toml", "--table", |p| {
+    let path = q
+        .table
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("tables/zhajinhua/zhajinhua.bin"));
+    let table = open_table(&path, q.table.is_some(), "zhajinhua.toml", |p| {
         cardtables::Zhajinhua::open(p)
     })?;
     let answer = match table.win_rate(&cards, q.opponents) {
