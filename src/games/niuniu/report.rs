@@ -341,7 +341,10 @@ fn bidding_lines(settings: &BiddingSettings) -> Vec<String> {
          ×1, by bidding otherwise with its four cards (suits included) while every other \
          seat keeps the equilibrium: Σ over four-card hands of (the best level's value − \
          the equilibrium's value) / 270,725. The class exploitability allows only changes by \
-         class."
+         class. The certificate holds in the model it is computed in, independent decks \
+         (above), and its unit is one stake at bid ×1 per hand (a gain at ×3 counts three \
+         times its stakes). It says nothing of a one-deck table beyond what the one-deck \
+         check measures."
             .to_string(),
         format!(
             "One-deck check: {} tables per class dealt from one deck (the class's four cards, \
@@ -628,9 +631,12 @@ pub(super) fn build_bidding(
             "\n**One-deck check.** On {} tables per class dealt from one deck, no class has \
              a level that beats the equilibrium's main bid by more than {CHECK_Z} standard \
              errors. The largest standard error of a class's gain is {:.3} stakes, so a \
-             class's one-deck gain of more than about {:.1} stakes would have shown; smaller \
-             ones are not ruled out. `bidding.parquet` gives every class's one-deck EVs and \
-             gains with their standard errors.\n",
+             class's one-deck gain of more than about {:.1} stakes (at ×1, per hand of that \
+             class) would have shown: that is the smallest gain the check can detect. \
+             Smaller ones, and so anything near the exploitability above, are not ruled out: \
+             the exact certificate holds in the independent-decks model only. \
+             `bidding.parquet` gives every class's one-deck EVs and gains with their \
+             standard errors.\n",
             settings.check_deals_per_class,
             s.max_se,
             CHECK_Z * s.max_se
