@@ -129,7 +129,7 @@ expect "big blind facing a push: call 0.62 % of the time" \
   $bin query pushfold QJo --stack 20.05 --table "$out/tables/holdem_pushfold/pushfold.bin"
 expect "ante 0.125 bb" \
   $bin query pushfold "Ah 7c" --stack 10 --ante 0.125 --table "$out/tables/holdem_pushfold_ante_quick/pushfold.bin"
-expect "raise to 152.63 (fold 57.0%, callers top 42.9864 %, equity 0.7677): EV +118.536 (the optimum over every raise up to the cap)" \
+expect "raise to 140.34 (fold 54.6%, callers top 45.3852 %, equity 0.7731): EV +117.469 (the optimum over every raise up to the cap)" \
   $bin query zhajinhua "Ks Kh Qd" --pot 100 --call 20 --table "$out/tables/zhajinhua/zhajinhua.bin"
 expect "four_face     9/48 = 0.1875 (×20)" \
   $bin query niuniu "Ks Qh Jd Tc" --table "$out/tables/niuniu_bidding_quick/niuniu_bidding.bin"
