@@ -102,35 +102,8 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
         println!("{out}");
         return Ok(());
     }
-    // The range column fits the longest text up to RANGE_COLUMN characters; a longer
-    // text is cut there and ends in '…'.
-    let shown: Vec<String> = args
-        .ranges
-        .iter()
-        .map(|r| {
-            if r.chars().count() <= RANGE_COLUMN {
-                r.clone()
-            } else {
-                let head: String = r.chars().take(RANGE_COLUMN - 1).collect();
-                format!("{head}…")
-            }
-        })
-        .collect();
-    let width = shown
-        .iter()
-        .map(|r| r.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(5);
-    println!("player  {:<width$}  equity   win      tie", "range");
-    for (i, text) in shown.iter().enumerate() {
-        println!(
-            "{:<6}  {text:<width$}  {:.4}   {:.4}   {:.4}",
-            i + 1,
-            answer.equity[i],
-            answer.win[i],
-            answer.tie[i]
-        );
+    for line in table_lines(&args.ranges, &answer) {
+        println!("{line}");
     }
     if !board.is_empty() {
         println!("board: {}", crate::cards::text(&board));
@@ -153,4 +126,65 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The printed table, a line per player: the range column fits the longest text up to
+/// [`RANGE_COLUMN`] characters, and a longer text is cut there and ends in '…'.
+fn table_lines(ranges: &[String], answer: &Answer) -> Vec<String> {
+    let shown: Vec<String> = ranges
+        .iter()
+        .map(|r| {
+            if r.chars().count() <= RANGE_COLUMN {
+                r.clone()
+            } else {
+                let head: String = r.chars().take(RANGE_COLUMN - 1).collect();
+                format!("{head}…")
+            }
+        })
+        .collect();
+    let width = shown
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let mut lines = vec![format!(
+        "player  {:<width$}  equity   win      tie",
+        "range"
+    )];
+    for (i, text) in shown.iter().enumerate() {
+        lines.push(format!(
+            "{:<6}  {text:<width$}  {:.4}   {:.4}   {:.4}",
+            i + 1,
+            answer.equity[i],
+            answer.win[i],
+            answer.tie[i]
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_megabyte_range_text_prints_in_a_bounded_column() {
+        let huge = "AKs, ".repeat(200_000);
+        let answer = Answer {
+            equity: vec![0.5, 0.5],
+            win: vec![0.4, 0.4],
+            tie: vec![0.1, 0.1],
+            exact: true,
+            std_error: 0.0,
+            showdowns: 1,
+            draws: 1,
+            stopped_at_draw_limit: false,
+        };
+        let lines = table_lines(&[huge, "QQ".into()], &answer);
+        assert_eq!(lines.len(), 3);
+        assert!(lines.iter().all(|l| l.chars().count() < 80), "{lines:?}");
+        assert!(lines[1].contains("AKs, AKs") && lines[1].contains('…'));
+        assert!(lines[2].starts_with("2       QQ "));
+    }
 }

@@ -646,6 +646,15 @@ mod tests {
                 "Kh 7d 2c 3s",
                 String::new(),
             ),
+            // Named hands against random ones: the named cards leave the deck and the
+            // random seats are dealt from it, in any seat order.
+            (&["random", "AsAh", "random"][..], "Kh 7d 2c", String::new()),
+            (
+                &["ThJh", "random", "KdKc", "random"][..],
+                "",
+                format!("{dead} 9h 9s"),
+            ),
+            (&["AsAh", "KdKc"][..], "2c 7d 9s", String::new()),
             // Heavy holdings that clash (three seats cannot all hold aces) beside light
             // ones a million times lighter: sampled by parts, exactly.
             (

@@ -7,6 +7,9 @@
 //!   `random`), is dealt two cards from the cards left. Whatever the others hold, that
 //!   player has the same number of holdings to choose from, so this keeps the product
 //!   weights, with no deal drawn again;
+//! - when every other player names one holding (`AsAh` against random hands), those cards
+//!   leave the deck like dead cards and the trial is the all-random one, dealt by
+//!   Fisher–Yates several cards a draw, the named hands scored beside the dealt ones;
 //! - the other players draw from an alias table of their weights (one 64-bit draw per
 //!   holding), and their whole deal is drawn again when two of them share a card.
 //!
@@ -548,7 +551,18 @@ pub(super) fn monte_carlo(
         .map(|h| (h.len() != full || h.iter().any(|&(_, w)| w != h[0].1)).then_some(h))
         .collect();
     let random: Vec<bool> = ranges.iter().map(Option::is_none).collect();
-    let all_random = random.iter().all(|&r| r);
+    // Every seat random or one fixed holding, the fixed ones disjoint: the fixed cards
+    // leave the deck and every other seat is dealt from it.
+    let fixed_cards: Vec<u64> = ranges
+        .iter()
+        .flatten()
+        .filter(|h| h.len() == 1)
+        .map(|h| super::mask(&h[0].0))
+        .collect();
+    let fixed_mask = fixed_cards.iter().fold(0, |m, &c| m | c);
+    let dealt_from_deck = ranges.iter().flatten().all(|h| h.len() == 1)
+        && fixed_cards.iter().map(|c| c.count_ones()).sum::<u32>() == fixed_mask.count_ones();
+    let seating = Seating::of(t, &ranges);
     let weighted = mixture(t, &ranges)?;
     let mut board = Hand::EMPTY;
     for &c in &q.board {
@@ -561,8 +575,16 @@ pub(super) fn monte_carlo(
             .into_par_iter()
             .map(|b| {
                 let rng = stream(q.seed, b);
-                if all_random {
-                    Ok(random_batch(t, players, board, q.board.len(), known.0, rng))
+                if dealt_from_deck {
+                    Ok(random_batch(
+                        t,
+                        &seating,
+                        players,
+                        board,
+                        q.board.len(),
+                        known.0 | fixed_mask,
+                        rng,
+                    ))
                 } else {
                     weighted_batch(t, &weighted, &random, board, q.board.len(), known.0, rng)
                 }
@@ -671,50 +693,130 @@ impl Deck {
     }
 }
 
-/// One batch of trials when every seat is random.
+/// Where the seats of a trial dealt from the deck sit: the seats that hold one fixed
+/// holding (a hand the player named, `AsAh`), dealt no card, and the seat of each random
+/// slot. Every seat random: no fixed seat and slot `p` at seat `p`.
+#[derive(Clone, Copy)]
+struct Seating {
+    fixed: [(Hand, u8); MAX_PLAYERS],
+    fixed_count: usize,
+    random_seat: [u8; MAX_PLAYERS],
+}
+
+impl Seating {
+    /// Seats holding a single holding are fixed; the others (`None`: random) are dealt.
+    fn of(t: &Tables, ranges: &[Option<&Holdings>]) -> Seating {
+        let mut s = Seating {
+            fixed: [(Hand::EMPTY, 0); MAX_PLAYERS],
+            fixed_count: 0,
+            random_seat: [0; MAX_PLAYERS],
+        };
+        let mut random = 0;
+        for (seat, r) in ranges.iter().enumerate() {
+            match r {
+                Some(h) => {
+                    s.fixed[s.fixed_count] = (Hand::of(t, &h[0].0), seat as u8);
+                    s.fixed_count += 1;
+                }
+                None => {
+                    s.random_seat[random] = seat as u8;
+                    random += 1;
+                }
+            }
+        }
+        s
+    }
+
+    fn random(&self, players: usize) -> usize {
+        players - self.fixed_count
+    }
+}
+
+/// One batch of trials when every seat is random or holds one fixed holding.
 fn random_batch(
     t: &Tables,
+    seating: &Seating,
     players: usize,
     board: Hand,
     board_cards: usize,
     known: u64,
     rng: rand_pcg::Pcg64,
 ) -> Tally {
-    // One copy of the trial per table size and cards to come, so the compiler unrolls
-    // the deal and keeps the cards in registers.
-    let run = match (players, 5 - board_cards) {
-        (2, 5) => random_trials::<2, 5>,
-        (2, 2) => random_trials::<2, 2>,
-        (2, 1) => random_trials::<2, 1>,
-        (2, _) => random_trials::<2, 0>,
-        (3, 5) => random_trials::<3, 5>,
-        (3, 2) => random_trials::<3, 2>,
-        (3, 1) => random_trials::<3, 1>,
-        (3, _) => random_trials::<3, 0>,
-        (4, 5) => random_trials::<4, 5>,
-        (4, 2) => random_trials::<4, 2>,
-        (4, 1) => random_trials::<4, 1>,
-        (4, _) => random_trials::<4, 0>,
-        (5, 5) => random_trials::<5, 5>,
-        (5, 2) => random_trials::<5, 2>,
-        (5, 1) => random_trials::<5, 1>,
-        (5, _) => random_trials::<5, 0>,
-        (_, 5) => random_trials::<6, 5>,
-        (_, 2) => random_trials::<6, 2>,
-        (_, 1) => random_trials::<6, 1>,
-        (_, _) => random_trials::<6, 0>,
+    // One copy of the trial per number of seats dealt and cards to come, so the compiler
+    // unrolls the deal and keeps the cards in registers.
+    let fixed = seating.fixed_count > 0;
+    let run = match (seating.random(players), 5 - board_cards, fixed) {
+        (0, 5, false) => random_trials::<0, 5, false>,
+        (0, 5, true) => random_trials::<0, 5, true>,
+        (0, 2, false) => random_trials::<0, 2, false>,
+        (0, 2, true) => random_trials::<0, 2, true>,
+        (0, 1, false) => random_trials::<0, 1, false>,
+        (0, 1, true) => random_trials::<0, 1, true>,
+        (0, _, false) => random_trials::<0, 0, false>,
+        (0, _, true) => random_trials::<0, 0, true>,
+        (1, 5, false) => random_trials::<1, 5, false>,
+        (1, 5, true) => random_trials::<1, 5, true>,
+        (1, 2, false) => random_trials::<1, 2, false>,
+        (1, 2, true) => random_trials::<1, 2, true>,
+        (1, 1, false) => random_trials::<1, 1, false>,
+        (1, 1, true) => random_trials::<1, 1, true>,
+        (1, _, false) => random_trials::<1, 0, false>,
+        (1, _, true) => random_trials::<1, 0, true>,
+        (2, 5, false) => random_trials::<2, 5, false>,
+        (2, 5, true) => random_trials::<2, 5, true>,
+        (2, 2, false) => random_trials::<2, 2, false>,
+        (2, 2, true) => random_trials::<2, 2, true>,
+        (2, 1, false) => random_trials::<2, 1, false>,
+        (2, 1, true) => random_trials::<2, 1, true>,
+        (2, _, false) => random_trials::<2, 0, false>,
+        (2, _, true) => random_trials::<2, 0, true>,
+        (3, 5, false) => random_trials::<3, 5, false>,
+        (3, 5, true) => random_trials::<3, 5, true>,
+        (3, 2, false) => random_trials::<3, 2, false>,
+        (3, 2, true) => random_trials::<3, 2, true>,
+        (3, 1, false) => random_trials::<3, 1, false>,
+        (3, 1, true) => random_trials::<3, 1, true>,
+        (3, _, false) => random_trials::<3, 0, false>,
+        (3, _, true) => random_trials::<3, 0, true>,
+        (4, 5, false) => random_trials::<4, 5, false>,
+        (4, 5, true) => random_trials::<4, 5, true>,
+        (4, 2, false) => random_trials::<4, 2, false>,
+        (4, 2, true) => random_trials::<4, 2, true>,
+        (4, 1, false) => random_trials::<4, 1, false>,
+        (4, 1, true) => random_trials::<4, 1, true>,
+        (4, _, false) => random_trials::<4, 0, false>,
+        (4, _, true) => random_trials::<4, 0, true>,
+        (5, 5, false) => random_trials::<5, 5, false>,
+        (5, 5, true) => random_trials::<5, 5, true>,
+        (5, 2, false) => random_trials::<5, 2, false>,
+        (5, 2, true) => random_trials::<5, 2, true>,
+        (5, 1, false) => random_trials::<5, 1, false>,
+        (5, 1, true) => random_trials::<5, 1, true>,
+        (5, _, false) => random_trials::<5, 0, false>,
+        (5, _, true) => random_trials::<5, 0, true>,
+        (_, 5, false) => random_trials::<6, 5, false>,
+        (_, 5, true) => random_trials::<6, 5, true>,
+        (_, 2, false) => random_trials::<6, 2, false>,
+        (_, 2, true) => random_trials::<6, 2, true>,
+        (_, 1, false) => random_trials::<6, 1, false>,
+        (_, 1, true) => random_trials::<6, 1, true>,
+        (_, _, false) => random_trials::<6, 0, false>,
+        (_, _, true) => random_trials::<6, 0, true>,
     };
-    run(t, board, known, rng)
+    run(t, seating, board, known, rng)
 }
 
-/// [`BATCH`] trials of `N` players who all hold any two cards, with `COME` board cards to
-/// come: the `2N + COME` cards are dealt up to [`GROUP`] from each 64-bit draw.
-fn random_trials<const N: usize, const COME: usize>(
+/// [`BATCH`] trials of `N` players who hold any two cards, beside the seating's fixed
+/// holdings (whose cards are in `known`), with `COME` board cards to come: the
+/// `2N + COME` cards are dealt up to [`GROUP`] from each 64-bit draw.
+fn random_trials<const N: usize, const COME: usize, const FIXED: bool>(
     t: &Tables,
+    seating: &Seating,
     board: Hand,
     known: u64,
     rng: rand_pcg::Pcg64,
 ) -> Tally {
+    let fixed = &seating.fixed[..seating.fixed_count];
     let mut d = Draws::new(rng);
     let mut deck = Deck::new(known);
     let live = deck.len;
@@ -763,10 +865,34 @@ fn random_trials<const N: usize, const COME: usize>(
                 None => strength,
             }
         });
-        let top = strength.iter().copied().max().unwrap_or(0);
+        let mut top = strength.iter().copied().max().unwrap_or(0);
         let mut winners = 0;
+        if !FIXED {
+            for (p, &s) in strength.iter().enumerate() {
+                winners |= usize::from(s == top) << p;
+            }
+            tally.by_winners[winners] += 1;
+            continue;
+        }
+        let mut held = [0u16; MAX_PLAYERS];
+        for (h, &(hand, _)) in held.iter_mut().zip(fixed) {
+            let key = full + hand.key;
+            *h = match Tables::flush_suit(key) {
+                Some(s) => {
+                    let all = runout.iter().fold(board.suits | hand.suits, |m, &c| {
+                        m | suits[usize::from(c) % 64]
+                    });
+                    t.flush((all >> (16 * u32::from(s))) as u16)
+                }
+                None => t.non_flush_key(key),
+            };
+            top = top.max(*h);
+        }
         for (p, &s) in strength.iter().enumerate() {
-            winners |= usize::from(s == top) << p;
+            winners |= usize::from(s == top) << seating.random_seat[p];
+        }
+        for (&h, &(_, seat)) in held.iter().zip(fixed) {
+            winners |= usize::from(h == top) << seat;
         }
         tally.by_winners[winners] += 1;
     }
