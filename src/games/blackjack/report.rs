@@ -243,9 +243,10 @@ pub fn build(
          is dealt), but each split hand is played by the rule set's post-split strategy, \
          which sees its own cards and at most the pair cards of the split, not the other \
          hands' cards: CDZ- (as an unsplit hand of the same cards; the default), CDP1 \
-         (optimal for the shoe less both pair cards) or CDP (optimal for the shoe less one \
-         pair card per hand split so far: the standard CDP, which is CDP1 without \
-         resplits); the section on split play compares the three. The \
+         (optimal for the shoe less both pair cards) or CDP (Eric Farmer's CDP: each term \
+         of his split sum played optimally for its shoe's number of pair cards out, the \
+         figure the standard calculators give, CDP1 without resplits); the section on \
+         split play compares the three. The \
          *basic strategy* chart is total-dependent: each cell takes the action with the best \
          EV averaged over the two-card hands of that row, weighted by how often they are \
          dealt; its EV is exact too.\n",
@@ -525,10 +526,11 @@ fn split_play(r: &Results) -> String {
         "\n## Split play: CDZ-, CDP1 and CDP\n\nThe EV (composition-dependent play) with split hands \
          played each way, exact; the rule set's own strategy is the one in the table above. \
          CDZ- plays a split hand as an unsplit hand of the same cards; CDP1 plays every split \
-         hand optimally for the shoe less both pair cards; CDP optimally for the shoe less the \
-         pair cards removed by splitting when the hand plays (one per hand formed so far: \
-         the standard definition, equal to CDP1 where no resplit is allowed). None looks \
-         at the other hands' non-pair cards.\n\n",
+         hand optimally for the shoe less both pair cards; CDP is Eric Farmer's: his split \
+         sum, each term played optimally for its own number of pair cards out, which his \
+         calculator's figures equal to nine decimals of a percent (equal to CDP1 where no \
+         resplit is allowed; docs/rules/blackjack.md). None looks at the other hands' \
+         non-pair cards.\n\n",
     );
     let rows: Vec<Vec<String>> = r
         .sets

@@ -86,9 +86,9 @@ pub enum PostSplit {
     /// CDP1: one strategy for every split hand, optimal for the shoe less the upcard, both
     /// pair cards of the split and the hand's own cards.
     Cdp1,
-    /// CDP (the standard definition): each hand is played optimally for the shoe less the
-    /// upcard, the pair cards removed by splitting so far (one per hand formed when its
-    /// decisions are made) and its own cards; without resplits it is CDP1.
+    /// CDP, Eric Farmer's definition as his calculator computes it: the split's sum of
+    /// one-hand values, each played optimally for the shoe less the upcard, its number of
+    /// pair cards out and its own cards; without resplits it is CDP1.
     Cdp,
 }
 

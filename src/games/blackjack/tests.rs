@@ -505,9 +505,8 @@ impl SplitOracle {
         }
     }
 
-    /// The analyzer of the shoe this hand's strategy plays for: less the upcard (CDZ-),
-    /// less one more pair card (CDP1), less one pair card per other hand formed by
-    /// splitting when the hand plays (CDP: the standard definition).
+    /// The analyzer of the shoe this hand's strategy plays for: less the upcard (CDZ-), or
+    /// less one more pair card (CDP1). CDP is no one play, so no deal checks it.
     fn analyzer(&mut self, level: u32) -> &mut Analyzer {
         let out = match self.mode {
             PostSplit::Cdz => 0,
