@@ -493,11 +493,16 @@ impl Splitter {
                 (x, v[pair])
             })
         };
-        // EV[X; a, b]: `b` other hands' second cards known to be non-pair cards.
-        fn ev_x(
+        // EV[X; a, b] (`own_non_pair` false) and EV[N; a, b] (true): `b` other hands'
+        // second cards known to be non-pair cards, and the hand's own second card unknown
+        // or a non-pair card too. Each non-pair card is expanded as 1 − 1(pair card): v is
+        // the chance that it is a pair card.
+        #[allow(clippy::too_many_arguments)]
+        fn ev(
             s: &mut Splitter,
             value: &mut dyn FnMut(&mut Splitter, usize) -> (f64, f64),
             (n, p): (f64, f64),
+            own_non_pair: bool,
             weight: f64,
             a: usize,
             b: usize,
@@ -505,35 +510,27 @@ impl Splitter {
             if weight == 0.0 {
                 return 0.0;
             }
-            if b == 0 {
+            if b == 0 && !own_non_pair {
                 return weight * value(s, a).0;
             }
-            let v = (p - a as f64) / (n - (a + b) as f64);
+            let v = (p - a as f64) / (n - f64::from(u8::from(own_non_pair)) - (a + b) as f64);
             if v >= 1.0 {
-                return 0.0;
-            }
-            ev_x(s, value, (n, p), weight / (1.0 - v), a, b - 1)
-                + ev_x(s, value, (n, p), weight * v / (v - 1.0), a + 1, b - 1)
-        }
-        // EV[N; a, b]: the hand's own second card a non-pair card too.
-        fn ev_n(
-            s: &mut Splitter,
-            value: &mut dyn FnMut(&mut Splitter, usize) -> (f64, f64),
-            (n, p): (f64, f64),
-            weight: f64,
-            a: usize,
-            b: usize,
-        ) -> f64 {
-            let v = (p - a as f64) / (n - 1.0 - (a + b) as f64);
-            if weight == 0.0 || v >= 1.0 {
                 return 0.0;
             }
             if b == 0 {
                 let (x, at_pair) = value(s, a);
                 return weight / (1.0 - v) * (x - v * at_pair);
             }
-            ev_n(s, value, (n, p), weight / (1.0 - v), a, b - 1)
-                + ev_n(s, value, (n, p), weight * v / (v - 1.0), a + 1, b - 1)
+            ev(s, value, (n, p), own_non_pair, weight / (1.0 - v), a, b - 1)
+                + ev(
+                    s,
+                    value,
+                    (n, p),
+                    own_non_pair,
+                    weight * v / (v - 1.0),
+                    a + 1,
+                    b - 1,
+                )
         }
         // The chance of drawing `pairs` pair cards, then `others` non-pair cards, from the
         // shoe less the upcard too.
@@ -557,7 +554,7 @@ impl Splitter {
         // h − 1 orders (the Catalan number, for h ≤ 3).
         for h in 2..max_hands {
             let q = (h - 1) as f64 * chance(h - 2, h);
-            total += ev_n(self, &mut value, (n, p), q * h as f64, h - 2, h - 1);
+            total += ev(self, &mut value, (n, p), true, q * h as f64, h - 2, h - 1);
         }
         // The most hands, k of them completed before the last resplit, in
         // (1 − k / (m − 1)) · C(m + k − 2, k) orders for m hands (1, or 2 for four hands
@@ -567,12 +564,21 @@ impl Splitter {
             let orders = (1.0 - k as f64 / (m - 1) as f64) * choose(m + k - 2, k);
             let r = orders * chance(max_hands - 2, k);
             if k > 0 {
-                total += ev_n(self, &mut value, (n, p), r * k as f64, max_hands - 2, k - 1);
+                total += ev(
+                    self,
+                    &mut value,
+                    (n, p),
+                    true,
+                    r * k as f64,
+                    max_hands - 2,
+                    k - 1,
+                );
             }
-            total += ev_x(
+            total += ev(
                 self,
                 &mut value,
                 (n, p),
+                false,
                 r * (max_hands - k) as f64,
                 max_hands - 2,
                 k,
