@@ -93,7 +93,8 @@ pub struct EquityArgs {
     #[arg(long)]
     pub table: Option<PathBuf>,
     /// Print one JSON object: `equity`, `win`, `tie` (one per player, in argument
-    /// order), `exact`, `std_error`, and `showdowns` or `trials`.
+    /// order), `exact`, `std_error`, and `showdowns` or `trials` (Monte Carlo also:
+    /// `draws`, whole deals drawn, and `target_reached`).
     #[arg(long)]
     pub json: bool,
 }
