@@ -207,7 +207,7 @@ fn strength_index(c: &mut Criterion) {
 /// in `reports/BENCHMARKS.md`): exact on a flop for 2 and 3 players, exact preflop for 3,
 /// and Monte Carlo rounds of 2,097,152 trials for 3 and 6 random hands and 3 ranges.
 fn range_equity(c: &mut Criterion) {
-    use pipeline::games::holdem::equity::{equity, Question, EXACT_BUDGET};
+    use pipeline::games::holdem::equity::{equity, Question, EXACT_BUDGET, MAX_DRAWS};
     let question = |ranges: &[&str], board: &str, exact: bool| Question {
         ranges: ranges
             .iter()
@@ -217,6 +217,7 @@ fn range_equity(c: &mut Criterion) {
         dead: Vec::new(),
         std_error: 0.0,
         max_trials: 1 << 21,
+        max_draws: MAX_DRAWS,
         seed: 1,
         exact_budget: if exact { EXACT_BUDGET } else { 0 },
     };

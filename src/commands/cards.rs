@@ -5,6 +5,7 @@
 //! `T` for ten), the ids `c1..ck` and the `hand_index` (colex index among hands of its
 //! size), and for two cards the Hold'em `class`.
 
+use cardtables::card::quote;
 use serde_json::{Map, Value};
 
 use crate::commands::UsageError;
@@ -14,10 +15,11 @@ const MAX_CARDS: usize = cardtables::colex::MAX_K;
 
 pub fn cards(hand: &str, json: bool) -> anyhow::Result<()> {
     let cards = cardtables::parse_cards(hand)
-        .map_err(|e| UsageError::error(format!("cannot read the cards {hand:?}: {e}")))?;
+        .map_err(|e| UsageError::error(format!("cannot read the cards {}: {e}", quote(hand))))?;
     if cards.is_empty() || cards.len() > MAX_CARDS {
         return Err(UsageError::error(format!(
-            "{hand:?} holds {} cards: give 1 to {MAX_CARDS}",
+            "{} holds {} cards: give 1 to {MAX_CARDS}",
+            quote(hand),
             cards.len()
         )));
     }

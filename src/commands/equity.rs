@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::cli::EquityArgs;
 use crate::commands::UsageError;
 use crate::games::holdem::equity::{
-    equity as compute, Answer, Question, EXACT_BUDGET, MAX_PLAYERS,
+    equity as compute, Answer, Question, EXACT_BUDGET, MAX_DRAWS, MAX_PLAYERS,
 };
 
 /// Most Monte Carlo trials a question plays, whatever its standard error.
@@ -76,6 +76,7 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
                 dead,
                 std_error: args.std_error,
                 max_trials: MAX_TRIALS,
+                max_draws: MAX_DRAWS,
                 seed: args.seed,
                 exact_budget: EXACT_BUDGET,
             };

@@ -1,6 +1,7 @@
 //! `pipeline query blackjack`: every action's exact EV for a hand against an upcard, and
 //! the best one; with `--count`, the play at that count from a count-index table.
 
+use cardtables::card::quote;
 use std::path::PathBuf;
 
 use cardtables::blackjack::{
@@ -149,8 +150,12 @@ fn upcard(text: &str) -> anyhow::Result<u8> {
         "11" | "1" => "A",
         other => other,
     };
-    parse_rank(text)
-        .map_err(|e| UsageError::error(format!("the upcard {text:?}: {e} (or 11 for an ace)")))
+    parse_rank(text).map_err(|e| {
+        UsageError::error(format!(
+            "the upcard {}: {e} (or 11 for an ace)",
+            quote(text)
+        ))
+    })
 }
 
 /// The chart row a hand is read on: `pair 8` for two cards of one value (`T K` is a

@@ -1,6 +1,7 @@
 //! `pipeline query holdem`: a starting hand's exact equity against random hands or one
 //! named hand, or two cards' strength on a board, and, given a pot, each action's EV.
 
+use cardtables::card::quote;
 use std::path::PathBuf;
 
 use cardtables::decision::{ev_call, required_equity};
@@ -37,8 +38,9 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
         let (mine, theirs) = (cards(&q.hand), cards(versus));
         if mine.is_some() != theirs.is_some() {
             return Err(UsageError::error(format!(
-                "{:?} and {versus:?} mix a class and two cards: name both hands as cards (As Kd vs Qd Qc) for the exact matchup, or both as classes (AKs vs QQ) for the average over their combinations",
-                q.hand
+                "{} and {} mix a class and two cards: name both hands as cards (As Kd vs Qd Qc) for the exact matchup, or both as classes (AKs vs QQ) for the average over their combinations",
+                quote(&q.hand),
+                quote(versus)
             )));
         }
         let path = q
@@ -168,8 +170,8 @@ fn strength(q: &HoldemQuestion, board: &str, out: &mut Answer) -> anyhow::Result
     }
     let hole = cardtables::card::parse_exact(&q.hand, 2).map_err(|e| {
         usage(&format!(
-            "HAND {:?}: with --board, name two cards (Ah Kh): {e}",
-            q.hand
+            "HAND {}: with --board, name two cards (Ah Kh): {e}",
+            quote(&q.hand)
         ))
     })?;
     let cards = cardtables::parse_cards(board).map_err(|e| usage(&format!("--board: {e}")))?;

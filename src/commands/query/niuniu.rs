@@ -1,6 +1,7 @@
 //! `pipeline query niuniu`: a hand's category, strength, exact win probability and banker
 //! EV; for four cards, the see-four-cards bidding answer.
 
+use cardtables::card::quote;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -10,15 +11,15 @@ use crate::cli::NiuniuQuestion;
 
 pub fn query(q: &NiuniuQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let cards = cardtables::parse_cards(&q.hand)
-        .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
+        .with_context(|| format!("cannot read the hand {}", quote(&q.hand)))?;
     match cards.len() {
         4 => bidding(q, &cards, out),
         _ => {
             // Five cards, or the error that says how many a hand needs.
             let cards = cardtables::card::parse_exact(&q.hand, 5).with_context(|| {
                 format!(
-                    "cannot read the hand {:?} (five cards, or four to ask the bidding table)",
-                    q.hand
+                    "cannot read the hand {} (five cards, or four to ask the bidding table)",
+                    quote(&q.hand)
                 )
             })?;
             hand(q, &cards, out)

@@ -1,6 +1,7 @@
 //! `pipeline query stud`: exact outs, win / tie probabilities and the EV of a call.
 
 use anyhow::Context;
+use cardtables::card::quote;
 use cardtables::decision::{break_even_outs, ev_call_implied, hit_probability, required_equity};
 
 use super::{bet_actions, raises, set_bet, write_actions, Answer};
@@ -17,7 +18,7 @@ pub fn query(q: &StudQuestion, out: &mut Answer) -> anyhow::Result<()> {
         suit_order_breaks_ties: q.suit_order,
     };
     let read = |what: &str, text: &str| {
-        cardtables::parse_cards(text).with_context(|| format!("cannot read {what} {text:?}"))
+        cardtables::parse_cards(text).with_context(|| format!("cannot read {what} {}", quote(text)))
     };
     let situation = Situation {
         mine: read("your hand", &q.hand)?,

@@ -2,6 +2,7 @@
 //! raises priced against the hands that call them, and the best raise along a fold curve.
 
 use anyhow::Context;
+use cardtables::card::quote;
 use cardtables::decision::{ev_call, ev_raise_article, optimum_raise, required_equity, Betting};
 use cardtables::zhajinhua::RANGE_OPPONENTS;
 
@@ -27,7 +28,7 @@ pub fn query(q: &ZhajinhuaQuestion, out: &mut Answer) -> anyhow::Result<()> {
         None => (5.0 * bet.pot).max(bet.call),
     };
     let cards = cardtables::card::parse_exact(&q.hand, 3)
-        .with_context(|| format!("cannot read the hand {:?}", q.hand))?;
+        .with_context(|| format!("cannot read the hand {}", quote(&q.hand)))?;
     let path = q
         .table
         .clone()

@@ -350,6 +350,7 @@ fn range_equity_from_the_table_equals_enumeration() {
             dead: vec![],
             std_error: 1e-3,
             max_trials: 0,
+            max_draws: 0,
             seed: 1,
             exact_budget: u64::MAX,
         })

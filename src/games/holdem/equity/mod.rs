@@ -34,6 +34,9 @@ pub struct Question {
     pub std_error: f64,
     /// Monte Carlo stops after this many trials whatever the standard error.
     pub max_trials: u64,
+    /// Monte Carlo stops once this many whole deals have been drawn, those drawn again
+    /// for a shared card included ([`MAX_DRAWS`] for the command line).
+    pub max_draws: u64,
     pub seed: u64,
     /// Exact enumeration when the showdowns to count are at most this many
     /// ([`EXACT_BUDGET`] for the command line).
@@ -52,7 +55,7 @@ pub struct Answer {
     /// Showdowns counted (exact) or trials played (Monte Carlo).
     pub showdowns: u64,
     /// Monte Carlo only: whole deals drawn, those drawn again for a shared card included
-    /// (the trials otherwise), and whether the sampling stopped at [`MAX_DRAWS`] before
+    /// (the trials otherwise), and whether the sampling stopped at its draw limit before
     /// reaching its standard error.
     pub draws: u64,
     pub stopped_at_draw_limit: bool,
@@ -357,6 +360,7 @@ mod tests {
             dead: parse_cards(dead).unwrap(),
             std_error: 1e-3,
             max_trials: u64::MAX,
+            max_draws: MAX_DRAWS,
             seed: 7,
             exact_budget: EXACT_BUDGET,
         }
@@ -764,6 +768,23 @@ mod tests {
         for e in &a.equity {
             assert!((e - 1.0 / 3.0).abs() < 5.0 * a.std_error, "{:?}", a.equity);
         }
+    }
+
+    #[test]
+    fn monte_carlo_stops_at_its_draw_limit_and_says_so() {
+        // A target no sampling reaches within 2^16 deals drawn: the answer comes with the
+        // standard error it reached, the deals it drew, and the flag.
+        let mut q = question(&["QQ+:0.5, AKs", "random", "T9s, 88"], "Kh 7d 2c", "");
+        q.exact_budget = 0;
+        q.std_error = 1e-5;
+        q.max_draws = 1 << 16;
+        let a = equity(&q).unwrap();
+        assert!(a.stopped_at_draw_limit, "{a:?}");
+        assert!(a.draws <= q.max_draws && a.showdowns > 0, "{a:?}");
+        assert!(a.std_error > q.std_error, "{a:?}");
+        q.max_draws = MAX_DRAWS;
+        q.std_error = 1e-2;
+        assert!(!equity(&q).unwrap().stopped_at_draw_limit);
     }
 
     #[test]

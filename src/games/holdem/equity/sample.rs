@@ -31,9 +31,10 @@ const BATCH: u64 = 1 << 16;
 /// Batches run between two checks of the standard error (so the stopping point, and the
 /// answer, do not depend on the thread count).
 const ROUND: u64 = 32;
-/// Most whole deals one batch draws (accepted or drawn again): a batch whose deals are
-/// rare ends with fewer trials, at the same point for a seed on any thread count.
-const BATCH_DRAWS: u64 = super::MAX_DRAWS / 64;
+/// A batch draws at most this share of a question's whole deals (accepted or drawn
+/// again): a batch whose deals are rare ends with fewer trials, at the same point for a
+/// seed on any thread count.
+const BATCH_SHARE: u64 = 64;
 /// Most nodes the search for one deal visits before sampling starts.
 const MAX_SEARCH: u64 = 1 << 22;
 
@@ -428,22 +429,18 @@ const LIGHT: f64 = 1e-3;
 struct Mixture {
     parts: Vec<Weighted>,
     pick: Option<Alias<u32>>,
+    /// Most whole deals a batch draws.
+    batch_limit: u64,
 }
 
 impl Mixture {
     #[inline]
-    fn deal(
-        &self,
-        d: &mut Draws,
-        holes: &mut [Hand; MAX_PLAYERS],
-        draws: &mut u64,
-        limit: u64,
-    ) -> Option<u64> {
+    fn deal(&self, d: &mut Draws, holes: &mut [Hand; MAX_PLAYERS], draws: &mut u64) -> Option<u64> {
         let part = match &self.pick {
             Some(pick) => &self.parts[pick.draw(d) as usize],
             None => &self.parts[0],
         };
-        part.deal(d, holes, draws, limit)
+        part.deal(d, holes, draws, self.batch_limit)
     }
 }
 
@@ -464,6 +461,7 @@ fn mixture(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Mixture, EquityEr
         return Ok(Mixture {
             parts: vec![weighted(t, ranges, MAX_JOINT)?],
             pick: None,
+            batch_limit: u64::MAX,
         });
     }
     let choices = 1usize << mixed.len();
@@ -494,6 +492,7 @@ fn mixture(t: &Tables, ranges: &[Option<&Holdings>]) -> Result<Mixture, EquityEr
     Ok(Mixture {
         pick: Some(Alias::new((0..parts.len() as u32).collect(), &masses)),
         parts,
+        batch_limit: u64::MAX,
     })
 }
 
@@ -563,7 +562,10 @@ pub(super) fn monte_carlo(
     let dealt_from_deck = ranges.iter().flatten().all(|h| h.len() == 1)
         && fixed_cards.iter().map(|c| c.count_ones()).sum::<u32>() == fixed_mask.count_ones();
     let seating = Seating::of(t, &ranges);
-    let weighted = mixture(t, &ranges)?;
+    let weighted = Mixture {
+        batch_limit: (q.max_draws / BATCH_SHARE).max(1),
+        ..mixture(t, &ranges)?
+    };
     let mut board = Hand::EMPTY;
     for &c in &q.board {
         board = board.with(t, c);
@@ -596,7 +598,7 @@ pub(super) fn monte_carlo(
         }
         if tally.trials() >= 2 && tally.std_error(players) <= q.std_error
             || tally.trials() >= q.max_trials
-            || tally.draws >= super::MAX_DRAWS
+            || tally.draws >= q.max_draws
         {
             break;
         }
@@ -616,7 +618,7 @@ pub(super) fn monte_carlo(
     let std_error = tally.std_error(players);
     Ok(Answer {
         draws: tally.draws,
-        stopped_at_draw_limit: std_error > q.std_error && tally.draws >= super::MAX_DRAWS,
+        stopped_at_draw_limit: std_error > q.std_error && tally.draws >= q.max_draws,
         ..answer(&sums, false, std_error, trials)
     })
 }
@@ -899,7 +901,7 @@ fn weighted_batch(
     let mut holes = [Hand::EMPTY; MAX_PLAYERS];
     let mut draws = 0u64;
     for _ in 0..BATCH {
-        let Some(dealt) = weighted.deal(&mut d, &mut holes, &mut draws, BATCH_DRAWS) else {
+        let Some(dealt) = weighted.deal(&mut d, &mut holes, &mut draws) else {
             break;
         };
         let mut used = known | dealt;
