@@ -467,6 +467,8 @@ pub(super) struct ChartStart {
     /// chance, the hand's, and (when the dealer peeks) no dealer blackjack. Zero for a
     /// natural, which has no decision.
     pub weight: f64,
+    /// Its two cards' ranks.
+    pub cards: (usize, usize),
     /// The chart row it is played by (its pair row when it may be split).
     pub row: usize,
     /// The chart's first action.
@@ -525,6 +527,7 @@ pub(super) fn chart_starts(
         let row = row_of(&hand, can_split);
         let mut start = ChartStart {
             weight: 0.0,
+            cards: (a, b),
             row,
             chart: Action::Stand,
             evs: [f64::NAN; ACTIONS],

@@ -161,6 +161,89 @@ struct Sums {
 pub fn count_law(counter: &Counter, full: &[u32; RANKS], cut: u32) -> CountLaw {
     let cards: u32 = full.iter().sum();
     let decks = cards / 52;
+    let (frequency, mean) = law_by(counter, full, cut, counter.counts(), &|twice, left| {
+        (counter.count_of_twice(twice, left, decks) - counter.low) as usize
+    });
+    let cards_f = f64::from(cards);
+    let share = mean
+        .iter()
+        .map(|x| {
+            let mut share = [0.0; RANKS];
+            for r in 0..RANKS - 1 {
+                share[r] = x[r] + f64::from(full[r]) / cards_f;
+            }
+            share[RANKS - 1] = 1.0 - share[..RANKS - 1].iter().sum::<f64>();
+            share
+        })
+        .collect();
+    CountLaw {
+        frequency,
+        mean,
+        share,
+    }
+}
+
+/// The joint law, at a decision point, of the count before the round and the count at a
+/// decision whose three cards (the dealer's upcard and the player's two) add `shift` to
+/// twice the running count: what `indices` needs to state a decision's figures at the
+/// count it is made at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionLaw {
+    /// Twice the tags' sum of the decision's three cards.
+    pub shift: i64,
+    /// Per (count before the round `t`, count at the decision `d`), at `t · counts + d`
+    /// (positions in the range): its chance.
+    pub frequency: Vec<f64>,
+    /// Per (t, d): the covariates' mean over the decision points there (NaN where it has
+    /// no chance).
+    pub mean: Vec<[f64; COVARIATES]>,
+}
+
+/// [`DecisionLaw`] for the decisions whose cards add `shift` to twice the running count,
+/// for the shoe `full` with the cut card after `cut` cards.
+pub fn decision_law(counter: &Counter, full: &[u32; RANKS], cut: u32, shift: i64) -> DecisionLaw {
+    let cards: u32 = full.iter().sum();
+    let decks = cards / 52;
+    let counts = counter.counts();
+    let position =
+        |twice: i64, left: u32| (counter.count_of_twice(twice, left, decks) - counter.low) as usize;
+    let (frequency, mean) = law_by(counter, full, cut, counts * counts, &|twice, left| {
+        position(twice, left) * counts + position(twice + shift, left.saturating_sub(3))
+    });
+    DecisionLaw {
+        shift,
+        frequency,
+        mean,
+    }
+}
+
+/// Every value the three cards of a decision (any three ranks) can add to twice the
+/// running count, in increasing order.
+pub fn decision_shifts(counter: &Counter) -> Vec<i64> {
+    let tags = counter.twice_tags();
+    let mut out: Vec<i64> = Vec::new();
+    for a in tags {
+        for b in tags {
+            for c in tags {
+                out.push(a + b + c);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Each bin's chance and the covariates' mean in it, the decision points binned by
+/// `bin(twice the running count, cards left)` into `bins` bins.
+fn law_by(
+    counter: &Counter,
+    full: &[u32; RANKS],
+    cut: u32,
+    bins: usize,
+    bin: &dyn Fn(i64, u32) -> usize,
+) -> (Vec<f64>, Vec<[f64; COVARIATES]>) {
+    let cards: u32 = full.iter().sum();
     let tags = counter.twice_tags();
     // The tag groups: twice the tag, and the cards of that tag.
     let mut groups: Vec<(i64, u32)> = Vec::new();
@@ -174,8 +257,7 @@ pub fn count_law(counter: &Counter, full: &[u32; RANKS], cut: u32) -> CountLaw {
         std::array::from_fn(|r| groups.iter().position(|g| g.0 == tags[r]).unwrap_or(0));
     let rows = cut.clamp(1, cards) as usize;
     let span = tags.iter().map(|t| t.abs()).max().unwrap_or(0) * (rows as i64 - 1);
-    let counts = counter.counts();
-    let zero = || vec![0.0; counts];
+    let zero = || vec![0.0; bins];
     let mut sums = Sums {
         p: zero(),
         per_left: zero(),
@@ -223,8 +305,7 @@ pub fn count_law(counter: &Counter, full: &[u32; RANKS], cut: u32) -> CountLaw {
                         continue;
                     }
                     let twice = ways.low + i as i64;
-                    let t = (counter.count_of_twice(twice, cards - n as u32, decks) - counter.low)
-                        as usize;
+                    let t = bin(twice, cards - n as u32);
                     let scale = 1.0 / total / rows as f64;
                     let p = w * scale;
                     sums.kk_left2[g][h][t] += mgh * scale / (left * left);
@@ -245,25 +326,10 @@ pub fn count_law(counter: &Counter, full: &[u32; RANKS], cut: u32) -> CountLaw {
             }
         }
     }
-    let mean: Vec<[f64; COVARIATES]> = (0..counts)
+    let mean: Vec<[f64; COVARIATES]> = (0..bins)
         .map(|t| means_at(&sums, t, full, &groups, &group_of))
         .collect();
-    let share = mean
-        .iter()
-        .map(|x| {
-            let mut share = [0.0; RANKS];
-            for r in 0..RANKS - 1 {
-                share[r] = x[r] + f64::from(full[r]) / cards_f;
-            }
-            share[RANKS - 1] = 1.0 - share[..RANKS - 1].iter().sum::<f64>();
-            share
-        })
-        .collect();
-    CountLaw {
-        frequency: sums.p,
-        mean,
-        share,
-    }
+    (sums.p, mean)
 }
 
 /// The covariates' mean at count `t` from the sums.

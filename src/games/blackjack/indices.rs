@@ -42,7 +42,9 @@ use cardtables::blackjack::{Action, Cell, ACTIONS, CHART_ROWS, NO_ACTION, RANKS}
 
 use super::analysis::chart_starts;
 use super::count::Counter;
-use super::count_law::{count_law, covariates, CountLaw, COVARIATES};
+use super::count_law::{
+    count_law, covariates, decision_law, decision_shifts, CountLaw, DecisionLaw, COVARIATES,
+};
 use super::hands::{ACE, TEN};
 use super::rules::BlackjackRules;
 use crate::job::{JobError, JobSpec};
@@ -58,6 +60,8 @@ pub struct IndicesSettings {
     pub penetration: f64,
     /// Decision points valued exactly at each count of the range.
     pub points_per_count: u32,
+    /// Which count an index is stated in.
+    pub count_at: CountAt,
 }
 
 impl Default for IndicesSettings {
@@ -65,6 +69,30 @@ impl Default for IndicesSettings {
         IndicesSettings {
             penetration: 0.75,
             points_per_count: 2_000,
+            count_at: CountAt::Decision,
+        }
+    }
+}
+
+/// The moment of the round whose count indices are stated in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountAt {
+    /// When the first decision is made: the cards dealt before the round, the dealer's
+    /// upcard and the player's two cards. Published index tables (the Illustrious 18,
+    /// the Fab 4) are stated in this count.
+    #[default]
+    Decision,
+    /// Before the round is dealt: the count the bet is placed at.
+    RoundStart,
+}
+
+impl CountAt {
+    /// The word job files and outputs use.
+    pub fn word(self) -> &'static str {
+        match self {
+            CountAt::Decision => "decision",
+            CountAt::RoundStart => "round_start",
         }
     }
 }
@@ -132,8 +160,10 @@ impl IndicesSettings {
     /// The settings as the outputs record them (TOML).
     pub fn canonical_toml(&self) -> String {
         format!(
-            "[indices]\npenetration = {}\npoints_per_count = {}\n",
-            self.penetration, self.points_per_count
+            "[indices]\npenetration = {}\npoints_per_count = {}\ncount_at = \"{}\"\n",
+            self.penetration,
+            self.points_per_count,
+            self.count_at.word()
         )
     }
 }
@@ -361,6 +391,110 @@ pub struct CellSums {
     pub gain: [Moments; ACTIONS],
 }
 
+/// One chart cell's sums over decision points, for its hands decided at one count.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DecisionCell {
+    /// Σ the chance per round of the cell's hands decided at this count.
+    pub weight: f64,
+    /// Σ their value per round with each first action.
+    pub value: [f64; ACTIONS],
+}
+
+/// The decision points at which the decisions whose three cards add `shift` to twice the
+/// running count are made at one count, and sums over them of those decisions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ShiftSums {
+    /// Twice the tags' sum of the decision's cards (the upcard and the player's two).
+    pub shift: i64,
+    /// The decision points.
+    pub points: u64,
+    /// Their covariates.
+    pub design: Design,
+    /// Per chart cell, per first action: the value of the cell's hands of this shift
+    /// with that action minus with the chart's, per round.
+    pub gain: Vec<[Moments; ACTIONS]>,
+    /// Per round, the gain of insuring (half a bet) the hands of this shift under an ace.
+    pub insurance: Moments,
+}
+
+impl ShiftSums {
+    fn new(shift: i64) -> ShiftSums {
+        ShiftSums {
+            shift,
+            gain: vec![Default::default(); CELLS],
+            ..ShiftSums::default()
+        }
+    }
+
+    fn merge(&mut self, o: &ShiftSums) {
+        self.points += o.points;
+        self.design.merge(&o.design);
+        self.insurance.merge(&o.insurance);
+        for (a, b) in self.gain.iter_mut().zip(&o.gain) {
+            for k in 0..ACTIONS {
+                a[k].merge(&b[k]);
+            }
+        }
+    }
+}
+
+/// The sums of the decisions made at one count (under [`CountAt::Decision`]), over the
+/// decision points of one count before the round.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AtDecision {
+    /// Per chart cell.
+    pub cells: Vec<DecisionCell>,
+    /// Σ the chance per round of an ace up with a player's hand decided at this count.
+    pub ace: f64,
+    /// Per shift of the decision's cards (in the order first met).
+    pub shifts: Vec<ShiftSums>,
+}
+
+impl AtDecision {
+    fn empty() -> AtDecision {
+        AtDecision {
+            cells: vec![DecisionCell::default(); CELLS],
+            ..AtDecision::default()
+        }
+    }
+
+    /// The sums of one shift, made when first needed.
+    fn shift(&mut self, shift: i64) -> &mut ShiftSums {
+        let at = match self.shifts.iter().position(|x| x.shift == shift) {
+            Some(at) => at,
+            None => {
+                self.shifts.push(ShiftSums::new(shift));
+                self.shifts.len() - 1
+            }
+        };
+        &mut self.shifts[at]
+    }
+
+    fn merge(&mut self, o: &AtDecision) {
+        self.ace += o.ace;
+        for (a, b) in self.cells.iter_mut().zip(&o.cells) {
+            a.weight += b.weight;
+            for k in 0..ACTIONS {
+                a.value[k] += b.value[k];
+            }
+        }
+        for x in &o.shifts {
+            self.shift(x.shift).merge(x);
+        }
+    }
+
+    fn well_formed(&self) -> bool {
+        self.cells.len() == CELLS
+            && self.shifts.iter().all(|x| {
+                x.gain.len() == CELLS
+                    && x.design.sum.len() == COVARIATES
+                    && x.design.sum_outer.len() == COVARIATES * COVARIATES
+                    && x.insurance.well_formed()
+                    && x.gain.iter().flatten().all(Moments::well_formed)
+            })
+    }
+}
+
 /// What one unit found at one count: its decision points' sums.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CountSample {
@@ -377,6 +511,10 @@ pub struct CountSample {
     pub insurance: Moments,
     /// Per chart cell.
     pub cells: Vec<CellSums>,
+    /// Under [`CountAt::Decision`], per count of the range (by position; `None` where no
+    /// decision was made at it): the sums of the decisions made at that count. Empty
+    /// under [`CountAt::RoundStart`].
+    pub decision: Vec<Option<AtDecision>>,
 }
 
 impl CountSample {
@@ -405,12 +543,34 @@ impl CountSample {
                 a.gain[k].merge(&b.gain[k]);
             }
         }
+        if self.decision.len() < o.decision.len() {
+            self.decision.resize(o.decision.len(), None);
+        }
+        for (a, b) in self.decision.iter_mut().zip(&o.decision) {
+            match (a.as_mut(), b) {
+                (_, None) => {}
+                (None, Some(b)) => *a = Some(b.clone()),
+                (Some(a), Some(b)) => a.merge(b),
+            }
+        }
     }
 
-    /// Checks the lengths `finish` relies on.
-    pub fn check(&self) -> Result<(), String> {
+    /// Checks the lengths `finish` relies on, for a range of `counts` counts.
+    pub fn check(&self, counts: usize) -> Result<(), String> {
         if self.cells.len() != CELLS {
             return Err(format!("{} cells, expected {CELLS}", self.cells.len()));
+        }
+        if self.decision.len() > counts {
+            return Err(format!(
+                "decisions at {} counts, the range has {counts}",
+                self.decision.len()
+            ));
+        }
+        if !self.decision.iter().flatten().all(AtDecision::well_formed) {
+            return Err(format!(
+                "sums at a decision count of the wrong length (expected {CELLS} cells, \
+                 {COVARIATES} covariates)"
+            ));
         }
         let design = &self.design;
         let moments = [&self.round, &self.insurance]
@@ -481,7 +641,8 @@ pub fn sample_count(
             continue;
         }
         let shoe: [u32; RANKS] = std::array::from_fn(|r| full[r] - seen[r]);
-        value_point(rules, chart, &full, &shoe, &mut out);
+        let at = (settings.count_at == CountAt::Decision).then_some(counter);
+        value_point(rules, chart, &full, &shoe, at, &mut out);
     }
     out
 }
@@ -498,13 +659,30 @@ pub fn law_at_cut(
     count_law(counter, &full, settings.cut(cards))
 }
 
+/// The joint laws of the count before the round and at each kind of decision (by the
+/// shift its cards make), for [`summarize`] under [`CountAt::Decision`].
+pub fn decision_laws(
+    rules: &BlackjackRules,
+    counter: &Counter,
+    settings: &IndicesSettings,
+) -> Vec<DecisionLaw> {
+    let full = rules.shoe().unwrap_or([0; RANKS]);
+    let cards: u32 = full.iter().sum();
+    decision_shifts(counter)
+        .into_iter()
+        .map(|shift| decision_law(counter, &full, settings.cut(cards), shift))
+        .collect()
+}
+
 /// Values one decision point, the shoe `shoe` drawn from `full`, exactly and adds it to
-/// the sums.
+/// the sums; with `at_decision`, also each decision's sums at its count at the decision
+/// (that counter's).
 pub fn value_point(
     rules: &BlackjackRules,
     chart: &[Cell],
     full: &[u32; RANKS],
     shoe: &[u32; RANKS],
+    at_decision: Option<&Counter>,
     out: &mut CountSample,
 ) {
     let x = covariates(full, shoe);
@@ -512,6 +690,10 @@ pub fn value_point(
     let mut cell_weight = vec![0.0f64; CELLS];
     let mut allowed = vec![[false; ACTIONS]; CELLS];
     let mut round = 0.0;
+    // Under `at_decision`: each hand's (shift of its cards, cell, chance, values).
+    let mut decided: Vec<(i64, usize, f64, [f64; ACTIONS])> = Vec::new();
+    let twice_tags = at_decision.map_or([0; RANKS], Counter::twice_tags);
+    let shift_of = |cards: [usize; 3]| cards.iter().map(|&c| twice_tags[c]).sum::<i64>();
     for u in 0..RANKS {
         if shoe[u] == 0 {
             continue;
@@ -522,13 +704,33 @@ pub fn value_point(
         for s in starts.iter().filter(|s| s.weight > 0.0) {
             let cell = s.row * RANKS + u;
             cell_weight[cell] += s.weight;
+            let mut value = [0.0; ACTIONS];
             for (k, &v) in s.evs.iter().enumerate() {
                 if !v.is_nan() {
                     allowed[cell][k] = true;
-                    cell_value[cell][k] += s.weight * v;
+                    value[k] = s.weight * v;
+                    cell_value[cell][k] += value[k];
                 }
             }
+            if at_decision.is_some() {
+                decided.push((shift_of([u, s.cards.0, s.cards.1]), cell, s.weight, value));
+            }
         }
+    }
+    if let Some(counter) = at_decision {
+        let seen: [u32; RANKS] = std::array::from_fn(|r| full[r] - shoe[r]);
+        let point = Point {
+            counter,
+            twice_seen: seen
+                .iter()
+                .zip(&twice_tags)
+                .map(|(&n, &t)| i64::from(n) * t)
+                .sum(),
+            left: shoe.iter().sum(),
+            decks: full.iter().sum::<u32>() / 52,
+            x: &x,
+        };
+        add_decisions(chart, shoe, &allowed, &mut decided, &point, out);
     }
     out.points += 1;
     out.design.add(&x);
@@ -547,7 +749,10 @@ pub fn value_point(
         for k in 0..ACTIONS {
             if allowed[cell][k] {
                 sums.value[k] += cell_value[cell][k];
-                sums.gain[k].add(cell_value[cell][k] - base, &x);
+                // Under the count at the decision, the gains are summed by that count.
+                if at_decision.is_none() {
+                    sums.gain[k].add(cell_value[cell][k] - base, &x);
+                }
             }
         }
     }
@@ -559,6 +764,116 @@ pub fn value_point(
         let p_ace = f64::from(shoe[ACE]) / f64::from(cards);
         let p_ten = f64::from(shoe[TEN]) / f64::from(cards - 1);
         out.insurance.add(p_ace * 0.5 * (3.0 * p_ten - 1.0), &x);
+    }
+}
+
+/// A decision point as [`add_decisions`] bins it.
+struct Point<'a> {
+    counter: &'a Counter,
+    /// Twice the running count of the cards dealt before the round.
+    twice_seen: i64,
+    /// Cards left before the round, and the shoe's decks.
+    left: u32,
+    decks: u32,
+    x: &'a [f64; COVARIATES],
+}
+
+impl Point<'_> {
+    /// Position in the range of the count at a decision whose three cards add `shift`
+    /// to twice the running count.
+    fn at(&self, shift: i64) -> usize {
+        let c = self.counter;
+        (c.count_of_twice(self.twice_seen + shift, self.left - 3, self.decks) - c.low) as usize
+    }
+}
+
+/// The sums of the decisions at count position `d`, made when first needed.
+fn slot(out: &mut CountSample, d: usize) -> &mut AtDecision {
+    if out.decision.len() <= d {
+        out.decision.resize(d + 1, None);
+    }
+    out.decision[d].get_or_insert_with(AtDecision::empty)
+}
+
+/// Adds one decision point's hands (`decided`: the shift of each hand's cards, its cell,
+/// chance and values per round) to the sums at their counts at the decision. For every
+/// shift the decision's cards can make, the point is one of those at which such
+/// decisions are made at one count; there, per cell, the point's gain of each action over
+/// the chart's from its hands of that shift is one sample (zero where it has none). Also
+/// insurance, per player's hand under an ace, at the count that includes the ace and
+/// the hand.
+fn add_decisions(
+    chart: &[Cell],
+    shoe: &[u32; RANKS],
+    allowed: &[[bool; ACTIONS]],
+    decided: &mut [(i64, usize, f64, [f64; ACTIONS])],
+    point: &Point,
+    out: &mut CountSample,
+) {
+    for shift in decision_shifts(point.counter) {
+        let sums = slot(out, point.at(shift)).shift(shift);
+        sums.points += 1;
+        sums.design.add(point.x);
+    }
+    decided.sort_by_key(|e| (e.0, e.1));
+    for group in decided.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (shift, cell) = (group[0].0, group[0].1);
+        let mut weight = 0.0;
+        let mut value = [0.0; ACTIONS];
+        for e in group {
+            weight += e.2;
+            for (v, x) in value.iter_mut().zip(&e.3) {
+                *v += x;
+            }
+        }
+        let chart_play = chart_action(chart, cell, &allowed[cell]) as usize;
+        let at = slot(out, point.at(shift));
+        at.cells[cell].weight += weight;
+        for (v, x) in at.cells[cell].value.iter_mut().zip(&value) {
+            *v += x;
+        }
+        let gains = &mut at.shift(shift).gain[cell];
+        for k in 0..ACTIONS {
+            if allowed[cell][k] && k != chart_play {
+                gains[k].add(value[k] - value[chart_play], point.x);
+            }
+        }
+    }
+    // Insurance: an ace up, the player's two cards, then the hole card ten-valued with
+    // chance tens ÷ the cards left.
+    let cards: u32 = shoe.iter().sum();
+    if shoe[ACE] == 0 || cards < 4 {
+        return;
+    }
+    let tags = point.counter.twice_tags();
+    let mut by_shift: Vec<(i64, f64, f64)> = Vec::new();
+    let mut rest = *shoe;
+    rest[ACE] -= 1;
+    let p_ace = f64::from(shoe[ACE]) / f64::from(cards);
+    for a in 0..RANKS {
+        for b in 0..RANKS {
+            let pa = f64::from(rest[a]) / f64::from(cards - 1);
+            let nb = rest[b] - u32::from(a == b).min(rest[b]);
+            let p = p_ace * pa * f64::from(nb) / f64::from(cards - 2);
+            if p == 0.0 {
+                continue;
+            }
+            let tens = rest[TEN] - u32::from(a == TEN) - u32::from(b == TEN);
+            let gain = p * 0.5 * (3.0 * f64::from(tens) / f64::from(cards - 3) - 1.0);
+            let shift = tags[ACE] + tags[a] + tags[b];
+            match by_shift.iter_mut().find(|e| e.0 == shift) {
+                Some(e) => {
+                    e.1 += p;
+                    e.2 += gain;
+                }
+                None => by_shift.push((shift, p, gain)),
+            }
+        }
+    }
+    for (shift, p, gain) in by_shift {
+        let at = slot(out, point.at(shift));
+        at.ace += p;
+        at.shift(shift).insurance.add(gain, point.x);
     }
 }
 
@@ -681,6 +996,7 @@ pub fn summarize(
     chart: &[Cell],
     samples: &[CountSample],
     law: &CountLaw,
+    decision_laws: Option<&[DecisionLaw]>,
 ) -> Summary {
     let mut rows: Vec<CountRow> = samples
         .iter()
@@ -739,6 +1055,18 @@ pub fn summarize(
             }
         })
         .collect();
+    let mut insurance: Vec<(f64, f64)> = samples
+        .iter()
+        .zip(&law.mean)
+        .map(|(s, mean)| {
+            let fit = s.design.fit(s.points, mean);
+            s.insurance.estimate(s.points, fit.as_ref())
+        })
+        .collect();
+    if let Some(laws) = decision_laws {
+        // Every cell's figures and insurance's, from the decisions made at each count.
+        insurance = at_decision(chart, samples, laws, &mut rows);
+    }
 
     let mut indices = Vec::new();
     let freq: Vec<f64> = rows.iter().map(|r| r.frequency).collect();
@@ -775,14 +1103,6 @@ pub fn summarize(
             }
         }
     }
-    let insurance: Vec<(f64, f64)> = samples
-        .iter()
-        .zip(&law.mean)
-        .map(|(s, mean)| {
-            let fit = s.design.fit(s.points, mean);
-            s.insurance.estimate(s.points, fit.as_ref())
-        })
-        .collect();
     for found in changes(&insurance, &freq) {
         indices.push(Index {
             decision: Decision::Insurance,
@@ -851,6 +1171,119 @@ pub fn summarize(
         average_chart_ev: (average.0, average.1.sqrt()),
         indices,
     }
+}
+
+/// Under [`CountAt::Decision`]: replaces each row's cell figures by those of the hands
+/// decided at its count, and returns insurance's gain per round at each count (setting
+/// the rows' insurance EVs).
+///
+/// The points of each count `t` before the round follow the shoe's law at `t`. Among
+/// them, those at which a decision whose cards add `s` to twice the running count is
+/// made at count `d` have an exactly known chance (`laws`) and covariate mean, so the
+/// mean over them of such a decision's gain is estimated by the same regression as at
+/// `t`, on those points alone. The expectation over all rounds of the gain of decisions
+/// made at `d` is then the sum over `t` and `s` of that chance times that estimate. Each
+/// figure at `d` is that expectation ÷ `frequency(d)`: per round at count `d`, so that
+/// summed over counts at their frequencies it is the figure's total per round, as under
+/// [`CountAt::RoundStart`]. A cell whose hands' cards make several shifts has estimates
+/// from overlapping points; the sum of their standard errors bounds its error at each `t`.
+fn at_decision(
+    chart: &[Cell],
+    samples: &[CountSample],
+    laws: &[DecisionLaw],
+    rows: &mut [CountRow],
+) -> Vec<(f64, f64)> {
+    let counts = rows.len();
+    let freq: Vec<f64> = rows.iter().map(|r| r.frequency).collect();
+    let allowed: Vec<[bool; ACTIONS]> = (0..CELLS)
+        .map(|c| std::array::from_fn(|k| samples.iter().any(|s| s.cells[c].allowed[k])))
+        .collect();
+    let mut insurance = vec![(f64::NAN, f64::NAN); counts];
+    for (d, row) in rows.iter_mut().enumerate() {
+        let f = row.frequency;
+        // Per count before the round and shift met: the chance of (t, d) and the sums
+        // with their fit.
+        let mut parts: Vec<(usize, f64, &ShiftSums, Option<Fit>)> = Vec::new();
+        for (t, sample) in samples.iter().enumerate() {
+            let Some(at) = sample.decision.get(d).and_then(Option::as_ref) else {
+                continue;
+            };
+            for x in &at.shifts {
+                let Some(law) = laws.iter().find(|l| l.shift == x.shift) else {
+                    continue;
+                };
+                let p = law.frequency.get(t * counts + d).copied().unwrap_or(0.0);
+                if p > 0.0 && x.points > 0 {
+                    let fit = x.design.fit(x.points, &law.mean[t * counts + d]);
+                    parts.push((t, p, x, fit));
+                }
+            }
+        }
+        if f == 0.0 || parts.is_empty() {
+            for cell in row.cells.iter_mut() {
+                cell.weight = f64::NAN;
+                cell.ev = [f64::NAN; ACTIONS];
+                cell.gain = [(f64::NAN, f64::NAN); ACTIONS];
+            }
+            row.insurance_ev = (f64::NAN, f64::NAN);
+            continue;
+        }
+        let combine = |get: &dyn Fn(&ShiftSums) -> &Moments| -> (f64, f64) {
+            let mut per_t = vec![(0.0, 0.0); counts];
+            for (t, p, x, fit) in &parts {
+                let m = get(x);
+                if m.sum_x.is_empty() && m.sum == 0.0 {
+                    continue;
+                }
+                let (e, se) = m.estimate(x.points, fit.as_ref());
+                per_t[*t].0 += p * e;
+                per_t[*t].1 += p * se;
+            }
+            let se2: f64 = per_t.iter().map(|v| v.1 * v.1).sum();
+            (per_t.iter().map(|v| v.0).sum(), se2.sqrt())
+        };
+        // Plain sums (a cell's chance and values, for its EVs): Σ_t frequency(t) · mean.
+        let total = |get: &dyn Fn(&AtDecision) -> f64| -> f64 {
+            samples
+                .iter()
+                .zip(&freq)
+                .filter_map(|(s, &ft)| {
+                    let at = s.decision.get(d)?.as_ref()?;
+                    (s.points > 0).then(|| ft * get(at) / s.points as f64)
+                })
+                .sum()
+        };
+        for (c, cell) in row.cells.iter_mut().enumerate() {
+            let weight = total(&|at| at.cells[c].weight);
+            cell.chart = chart_action(chart, c, &allowed[c]);
+            cell.weight = weight / f;
+            for (k, &allowed) in allowed[c].iter().enumerate() {
+                if !allowed {
+                    cell.ev[k] = f64::NAN;
+                    cell.gain[k] = (f64::NAN, f64::NAN);
+                    continue;
+                }
+                cell.ev[k] = if weight > 0.0 {
+                    total(&|at| at.cells[c].value[k]) / weight
+                } else {
+                    f64::NAN
+                };
+                let (m, se) = combine(&|x| &x.gain[c][k]);
+                cell.gain[k] = (m / f, se / f);
+            }
+        }
+        let (m, se) = combine(&|x| &x.insurance);
+        insurance[d] = (m / f, se / f);
+        // Per unit insured: the gain per round ÷ (½ × the chance of an ace up with a hand
+        // decided here).
+        let ace = total(&|at| at.ace);
+        row.insurance_ev = if ace > 0.0 {
+            (2.0 * m / ace, 2.0 * se / ace)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+    }
+    insurance
 }
 
 /// A sign change of a gain along the counts.

@@ -9,7 +9,8 @@
 //! in chunks of [`ROUNDS_PER_UNIT`] rounds, each chunk with its own random stream (job
 //! seed, unit index). Optionally the tutorial article's strategy is simulated too.
 //!
-//! `blackjack.indices`: per rule set and count, chunks of [`POINTS_PER_UNIT`] decision
+//! `blackjack.indices`: per rule set and count, chunks of [`POINTS_PER_UNIT`] (under the
+//! count at the decision, [`POINTS_PER_DECISION_UNIT`]) decision
 //! points drawn at that count and valued exactly (the method is in `indices`); `finish`
 //! finds the index plays.
 //!
@@ -24,10 +25,10 @@ use serde::{Deserialize, Serialize};
 
 use super::analysis::{self, Analysis};
 use super::count::Counter;
-use super::count_law::CountLaw;
+use super::count_law::{CountLaw, DecisionLaw};
 use super::counting::{BettingSettings, CounterResult, PlaySettings};
 use super::hands;
-use super::indices::{self, CountSample, IndicesSettings, Summary};
+use super::indices::{self, CountAt, CountSample, IndicesSettings, Summary};
 use super::report;
 use super::rules::{expand, Expanded, PostSplit, RuleSetSpec, SimulationSettings};
 use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally, ROUNDS_PER_UNIT};
@@ -339,6 +340,12 @@ impl Job for StrategyJob {
 /// parts large).
 pub const POINTS_PER_UNIT: u32 = 700;
 
+/// Decision points per unit under `count_at = "decision"` (about 105 seconds on one core):
+/// its sums are kept per count at the decision and per shift of the decision's cards, some
+/// 3 MB a unit whatever its points, so fewer, larger units keep checkpoints and parts
+/// small.
+pub const POINTS_PER_DECISION_UNIT: u32 = 2_100;
+
 /// One unit of `blackjack.indices`: decision points of one rule set at one count.
 #[derive(Clone, Copy, Debug)]
 struct CountPlan {
@@ -368,6 +375,9 @@ pub struct IndicesJob {
     /// Each rule set's exact law of the count at the decision points, computed once per
     /// process: units of a count that has no chance draw nothing.
     laws: Vec<OnceLock<CountLaw>>,
+    /// Each rule set's joint laws of the count before the round and at the decision
+    /// (under `count_at = "decision"`), computed once per process.
+    decision_laws: Vec<OnceLock<Vec<DecisionLaw>>>,
 }
 
 impl IndicesJob {
@@ -379,7 +389,11 @@ impl IndicesJob {
         let counter = Counter::from_spec(spec)?;
         let rules: Vec<_> = sets.iter().map(|s| s.rules).collect();
         let settings = IndicesSettings::from_spec(spec, &rules)?;
-        let chunks = u128::from(settings.points_per_count.div_ceil(POINTS_PER_UNIT));
+        let per_unit = match settings.count_at {
+            CountAt::Decision => POINTS_PER_DECISION_UNIT,
+            CountAt::RoundStart => POINTS_PER_UNIT,
+        };
+        let chunks = u128::from(settings.points_per_count.div_ceil(per_unit));
         check_unit_total(sets.len() as u128 * counter.counts() as u128 * chunks)
             .map_err(|e| spec.field_error("indices.points_per_count", e))?;
         let mut plan = Vec::new();
@@ -387,7 +401,7 @@ impl IndicesJob {
             for count in 0..counter.counts() {
                 let mut left = settings.points_per_count;
                 while left > 0 {
-                    let points = left.min(POINTS_PER_UNIT);
+                    let points = left.min(per_unit);
                     plan.push(CountPlan { set, count, points });
                     left -= points;
                 }
@@ -404,6 +418,7 @@ impl IndicesJob {
             ),
             charts: (0..sets.len()).map(|_| OnceLock::new()).collect(),
             laws: (0..sets.len()).map(|_| OnceLock::new()).collect(),
+            decision_laws: (0..sets.len()).map(|_| OnceLock::new()).collect(),
             sets,
             counter,
             settings,
@@ -414,6 +429,16 @@ impl IndicesJob {
     fn law(&self, set: usize) -> &CountLaw {
         self.laws[set].get_or_init(|| {
             indices::law_at_cut(&self.sets[set].rules, &self.counter, &self.settings)
+        })
+    }
+
+    fn decision_laws(&self, set: usize) -> Option<&[DecisionLaw]> {
+        (self.settings.count_at == CountAt::Decision).then(|| {
+            self.decision_laws[set]
+                .get_or_init(|| {
+                    indices::decision_laws(&self.sets[set].rules, &self.counter, &self.settings)
+                })
+                .as_slice()
         })
     }
 
@@ -464,7 +489,7 @@ impl Job for IndicesJob {
 
     fn check_unit(&self, index: usize, unit: &CountSample) -> Result<(), String> {
         let plan = self.plan.get(index).ok_or("no such unit")?;
-        unit.check()?;
+        unit.check(self.counter.counts())?;
         if unit.points > u64::from(plan.points) {
             return Err(format!(
                 "{} points, at most {} planned",
@@ -511,7 +536,13 @@ impl Job for IndicesJob {
             .iter()
             .enumerate()
             .map(|(set, samples)| {
-                indices::summarize(&self.counter, &self.chart(set).0, samples, self.law(set))
+                indices::summarize(
+                    &self.counter,
+                    &self.chart(set).0,
+                    samples,
+                    self.law(set),
+                    self.decision_laws(set),
+                )
             })
             .collect();
         progress.phase("building tables");

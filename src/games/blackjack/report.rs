@@ -11,7 +11,7 @@ use super::count::Counter;
 use super::counting::{CounterResult, ILLUSTRIOUS_18, ILLUSTRIOUS_INSURANCE};
 use super::dealer::OUTCOME_BUST;
 use super::hands::{rank_name, starting_index, ACE, TEN};
-use super::indices::{Direction, IndicesSettings, Summary};
+use super::indices::{CountAt, Direction, IndicesSettings, Summary};
 use super::rules::{
     rules_in_words, BlackjackRules, Decks, InfiniteWord, PostSplit, RuleSetSpec,
     SimulationSettings, RULE_FIELDS,
@@ -830,19 +830,65 @@ fn index_text(index: i32, direction: Direction) -> String {
     }
 }
 
-/// The counting system in words: its tags, and how its count is taken and tabulated.
+/// How many of the eighteen published indices this run's equal exactly, and how far the
+/// others are, in words.
+fn illustrious_tally(
+    published: &[(String, usize, &'static str, i32)],
+    found: &[super::indices::Index],
+) -> String {
+    let diffs: Vec<Option<i32>> = published
+        .iter()
+        .map(|p| as_illustrious(found, (&p.0, p.1, p.2)).map(|o| o.0 - p.3))
+        .collect();
+    let exact = diffs.iter().filter(|d| **d == Some(0)).count();
+    let worst = diffs.iter().flatten().map(|d| d.abs()).max().unwrap_or(0);
+    let missing = diffs.iter().filter(|d| d.is_none()).count();
+    let mut text = format!(
+        "\n{exact} of the {} equal the published index exactly",
+        published.len()
+    );
+    if missing == 0 {
+        text.push_str(&format!("; every one is within {worst} of it"));
+    } else {
+        text.push_str(&format!("; {missing} have no index in this run's range"));
+    }
+    let off: Vec<String> = published
+        .iter()
+        .zip(&diffs)
+        .filter(|(_, d)| d.is_some_and(|d| d != 0))
+        .map(|(p, d)| format!("{} vs {} ({:+})", p.0, rank_name(p.1), d.unwrap_or(0)))
+        .collect();
+    if !off.is_empty() {
+        text.push_str(&format!(" (differing: {})", off.join(", ")));
+    }
+    text.push_str(".\n");
+    text
+}
+
 /// What a counting report's indices and gains mean, stated before any figure: the count
-/// is the true count before the round, floored, and indices are in those whole counts; a
-/// deviation at or below an index is what other tables write as the chart play's
-/// threshold one count up; every gain is risk-neutral at a flat bet.
-fn index_conventions() -> String {
-    "Indices are in units of the floored true count taken before the round: `≥ +3` is every \
-     true count of 3.0 and above, and a *crossing* is where the gain changes sign, in the \
-     same units (between two floored counts). A deviation played at or below an index, \
-     `≤ i`, is what tables that state the chart play's threshold write as that play at \
-     `≥ i + 1` (hit ≤ −1 here is stand ≥ 0 there). Gains and EVs are risk-neutral (the EV \
-     of the round, no risk aversion) at a flat one-unit bet, whatever a bet ramp stakes."
-        .to_string()
+/// indices are in (at the decision, or before the round), floored, and indices are in
+/// those whole counts; a deviation at or below an index is what other tables write as
+/// the chart play's threshold one count up; every gain is risk-neutral at a flat bet.
+fn index_conventions(count_at: CountAt) -> String {
+    let which = match count_at {
+        CountAt::Decision => {
+            "taken when the decision is made (the cards dealt before the round, the dealer's \
+             upcard and the player's two cards; for insurance, the ace and the player's two \
+             cards), as published index tables state them"
+        }
+        CountAt::RoundStart => {
+            "taken before the round (the round's own cards not counted: the count a bet is \
+             placed at)"
+        }
+    };
+    format!(
+        "Indices are in units of the floored true count {which}: `≥ +3` is every true count \
+         of 3.0 and above, and a *crossing* is where the gain changes sign, in the same units \
+         (between two floored counts). A deviation played at or below an index, `≤ i`, is \
+         what tables that state the chart play's threshold write as that play at `≥ i + 1` \
+         (hit ≤ −1 here is stand ≥ 0 there). Gains and EVs are risk-neutral (the EV of the \
+         round, no risk aversion) at a flat one-unit bet, whatever a bet ramp stakes."
+    )
 }
 
 fn count_words(c: &Counter) -> String {
@@ -917,8 +963,18 @@ pub fn build_indices(
          exact mean at that count is known: a control variate, with the same expectation and a smaller error. Each \
          count's frequency is exact. An index is where the gain of a \
          deviation over the chart, per round, changes sign along the counts; its *crossing* \
-         interpolates between the two counts around the change.\n",
+         interpolates between the two counts around the change.",
     );
+    if settings.count_at == CountAt::Decision {
+        md.push_str(
+            " A decision is stated at its count when it is made: the count before the round \
+             moved by the upcard and the player's two cards. The points drawn at each count \
+             before the round are regrouped by that count, with the exact chance of each \
+             (count before, count at the decision) pair and the shoe's exact mean \
+             composition there for the regression.",
+        );
+    }
+    md.push('\n');
     let mut lines = conventions_lines(r.sets);
     lines.push(count_words(c));
     lines.push(
@@ -928,7 +984,18 @@ pub fn build_indices(
          half a bet; its EV is per unit insured."
             .to_string(),
     );
-    lines.push(index_conventions());
+    lines.push(index_conventions(settings.count_at));
+    if settings.count_at == CountAt::Decision {
+        lines.push(
+            "A cell's figures at a count (its chance, EVs and gains) gather its hands decided \
+             at that count, per round at that count: their expectation over all rounds ÷ the \
+             frequency of the count before a round, so that over all counts at those \
+             frequencies they sum to the cell's total. The round's EV by count is at the count \
+             before the round (the count a bet is placed at); the EV with indices at a count \
+             adds to it the gains of the decisions made at that count."
+                .to_string(),
+        );
+    }
     md.push_str(&conventions(&lines));
     let mut charts = Vec::new();
     for (set, (s, sum)) in r.sets.iter().zip(r.summaries).enumerate() {
@@ -1012,6 +1079,7 @@ pub fn build_indices(
                 ],
                 &rows,
             ));
+            md.push_str(&illustrious_tally(&published, &sum.indices));
         }
         md.push_str(&format!(
             "\nEvery index play ({} in all) is in `indices.parquet`; every cell's gain at every \
@@ -1365,8 +1433,11 @@ pub fn build_counter(meta: &JobMeta, r: &CounterResults) -> anyhow::Result<Repor
     lines.push(count_words(c));
     lines.push(format!(
         "Seats: the counter plays {} hand{} a round{}; the count sees every card dealt at \
-         the table. Index thresholds are in floored true counts taken before the round \
-         (`≥ +3`: every true count of 3.0 and above); a play at or below an index, `≤ i`, \
+         the table. Index thresholds are applied at the floored true count taken before the \
+         round (`≥ +3`: every true count of 3.0 and above), the count the bet is placed at; \
+         published indices and those of a `blackjack.indices` job with `count_at = \
+         \"decision\"` are stated at the count when the decision is made, so playing them \
+         at the count before the round is an approximation. A play at or below an index, `≤ i`, \
          is what tables that state the chart play's threshold write as `≥ i + 1`. Every \
          decision is risk-neutral (it maximises the round's EV, no risk aversion); the \
          ramp sets the stakes.",

@@ -1303,7 +1303,7 @@ fn point(
     shoe: &[u32; 10],
 ) -> super::indices::CountSample {
     let mut s = super::indices::CountSample::empty();
-    super::indices::value_point(r, chart, &r.shoe().unwrap(), shoe, &mut s);
+    super::indices::value_point(r, chart, &r.shoe().unwrap(), shoe, None, &mut s);
     s
 }
 
@@ -1699,7 +1699,7 @@ fn index_plays_change_the_first_decision_on_both_sides_of_their_count() {
 #[test]
 fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
     use super::count::{CountSettings, Counter};
-    use super::indices::{sample_count, summarize, CountSample, IndicesSettings};
+    use super::indices::{sample_count, summarize, CountAt, CountSample, IndicesSettings};
     use super::sim::{Counting, Ramp};
     let r = BlackjackRules {
         decks: Decks::Finite(2),
@@ -1712,9 +1712,11 @@ fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
         ..CountSettings::default()
     })
     .unwrap();
+    // The counter bets and plays at the count before the round.
     let settings = IndicesSettings {
         penetration: 0.75,
         points_per_count: 150,
+        count_at: CountAt::RoundStart,
     };
     let tested = -1..=2;
     let samples: Vec<CountSample> = (counter.low..=counter.high)
@@ -1728,7 +1730,7 @@ fn a_counters_result_by_count_agrees_with_exact_shoes_at_that_count() {
         })
         .collect();
     let law = super::indices::law_at_cut(&r, &counter, &settings);
-    let exact = summarize(&counter, &chart, &samples, &law);
+    let exact = summarize(&counter, &chart, &samples, &law, None);
     let charts = vec![chart.clone(); counter.counts()];
     let simulated = Counting {
         rules: &r,
@@ -1893,6 +1895,20 @@ fn count_law_by_compositions(
     full: &[u32; 10],
     cut: u32,
 ) -> (Vec<f64>, Vec<[f64; super::count_law::COVARIATES]>) {
+    let cards: u32 = full.iter().sum();
+    let decks = cards / 52;
+    law_by_compositions(full, cut, counter.counts(), &|seen| {
+        (counter.count(seen, cards - seen.iter().sum::<u32>(), decks) - counter.low) as usize
+    })
+}
+
+/// The same with the compositions binned by `bin(cards gone)` into `bins` bins.
+fn law_by_compositions(
+    full: &[u32; 10],
+    cut: u32,
+    bins: usize,
+    bin: &dyn Fn(&[u32; 10]) -> usize,
+) -> (Vec<f64>, Vec<[f64; super::count_law::COVARIATES]>) {
     fn choose(n: u32, k: u32) -> f64 {
         (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1))
     }
@@ -1914,9 +1930,8 @@ fn count_law_by_compositions(
         seen[r] = 0;
     }
     let cards: u32 = full.iter().sum();
-    let decks = cards / 52;
-    let mut freq = vec![0.0; counter.counts()];
-    let mut mean = vec![[0.0; super::count_law::COVARIATES]; counter.counts()];
+    let mut freq = vec![0.0; bins];
+    let mut mean = vec![[0.0; super::count_law::COVARIATES]; bins];
     walk(
         0,
         &mut [0; 10],
@@ -1925,7 +1940,7 @@ fn count_law_by_compositions(
             let n: u32 = seen.iter().sum();
             let ways: f64 = (0..10).map(|r| choose(full[r], seen[r])).product();
             let p = ways / choose(cards, n) / f64::from(cut);
-            let t = (counter.count(seen, cards - n, decks) - counter.low) as usize;
+            let t = bin(seen);
             let shoe: [u32; 10] = std::array::from_fn(|r| full[r] - seen[r]);
             freq[t] += p;
             for (m, x) in mean[t]
@@ -1943,6 +1958,173 @@ fn count_law_by_compositions(
         }
     }
     (freq, mean)
+}
+
+#[test]
+fn the_joint_law_of_the_counts_before_the_round_and_at_the_decision_is_the_sum_over_compositions() {
+    use super::count::{CountSettings, Counter, Resolution, Rounding, System};
+    use super::count_law::{count_law, decision_law, decision_shifts};
+    let cases = [
+        (
+            System::HiLo,
+            Resolution::Exact,
+            Rounding::Floor,
+            [-4, 4],
+            1,
+            8,
+        ),
+        (
+            System::WongHalves,
+            Resolution::Half,
+            Rounding::Truncate,
+            [-3, 3],
+            1,
+            7,
+        ),
+        (
+            System::Ko,
+            Resolution::Exact,
+            Rounding::Floor,
+            [-8, 4],
+            2,
+            6,
+        ),
+    ];
+    for (system, resolution, rounding, range, decks, cut) in cases {
+        let counter = Counter::new(&CountSettings {
+            system: Some(system),
+            deck_resolution: resolution,
+            rounding,
+            range: Pair(range[0], range[1]),
+            ..CountSettings::default()
+        })
+        .unwrap();
+        let full = rules(decks).shoe().unwrap();
+        let cards: u32 = full.iter().sum();
+        let counts = counter.counts();
+        let before = count_law(&counter, &full, cut);
+        let shifts = decision_shifts(&counter);
+        // Three cards of the most negative tag, of the most positive, and all between.
+        let tags = counter.twice_tags();
+        let (lo, hi) = (tags.iter().min().unwrap(), tags.iter().max().unwrap());
+        assert_eq!((shifts[0], *shifts.last().unwrap()), (3 * lo, 3 * hi));
+        for shift in shifts {
+            let law = decision_law(&counter, &full, cut, shift);
+            let (freq, mean) = law_by_compositions(&full, cut, counts * counts, &|seen| {
+                let n: u32 = seen.iter().sum();
+                let twice: i64 = seen
+                    .iter()
+                    .zip(&tags)
+                    .map(|(&k, &t)| i64::from(k) * t)
+                    .sum();
+                let t = counter.count_of_twice(twice, cards - n, decks as u32) - counter.low;
+                let d = counter.count_of_twice(twice + shift, cards - n - 3, decks as u32)
+                    - counter.low;
+                t as usize * counts + d as usize
+            });
+            for (bin, (&a, &b)) in law.frequency.iter().zip(&freq).enumerate() {
+                assert!(
+                    (a - b).abs() < 1e-13,
+                    "{system:?} {shift} bin {bin}: {a} vs {b}"
+                );
+                if b > 0.0 {
+                    for (x, y) in law.mean[bin].iter().zip(&mean[bin]) {
+                        assert!((x - y).abs() < 1e-12, "{system:?} {shift} bin {bin}");
+                    }
+                }
+            }
+            // Summed over the counts at the decision, the law of the count before.
+            for t in 0..counts {
+                let row: f64 = law.frequency[t * counts..(t + 1) * counts].iter().sum();
+                assert!((row - before.frequency[t]).abs() < 1e-13);
+            }
+        }
+    }
+}
+
+/// Under the count at the decision, one decision point's sums are its sums before the
+/// round spread over the counts at the decision: summed over those counts and the
+/// shifts, every cell's chance, value and gain, and insurance's, are the same. And each
+/// hand sits at the count a counter at the table would compute from every card seen.
+#[test]
+fn decisions_are_summed_at_the_count_that_includes_the_upcard_and_the_players_cards() {
+    use super::count::{CountSettings, Counter};
+    use super::count_law::decision_shifts;
+    use super::indices::{value_point, CountSample, CELLS};
+    use cardtables::blackjack::Row;
+    let r = rules(2);
+    let chart = analyze(&r).chart;
+    let counter = Counter::new(&CountSettings {
+        range: Pair(-6, 6),
+        ..CountSettings::default()
+    })
+    .unwrap();
+    let full = r.shoe().unwrap();
+    let mut rng = stream(31, 0);
+    for _ in 0..4 {
+        let seen = super::indices::draw_seen(&full, 104, 78, &mut rng);
+        let shoe: [u32; 10] = std::array::from_fn(|i| full[i] - seen[i]);
+        let mut before = CountSample::empty();
+        value_point(&r, &chart, &full, &shoe, None, &mut before);
+        let mut at = CountSample::empty();
+        value_point(&r, &chart, &full, &shoe, Some(&counter), &mut at);
+        assert!(at.decision.len() <= counter.counts());
+        let decided = || at.decision.iter().flatten();
+        // Every shift's points: this one, once, at one count.
+        for shift in decision_shifts(&counter) {
+            let points: u64 = decided()
+                .flat_map(|d| d.shifts.iter().filter(|x| x.shift == shift))
+                .map(|x| x.points)
+                .sum();
+            assert_eq!(points, 1, "shift {shift}");
+        }
+        for c in 0..CELLS {
+            let weight: f64 = decided().map(|d| d.cells[c].weight).sum();
+            assert!((weight - before.cells[c].weight).abs() < 1e-15);
+            for k in 0..5 {
+                let value: f64 = decided().map(|d| d.cells[c].value[k]).sum();
+                assert!((value - before.cells[c].value[k]).abs() < 1e-15);
+                let gain: f64 = decided()
+                    .flat_map(|d| &d.shifts)
+                    .map(|x| x.gain[c][k].sum)
+                    .sum();
+                assert!(
+                    (gain - before.cells[c].gain[k].sum).abs() < 1e-14,
+                    "{c} {k}"
+                );
+            }
+        }
+        let insurance: f64 = decided()
+            .flat_map(|d| &d.shifts)
+            .map(|x| x.insurance.sum)
+            .sum();
+        assert!((insurance - before.insurance.sum).abs() < 1e-15);
+        let cards: u32 = shoe.iter().sum();
+        let ace: f64 = decided().map(|d| d.ace).sum();
+        assert!((ace - f64::from(shoe[ACE]) / f64::from(cards)).abs() < 1e-15);
+        // Hard 16 against a ten: T-6 and 9-7 (and 8-8 is its pair row), each at the true
+        // count of every card seen (Hi-Lo: the running count × 52 ÷ the cards left,
+        // floored), the upcard and both cards included.
+        let cell = Row::Hard(16).index().unwrap() * 10 + TEN;
+        let hi_lo = |k: usize| match k {
+            1..=5 => 1i64,
+            ACE | TEN => -1,
+            _ => 0,
+        };
+        let running: i64 = (0..10).map(|k| i64::from(seen[k]) * hi_lo(k)).sum();
+        let left = i64::from(cards) - 3;
+        let counts: Vec<usize> = [(TEN, 5), (8, 6)]
+            .iter()
+            .map(|&(a, b)| {
+                let rc = running + hi_lo(TEN) + hi_lo(a) + hi_lo(b);
+                ((rc * 52).div_euclid(left).clamp(-6, 6) + 6) as usize
+            })
+            .collect();
+        for (d, x) in at.decision.iter().enumerate() {
+            let w = x.as_ref().map_or(0.0, |x| x.cells[cell].weight);
+            assert_eq!(w > 0.0, counts.contains(&d), "count {}", d as i32 - 6);
+        }
+    }
 }
 
 #[test]
