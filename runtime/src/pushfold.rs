@@ -49,8 +49,9 @@ pub struct PushFoldPayload {
 }
 
 /// A class is in a push/fold chart's range at a stack when the equilibrium plays it at
-/// least this often: the published charts' convention, under which a class mixed at a low
-/// frequency past its range does not widen its cell.
+/// least this often (our threshold: the published charts do not say how they count a
+/// mixed hand), so a class mixed at a low frequency past its range does not widen its
+/// cell.
 pub const CHART_FREQUENCY: f64 = 0.5;
 
 /// Whether a class played with frequency `freq` is in a chart's range

@@ -46,7 +46,7 @@ fn margin(m: f64) -> String {
     }
 }
 
-/// Whether the published charts' convention lists the hand at this stack.
+/// Whether our charts list the hand at this stack (played at least half the time).
 fn chart(f: f64, action: &str) -> String {
     if cardtables::pushfold::charted(f) {
         format!("the chart says {action} (played at least half the time)")

@@ -39,13 +39,18 @@
 //! non-singular. Then any other equilibrium differs only in the mixed frequencies, and
 //! keeping the other player's mixed classes indifferent pins them (a non-singular linear
 //! system), so the equilibrium is unique and every solver that converges, fictitious play
-//! included, converges to these frequencies.
+//! included, converges to these frequencies. Unique, that is, among strategies that play
+//! every combo of a class alike, the game this solver solves: in the game where each of
+//! the 1,326 combos is its own choice, a mixed class's frequency can be split among its
+//! combos in many ways (pushing some combos always and others never) with the same value,
+//! so that game has many equilibria, one of which is this one.
 //!
-//! **The charts' convention.** The published push/fold charts give, per class, the largest
-//! stack at which the hand is played. A hand that mixes is played in part; the charts list
-//! it where the equilibrium plays it at least half the time ([`CHART_FREQUENCY`]), so a
-//! class mixed at 12 % over a few stacks past its pure range does not widen its cell. The
-//! tables give the any-frequency bound beside it.
+//! **The charts' threshold.** The published push/fold charts give, per class, the largest
+//! stack at which the hand is played, and do not say how they count a hand the
+//! equilibrium mixes. Our charts list a class where the equilibrium plays it at least half
+//! the time ([`CHART_FREQUENCY`], our choice), so a class mixed at 12 % over a few stacks
+//! past its pure range does not widen its cell; the tables give the bound at every
+//! frequency and the pure bound beside it.
 
 use super::classes::{combos, CLASSES};
 use super::matchup::{ClassMatrix, BOARDS};
@@ -135,7 +140,8 @@ impl Equilibrium {
         self.evaluation.ev_call[class] - self.stakes.bb_fold()
     }
 
-    /// Whether this equilibrium is the game's only one (the module doc's certificate).
+    /// Whether this equilibrium is the only one among strategies that play every combo of a
+    /// class alike (the module doc's certificate).
     pub fn unique(&self, game: &PushFoldGame) -> bool {
         let mixed = |f: f64| f > 0.0 && f < 1.0;
         let indifferent = |m: f64| m.abs() <= INDIFFERENT;

@@ -92,6 +92,7 @@ fn pushfold_published(
         tolerance: None,
         source,
     };
+    let (cells, every_cell) = hrc_comparison(grid, ante, solutions);
     figures.extend([
         figure("SB T3s: largest stack pushed, bb", last_of(&t3s), 7.7),
         figure("BB Q2o: largest stack calling, bb", last_of(&q2o), 5.6),
@@ -106,7 +107,265 @@ fn pushfold_published(
             5.1,
         ),
     ]);
-    published_box(&figures)
+    figures.extend(every_cell);
+    Ok(published_box(&figures)? + &cells)
+}
+
+/// HoldemResources.net's heads-up push/fold Nash charts without ante: per hand, the
+/// largest effective stack (bb) at which it is pushed (`HRC_PUSH`) or calls a push
+/// (`HRC_CALL`); `20+` at every stack up to 20 bb; `*` a hand with gaps, given there in
+/// footnotes rather than as one number. Rows and columns A to 2, suited above the
+/// diagonal, offsuit below, pairs on it. Of the caller chart we have rows A to 8 and the
+/// first four cells of row 7 (95 cells).
+const HRC_PUSH: [&str; 13] = [
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+",
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 19.9 19.3",
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 16.3 13.5 12.7",
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 18.6 14.7 13.5 10.6 8.5",
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 11.9 10.5 7.7 6.5",
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 14.4 6.9 4.9 3.7",
+    "20+ 18.0 13.0 13.3 17.5 20+ 20+ 20+ 20+ 18.8 10.1 2.7 2.5",
+    "20+ 16.1 10.3 8.5 9.0 10.8 14.7 20+ 20+ 20+ 13.9 2.5 2.1",
+    "20+ 15.1 9.6 6.5 5.7 5.2 7.0 10.7 20+ 20+ 16.3 * 2.0",
+    "20+ 14.2 8.9 6.0 4.1 3.5 3.0 2.6 2.4 20+ 20+ * 2.0",
+    "20+ 13.1 7.9 5.4 3.8 2.7 2.3 2.1 2.0 2.1 20+ * 1.8",
+    "20+ 12.2 7.5 5.0 3.4 2.5 1.9 1.8 1.7 1.8 1.6 20+ 1.7",
+    "20+ 11.6 7.0 4.6 2.9 2.2 1.8 1.6 1.5 1.5 1.4 1.4 20+",
+];
+const HRC_CALL: [&str; 8] = [
+    "20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+ 20+",
+    "20+ 20+ 20+ 20+ 20+ 20+ 17.6 15.2 14.3 13.2 12.1 11.4 10.7",
+    "20+ 20+ 20+ 20+ 20+ 16.1 13.0 10.5 9.9 8.9 8.4 7.8 7.2",
+    "20+ 20+ 19.5 20+ 18.0 13.4 10.6 8.8 7.0 6.9 6.1 5.8 5.6",
+    "20+ 20+ 15.3 12.7 20+ 11.5 9.3 7.4 6.3 5.2 5.2 4.8 4.5",
+    "20+ 17.1 11.7 9.5 8.4 20+ 8.2 7.0 5.8 5.0 4.3 4.1 3.9",
+    "20+ 13.8 9.7 7.6 6.6 6.0 20+ 6.5 5.6 4.8 4.1 3.6 3.5",
+    "20+ 12.4 8.0 6.4",
+];
+/// The published charts' top stack: `20+` means every stack up to it.
+const HRC_TOP: f64 = 20.0;
+/// How far (bb) our threshold may lie from a published one: the published values are
+/// rounded to 0.1 bb, our grid steps by 0.1 bb.
+const HRC_TOLERANCE: f64 = 0.1;
+
+/// One published chart cell beside ours.
+struct ChartCell {
+    class: usize,
+    /// The published value (`HRC_TOP` for `20+`).
+    published: f64,
+    /// Ours, each capped at `HRC_TOP` (NaN: never played): the largest stack at which the
+    /// class is played at least half the time, always, and at any frequency.
+    half: f64,
+    pure: f64,
+    any: f64,
+    /// The lowest and highest frequency at the stacks past `pure`, up to `any`.
+    mix: (f64, f64),
+}
+
+impl ChartCell {
+    fn agrees(&self) -> bool {
+        (self.half - self.published).abs() <= HRC_TOLERANCE + 1e-9
+    }
+
+    /// Whether the published value lies where the class is mixed: from the largest
+    /// stack at which it is always played to the largest at which it is played at all
+    /// (within the tolerance).
+    fn within_mixing(&self) -> bool {
+        let low = if self.pure.is_nan() { 0.0 } else { self.pure };
+        self.published >= low - HRC_TOLERANCE - 1e-9
+            && self.published <= self.any + HRC_TOLERANCE + 1e-9
+    }
+}
+
+/// The cells of a published chart (rows as in [`HRC_PUSH`]): each class given a number,
+/// and that number (`HRC_TOP` for `20+`), in chart order.
+fn hrc_published(rows: &[&str]) -> Vec<(usize, f64)> {
+    let ranks: Vec<u8> = (0..13u8).rev().collect();
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        for (j, text) in row.split_whitespace().enumerate() {
+            let published = match text {
+                "20+" => HRC_TOP,
+                v => match v.parse::<f64>() {
+                    Ok(v) => v,
+                    Err(_) => continue,
+                },
+            };
+            let (r1, r2) = (ranks[i], ranks[j]);
+            let class = if r1 > r2 {
+                grid_class(r1, r2, true)
+            } else {
+                grid_class(r2, r1, false)
+            };
+            out.push((class, published));
+        }
+    }
+    out
+}
+
+/// Every published cell of one role's chart beside ours, when the grid covers 1 to 20 bb
+/// in steps of 0.1 without ante.
+fn hrc_cells(
+    grid: &super::rules::StackGrid,
+    solutions: &[Equilibrium],
+    rows: &[&str],
+    freq: super::tables::Frequency,
+) -> Vec<ChartCell> {
+    let top = (0..grid.count).filter(|&k| grid.stack(k) <= HRC_TOP + 1e-9);
+    let last = |played: &dyn Fn(f64) -> bool, c: usize| -> f64 {
+        top.clone()
+            .rev()
+            .find(|&k| played(freq(&solutions[k], c)))
+            .map_or(f64::NAN, |k| grid.stack(k))
+    };
+    let mut out = Vec::new();
+    for (class, published) in hrc_published(rows) {
+        let pure = last(&|f| f >= 1.0 - 1e-9, class);
+        let any = last(&|f| f > 0.0, class);
+        let mix = top
+            .clone()
+            .filter(|&k| (pure.is_nan() || grid.stack(k) > pure) && grid.stack(k) <= any)
+            .map(|k| freq(&solutions[k], class))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), f| {
+                (lo.min(f), hi.max(f))
+            });
+        out.push(ChartCell {
+            class,
+            published,
+            half: last(&|f| charted(f), class),
+            pure,
+            any,
+            mix,
+        });
+    }
+    out
+}
+
+/// The section that sets every published chart cell beside ours, and the box rows that
+/// hold each to its tolerance; empty when the grid is not the published charts' game.
+fn hrc_comparison(
+    grid: &super::rules::StackGrid,
+    ante: f64,
+    solutions: &[Equilibrium],
+) -> (String, Vec<Published>) {
+    let covers = |s: f64| (0..grid.count).any(|k| (grid.stack(k) - s).abs() < 1e-9);
+    if ante != 0.0 || (grid.step - 0.1).abs() > 1e-9 || !covers(1.0) || !covers(HRC_TOP) {
+        return (String::new(), Vec::new());
+    }
+    let label = |v: f64| {
+        if v.is_nan() {
+            "–".to_string()
+        } else if v >= HRC_TOP - 1e-9 {
+            "20+".to_string()
+        } else {
+            format!("{v:.1}")
+        }
+    };
+    let mut md = String::from(
+        "\n## Every cell beside the published charts\n\nHoldemResources.net publishes, per \
+         hand, the largest effective stack at which the no-ante heads-up Nash equilibrium \
+         pushes it (or calls a push), capped at 20+ bb. Below, each published cell beside \
+         ours: our largest stack up to 20 bb at which the hand is played at least half the \
+         time (the cell of our charts above), and where it is mixed, the largest stacks at \
+         which it is played always and at all. A cell **agrees** when ours is within 0.1 bb \
+         of the published value (their rounding, our grid's step). The publisher does not \
+         say how its charts treat a hand the equilibrium mixes; where a cell does not \
+         agree, the published value is compared with our mixing interval, from the largest \
+         stack played always to the largest played at all, widened by 0.1 bb: the \
+         \"matches published figures\" box above holds every cell to that interval, and \
+         fails the run if one falls outside. The push chart's three hands with gaps (63s, \
+         53s, 43s) are published as footnotes; the box above checks 63s's.\n",
+    );
+    let mut figures = Vec::new();
+    for (role, rows, freq) in [
+        ("sb_push", &HRC_PUSH[..], ROLES[0].1),
+        ("bb_call", &HRC_CALL[..], ROLES[1].1),
+    ] {
+        let cells = hrc_cells(grid, solutions, rows, freq);
+        let agree = cells.iter().filter(|c| c.agrees()).count();
+        let differ: Vec<&ChartCell> = cells.iter().filter(|c| !c.agrees()).collect();
+        md.push_str(&format!(
+            "\n### {} chart: {agree} of {} cells agree\n\n",
+            if role == "sb_push" { "Push" } else { "Call" },
+            cells.len()
+        ));
+        let table: Vec<Vec<String>> = cells
+            .iter()
+            .map(|c| {
+                let mixed = if c.pure == c.any || (c.pure.is_nan() && c.any.is_nan()) {
+                    String::new()
+                } else {
+                    format!("{} / {}", label(c.pure), label(c.any))
+                };
+                vec![
+                    class_name(c.class),
+                    label(c.published),
+                    label(c.half),
+                    mixed,
+                    if c.agrees() { "yes" } else { "no" }.to_string(),
+                ]
+            })
+            .collect();
+        md.push_str(&markdown_table(
+            &[
+                "hand",
+                "published",
+                "ours (≥ 50 %)",
+                "ours always / at all",
+                "agrees",
+            ],
+            &table,
+        ));
+        if differ.is_empty() {
+            md.push_str("\nEvery cell agrees.\n");
+        } else {
+            let words: Vec<String> = differ
+                .iter()
+                .map(|c| {
+                    let why = if c.within_mixing() {
+                        format!(
+                            "played always up to {} bb, then at {:.0}–{:.0} % of the time up \
+                             to {} bb; the published value lies in that mixing interval",
+                            label(c.pure),
+                            100.0 * c.mix.0,
+                            100.0 * c.mix.1,
+                            label(c.any)
+                        )
+                    } else {
+                        "outside our mixing interval".to_string()
+                    };
+                    format!(
+                        "{} (published {}, ours {}: {why})",
+                        class_name(c.class),
+                        label(c.published),
+                        label(c.half)
+                    )
+                })
+                .collect();
+            md.push_str(&format!("\nCells that differ: {}.\n", words.join("; ")));
+        }
+        let within = cells.iter().filter(|c| c.within_mixing()).count();
+        figures.push(Published {
+            what: format!(
+                "{} chart: published cells that agree, or lie in our mixing interval ± {} bb \
+                 (of {})",
+                if role == "sb_push" {
+                    "SB push"
+                } else {
+                    "BB call"
+                },
+                HRC_TOLERANCE,
+                cells.len()
+            ),
+            ours: within as f64,
+            published: cells.len() as f64,
+            decimals: 0,
+            tolerance: None,
+            source: "HoldemResources.net, heads-up push/fold Nash charts (no ante), every \
+                     published cell",
+        });
+    }
+    (md, figures)
 }
 
 /// Published equities against one random hand, beside the run's (`equity` of a class).
@@ -678,12 +937,15 @@ impl PushFoldJob {
             .collect();
         md.push_str(&format!(
             "\n**Which equilibrium.** At {certified} of the {} stacks the equilibrium is \
-             certified to be the only one: the classes whose two actions have equal EV (within \
-             1e-9 bb) are exactly the mixed ones, both players mix the same number of classes, \
-             and the matrix of what the BB's mixed classes gain by calling against the SB's is \
-             non-singular, which pins every mixed frequency (docs/rules/holdem.md). There the \
-             frequencies are the game's, not the solver's: fictitious play, the method of the \
-             published charts, converges to the same ones.{}\n",
+             certified to be the only one among strategies that play every combo of a class \
+             alike: the classes whose two actions have equal EV (within 1e-9 bb) are exactly \
+             the mixed ones, both players mix the same number of classes, and the matrix of \
+             what the BB's mixed classes gain by calling against the SB's is non-singular, \
+             which pins every mixed frequency (docs/rules/holdem.md). There the frequencies \
+             are the game's, not the solver's: every solver that converges, fictitious play \
+             included, converges to the same ones. (Where each combo is its own choice, a \
+             mixed class's frequency can be split among its combos in many ways of equal \
+             value.){}\n",
             grid.count,
             if uncertified.is_empty() {
                 String::new()
@@ -784,7 +1046,7 @@ impl PushFoldJob {
             };
             md.push_str(&format!(
                 "\n## {}\n\nEach cell: the largest stack at which the {} {who} the hand at \
-                 least {:.0} % of the time, the published charts' convention (a hand mixed at a \
+                 least {:.0} % of the time, our charts' threshold (a hand mixed at a \
                  low frequency past its range does not widen its cell; the bound at any \
                  frequency is `max_stack_any` in `thresholds.parquet`); `{}+`: at every stack \
                  up to the top of the grid; `*`: not at every smaller stack (a gap, listed \
@@ -1193,4 +1455,46 @@ fn group(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The published charts read as laid out: 166 numbered push cells (the three hands
+    /// with gaps are footnotes), the 95 call cells we have, suited above the diagonal.
+    #[test]
+    fn the_published_charts_read_cell_by_cell() {
+        let push = hrc_published(&HRC_PUSH);
+        let call = hrc_published(&HRC_CALL);
+        assert_eq!((push.len(), call.len()), (166, 95));
+        let at = |cells: &[(usize, f64)], name: &str| {
+            let c = parse_class(name).expect("class");
+            cells.iter().find(|x| x.0 == c).map(|x| x.1)
+        };
+        for (name, value) in [
+            ("T3s", 7.7),
+            ("K8o", 18.0),
+            ("Q4o", 7.9),
+            ("32o", 1.4),
+            ("AKo", HRC_TOP),
+            ("22", HRC_TOP),
+            ("K3s", 19.9),
+        ] {
+            assert_eq!(at(&push, name), Some(value), "push {name}");
+        }
+        for name in ["63s", "53s", "43s"] {
+            assert_eq!(at(&push, name), None, "push {name}");
+        }
+        for (name, value) in [("K7o", 12.4), ("J2s", 5.6), ("K8s", 17.6), ("J7o", 6.4)] {
+            assert_eq!(at(&call, name), Some(value), "call {name}");
+        }
+        // Every class at most once in each chart.
+        for cells in [&push, &call] {
+            let mut classes: Vec<usize> = cells.iter().map(|x| x.0).collect();
+            classes.sort_unstable();
+            classes.dedup();
+            assert_eq!(classes.len(), cells.len());
+        }
+    }
 }
