@@ -7,11 +7,25 @@
 # then the side-by-side workloads (one thread, whole process), each with the peer command
 # to run beside it. The other jobs' timings in reports/BENCHMARKS.md come from their
 # manifests.
-# Usage: scripts/bench.sh [--quick]    (--quick skips criterion)
+# With --peers DIR (peers built by scripts/peers/build.sh), it also runs the peers itself,
+# alternately with ours, and prints each ratio (scripts/bench_peers.py).
+# Usage: scripts/bench.sh [--quick] [--peers DIR]    (--quick skips criterion)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ "${1:-}" != "--quick" ]; then
+quick=no
+peers=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=yes; shift ;;
+    --peers)
+      [ $# -ge 2 ] || { echo "--peers needs a folder (scripts/peers/build.sh builds one)" >&2; exit 2; }
+      peers=$2; shift 2 ;;
+    *) echo "unknown argument $1; usage: scripts/bench.sh [--quick] [--peers DIR]" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$quick" = no ]; then
   cargo bench --bench niuniu
   cargo bench --bench zhajinhua
   cargo bench --bench holdem
@@ -108,3 +122,7 @@ echo "random-order evaluation: cargo bench --bench holdem -- 'holdem_eval/random
 echo "  (one hand a call, and the batch API), paired with OMPEval's own benchmark: make"
 echo "  CXXFLAGS='-O3 -march=native -std=c++11 -pthread' && ./test, its line"
 echo "  'Random order evaluation (card arrays)' (10^7 hands, as ours)"
+if [ -n "$peers" ]; then
+  echo "side by side with the peers in $peers (scripts/bench_peers.py):"
+  python3 scripts/bench_peers.py "$bin" "$peers"
+fi

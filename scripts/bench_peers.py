@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Side-by-side timings against peer programs, run here, alternately, whole process.
+
+Usage: scripts/bench_peers.py PIPELINE PEERS_DIR [--runs N]
+
+PEERS_DIR holds the peers built from their public sources (scripts/peers/build.sh):
+  omp_driver   OMPEval's EquityCalculator behind scripts/peers/omp_driver.cpp
+  strategy     Eric Farmer's blackjack strategy calculator, as shipped
+  strategy_trimmed (optional) the same with its second, unused analysis removed
+A peer that is missing is skipped, and said so.
+
+Each workload runs ours and the peer's alternately N times (default 7), one thread each,
+and compares medians: for Monte Carlo, trials per second of wall time, the whole process
+(start-up included); for exact and blackjack work, the whole process's seconds. The
+ratio is ours over the peer's speed (above 1: we are faster).
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+
+def wall(cmd, stdin=None, cwd=None):
+    """Runs cmd, returns (seconds, stdout)."""
+    start = time.perf_counter()
+    done = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=True,
+                          cwd=cwd)
+    return time.perf_counter() - start, done.stdout
+
+
+def ours_mc(pipeline, ranges, std_error):
+    def run():
+        t, out = wall([pipeline, "equity", *ranges, "--threads", "1",
+                       "--std-error", str(std_error), "--json"])
+        return json.loads(out)["trials"] / t
+    return run
+
+
+def peer_mc(driver, ranges, seconds):
+    def run():
+        t, out = wall([driver, "mc", "1", str(seconds), "-", *ranges])
+        hands = int(re.search(r"hands (\d+)", out).group(1))
+        return hands / t
+    return run
+
+
+def ours_time(cmd):
+    def run():
+        return 1.0 / wall(cmd)[0]
+    return run
+
+
+def peer_time(cmd, stdin=None, cwd=None):
+    def run():
+        return 1.0 / wall(cmd, stdin, cwd)[0]
+    return run
+
+
+def main():
+    args = sys.argv[1:]
+    runs = 7
+    if "--runs" in args:
+        i = args.index("--runs")
+        runs = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    pipeline, peers = args
+    omp = os.path.join(peers, "omp_driver")
+    farmer = os.path.join(peers, "strategy")
+    trimmed = os.path.join(peers, "strategy_trimmed")
+    scratch = os.path.join(peers, "scratch")
+    os.makedirs(scratch, exist_ok=True)
+    job = os.path.join(scratch, "bj6d_analysis.toml")
+    with open("jobs/blackjack_6d_s17.toml") as f:
+        text = re.sub(r"(?m)^rounds = .*$", "rounds = 0", f.read())
+    with open(job, "w") as f:
+        f.write(text)
+    farmer_input = "\n".join("6 n y y n y y n y n 1.5 out.txt 0 0".split()) + "\n"
+    ours_all3 = ours_mc(pipeline, ["random"] * 3, 1.5e-4)
+    work = [
+        ("MC AsAh vs 2 random (trials/s)", "M/s",
+         ours_mc(pipeline, ["AsAh", "random", "random"], 1.5e-4),
+         omp, peer_mc(omp, ["AsAh", "random", "random"], 1), ours_all3),
+        ("MC AsAh vs 3 random (trials/s)", "M/s",
+         ours_mc(pipeline, ["AsAh", "random", "random", "random"], 1.5e-4),
+         omp, peer_mc(omp, ["AsAh", "random", "random", "random"], 1),
+         ours_mc(pipeline, ["random"] * 4, 1.5e-4)),
+        ("MC random x3 (trials/s)", "M/s", ours_all3,
+         omp, peer_mc(omp, ["random"] * 3, 1), None),
+        ("exact QQ+,AK vs JJ-99 on Ks 7d 2c (1/s)", "/s",
+         ours_time([pipeline, "equity", "QQ+,AK", "JJ-99", "--board", "Ks 7d 2c",
+                    "--threads", "1", "--json"]),
+         omp, peer_time([omp, "enum", "1", "0", "Ks7d2c", "QQ+,AK", "JJ-99"]), None),
+        ("exact TT+,AQs+,AQo+ vs QQ+,AK vs TT on Ks 7d 2c (1/s)", "/s",
+         ours_time([pipeline, "equity", "TT+,AQs+,AQo+", "QQ+,AK", "TT", "--board",
+                    "Ks 7d 2c", "--threads", "1", "--json"]),
+         omp, peer_time([omp, "enum", "1", "0", "Ks7d2c", "TT+,AQs+,AQo+", "QQ+,AK", "TT"]),
+         None),
+    ]
+    bj = ours_time([pipeline, "run", job, "--out", os.path.join(scratch, "bj"), "--quiet",
+                    "--threads", "1"])
+    for name, path in [("as shipped", farmer), ("unused analysis removed", trimmed)]:
+        work.append((f"blackjack 6d S17 DAS, rounds = 0 vs Farmer {name} (1/s)", "/s", bj,
+                     path, peer_time([os.path.abspath(path)], farmer_input, scratch), None))
+    print(f"{'workload':<58} {'ours':>10} {'peer':>10} {'ratio':>7} {'vs all-random':>14}")
+    for name, unit, ours, peer_path, peer, baseline in work:
+        if not os.access(peer_path, os.X_OK):
+            print(f"{name:<58} skipped: no {peer_path}")
+            continue
+        a, b, c = [], [], []
+        for _ in range(runs):
+            a.append(ours())
+            b.append(peer())
+            if baseline:
+                c.append(baseline())
+        ma, mb = statistics.median(a), statistics.median(b)
+        scale = 1e-6 if unit == "M/s" else 1.0
+        base = f"{ma / statistics.median(c):>13.2f}x" if c else ""
+        print(f"{name:<58} {ma * scale:>10.3f} {mb * scale:>10.3f} {ma / mb:>6.2f}x {base:>14}")
+    print(f"medians of {runs} alternating runs, one thread, whole process")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the peers of scripts/bench_peers.py into OUT from checkouts of their public
+# sources (fetched by you; nothing of theirs is kept in this repository):
+#   scripts/peers/build.sh OMPEVAL_SRC FARMER_SRC OUT
+# OMPEVAL_SRC: github.com/zekyll/OMPEval; FARMER_SRC: github.com/possibly-wrong/blackjack.
+# Both are built with -O3 -march=native into a scratch copy. OMPEval needs two one-line
+# fixes to build with a current g++ (a missing #include <functional>, and constexpr
+# min/max in its random engine), applied to the copy.
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 OMPEVAL_SRC FARMER_SRC OUT" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+omp_src=$1 farmer_src=$2 out=$3
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$omp_src" "$work/omp"
+grep -q '#include <functional>' "$work/omp/omp/EquityCalculator.h" ||
+  sed -i 's|#include <chrono>|#include <chrono>\n#include <functional>|' "$work/omp/omp/EquityCalculator.h"
+sed -i 's/static uint64_t min()/static constexpr uint64_t min()/; s/static uint64_t max()/static constexpr uint64_t max()/' \
+  "$work/omp/omp/Random.h"
+make -C "$work/omp" CXXFLAGS='-O3 -march=native -std=c++11 -pthread' lib/ompeval.a >/dev/null
+g++ -O3 -march=native -std=c++11 -pthread -I"$work/omp" "$here/omp_driver.cpp" \
+  "$work/omp/lib/ompeval.a" -o "$out/omp_driver"
+cp -r "$farmer_src" "$work/farmer"
+(cd "$work/farmer/src" && g++ -O3 -march=native -I. -Ipdf strategy.cpp blackjack.cpp \
+  pdf/blackjack_pdf.cpp indices.cpp -o "$out/strategy")
+echo "built $out/omp_driver and $out/strategy"
