@@ -80,15 +80,15 @@ def main():
     with open(job, "w") as f:
         f.write(text)
     farmer_input = "\n".join("6 n y y n y y n y n 1.5 out.txt 0 0".split()) + "\n"
-    ours_all3 = ours_mc(pipeline, ["random"] * 3, 1.5e-4)
+    ours_all3 = ours_mc(pipeline, ["random"] * 3, 5e-5)
     work = [
         ("MC AsAh vs 2 random (trials/s)", "M/s",
-         ours_mc(pipeline, ["AsAh", "random", "random"], 1.5e-4),
+         ours_mc(pipeline, ["AsAh", "random", "random"], 5e-5),
          omp, peer_mc(omp, ["AsAh", "random", "random"], 1), ours_all3),
         ("MC AsAh vs 3 random (trials/s)", "M/s",
-         ours_mc(pipeline, ["AsAh", "random", "random", "random"], 1.5e-4),
+         ours_mc(pipeline, ["AsAh", "random", "random", "random"], 5e-5),
          omp, peer_mc(omp, ["AsAh", "random", "random", "random"], 1),
-         ours_mc(pipeline, ["random"] * 4, 1.5e-4)),
+         ours_mc(pipeline, ["random"] * 4, 5e-5)),
         ("MC random x3 (trials/s)", "M/s", ours_all3,
          omp, peer_mc(omp, ["random"] * 3, 1), None),
         ("exact QQ+,AK vs JJ-99 on Ks 7d 2c (1/s)", "/s",
