@@ -1960,9 +1960,26 @@ fn law_by_compositions(
     (freq, mean)
 }
 
+/// A counter of a built-in system with the given resolution, rounding and range.
+fn counter_of(
+    system: super::count::System,
+    deck_resolution: super::count::Resolution,
+    rounding: super::count::Rounding,
+    range: [i32; 2],
+) -> super::count::Counter {
+    super::count::Counter::new(&super::count::CountSettings {
+        system: Some(system),
+        deck_resolution,
+        rounding,
+        range: Pair(range[0], range[1]),
+        ..super::count::CountSettings::default()
+    })
+    .unwrap()
+}
+
 #[test]
 fn the_joint_law_of_the_counts_before_the_round_and_at_the_decision_is_the_sum_over_compositions() {
-    use super::count::{CountSettings, Counter, Resolution, Rounding, System};
+    use super::count::{Resolution, Rounding, System};
     use super::count_law::{count_law, decision_law, decision_shifts};
     let cases = [
         (
@@ -1991,14 +2008,7 @@ fn the_joint_law_of_the_counts_before_the_round_and_at_the_decision_is_the_sum_o
         ),
     ];
     for (system, resolution, rounding, range, decks, cut) in cases {
-        let counter = Counter::new(&CountSettings {
-            system: Some(system),
-            deck_resolution: resolution,
-            rounding,
-            range: Pair(range[0], range[1]),
-            ..CountSettings::default()
-        })
-        .unwrap();
+        let counter = counter_of(system, resolution, rounding, range);
         let full = rules(decks).shoe().unwrap();
         let cards: u32 = full.iter().sum();
         let counts = counter.counts();
@@ -2129,7 +2139,7 @@ fn decisions_are_summed_at_the_count_that_includes_the_upcard_and_the_players_ca
 
 #[test]
 fn the_count_law_is_the_sum_over_every_composition_of_the_cards_gone() {
-    use super::count::{CountSettings, Counter, Resolution, Rounding, System};
+    use super::count::{Resolution, Rounding, System};
     use super::count_law::count_law;
     let cases = [
         // Half points, five tag groups, counts clamped at both ends.
@@ -2168,14 +2178,7 @@ fn the_count_law_is_the_sum_over_every_composition_of_the_cards_gone() {
         ),
     ];
     for (system, resolution, rounding, range, decks, cut) in cases {
-        let counter = Counter::new(&CountSettings {
-            system: Some(system),
-            deck_resolution: resolution,
-            rounding,
-            range: Pair(range[0], range[1]),
-            ..CountSettings::default()
-        })
-        .unwrap();
+        let counter = counter_of(system, resolution, rounding, range);
         let full = rules(decks).shoe().unwrap();
         let law = count_law(&counter, &full, cut);
         let (freq, mean) = count_law_by_compositions(&counter, &full, cut);
