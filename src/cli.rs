@@ -223,7 +223,9 @@ pub struct BlackjackQuestion {
     #[arg(long)]
     pub table: Option<PathBuf>,
     /// Play at this count (the true count of the table's counting system, or its running
-    /// count for KO), from a `blackjack.indices` table: the chart with its index plays.
+    /// count for KO), in the convention the table's indices are stated in (by default the
+    /// count when the decision is made, the upcard and the hand's cards counted), from a
+    /// `blackjack.indices` table: the chart with its index plays.
     #[arg(long, alias = "true-count", allow_hyphen_values = true)]
     pub count: Option<i32>,
 }
