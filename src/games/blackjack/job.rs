@@ -346,6 +346,13 @@ pub const POINTS_PER_UNIT: u32 = 700;
 /// small.
 pub const POINTS_PER_DECISION_UNIT: u32 = 2_100;
 
+/// About how much one unit's sums take in memory (an upper estimate from the shipped
+/// six-deck job), under each convention.
+const DECISION_UNIT_BYTES: u128 = 5 << 20;
+const ROUND_START_UNIT_BYTES: u128 = 1 << 20;
+/// The most memory a `blackjack.indices` job's units may take together when it finishes.
+const MAX_SUMS_BYTES: u128 = 16 << 30;
+
 /// One unit of `blackjack.indices`: decision points of one rule set at one count.
 #[derive(Clone, Copy, Debug)]
 struct CountPlan {
@@ -394,8 +401,24 @@ impl IndicesJob {
             CountAt::RoundStart => POINTS_PER_UNIT,
         };
         let chunks = u128::from(settings.points_per_count.div_ceil(per_unit));
-        check_unit_total(sets.len() as u128 * counter.counts() as u128 * chunks)
-            .map_err(|e| spec.field_error("indices.points_per_count", e))?;
+        let units = sets.len() as u128 * counter.counts() as u128 * chunks;
+        check_unit_total(units).map_err(|e| spec.field_error("indices.points_per_count", e))?;
+        // Every unit's sums are held at once when the job finishes (or merges).
+        let unit_bytes: u128 = match settings.count_at {
+            CountAt::Decision => DECISION_UNIT_BYTES,
+            CountAt::RoundStart => ROUND_START_UNIT_BYTES,
+        };
+        if units * unit_bytes > MAX_SUMS_BYTES {
+            return Err(spec.field_error(
+                "indices.points_per_count",
+                format!(
+                    "{units} units would hold about {} GiB of sums when the job finishes, and \
+                     at most {} GiB is allowed: lower it, or split the grid into several jobs",
+                    (units * unit_bytes) >> 30,
+                    MAX_SUMS_BYTES >> 30
+                ),
+            ));
+        }
         let mut plan = Vec::new();
         for set in 0..sets.len() {
             for count in 0..counter.counts() {
