@@ -15,26 +15,27 @@
 //!
 //! With five or more suited cards the hand is a flush or straight flush (a full house or
 //! four of a kind then needs more than the two other cards), and its strength is read from
-//! a table over that suit's 13-bit rank mask. The tables are built once, in a few
-//! milliseconds, from the 5-card evaluator of [`crate::games::stud::eval`]: one hand per
-//! 5-card class (7,462 evaluations), then each 6-card class as the best of its 5-card
-//! ones and each 7-card class as the best of its 6-card ones.
+//! a table over that suit's 13-bit rank mask. The build script computes the tables
+//! (`gen`: one key per 5-card class, then each 6-card class as the best of its 5-card ones
+//! and each 7-card class as the best of its 6-card ones) and writes them into the binary,
+//! so a run starts with them in place; the tests build them again from the 5-card
+//! evaluator of [`crate::games::stud::eval`] and compare every word.
 //!
 //! Many hands at once ([`Tables::evaluate_many`], in `batch`) take the any-order path
 //! sixteen hands to a vector where the CPU has AVX-512.
 
 mod batch;
+mod gen;
 
 use std::sync::OnceLock;
 
-use cardtables::colex::binomial;
 use cardtables::Card;
 
-use crate::games::stud::eval::Evaluator as FiveCards;
-use crate::games::stud::rules::StudRules;
-
-/// Distinct 5-card strengths.
-pub const STRENGTHS: usize = 7462;
+pub use gen::STRENGTHS;
+use gen::{
+    BY_FLUSH_AT, BY_RANKS_AT, HIGH_BITS, HIGH_TERMS_AT, INDEX_SPAN, LOW_BITS, LOW_RANKS,
+    LOW_TERMS_AT, WORDS,
+};
 
 /// Categories, weakest first, with the first strength of each.
 pub const CATEGORIES: [(&str, u16); 9] = [
@@ -59,10 +60,10 @@ pub fn category(strength: u16) -> usize {
 
 /// The evaluator's tables.
 pub struct Tables {
-    /// The 16-bit tables end to end in one allocation, so that every read of a hand is
-    /// at a fixed offset from one base address (see [`BY_RANKS_AT`] and the offsets after
-    /// it): one fewer pointer to hold or reload per table in the evaluation loop.
-    words: Box<[u16; WORDS]>,
+    /// The 16-bit tables end to end, so that every read of a hand is at a fixed offset
+    /// from one base address (see `gen`'s offsets): one fewer pointer to hold or reload
+    /// per table in the evaluation loop.
+    words: &'static [u16; WORDS],
     /// `term[i][r]`: the colex term of rank r at sorted position i.
     term: [[u32; 13]; 7],
     /// Per card id: its rank's base-5 digit in the low-rank or high-rank field and its
@@ -71,29 +72,6 @@ pub struct Tables {
     card_key: [u64; 256],
 }
 
-/// Where each 16-bit table starts in [`Tables::words`]. Strength by rank-multiset index
-/// (non-flush hands), padded to [`INDEX_SPAN`] so any sum of two field terms is in bounds.
-const BY_RANKS_AT: usize = 0;
-/// Colex terms of the low ranks (2–8) by their base-5 field, at the first positions.
-const LOW_TERMS_AT: usize = BY_RANKS_AT + INDEX_SPAN;
-/// Colex terms of the high ranks (9–A) by their base-5 field, at the last positions.
-const HIGH_TERMS_AT: usize = LOW_TERMS_AT + (1 << LOW_BITS);
-/// Strength by the flush suit's 13-bit rank mask (masks with ≥ 5 ranks).
-const BY_FLUSH_AT: usize = HIGH_TERMS_AT + (1 << HIGH_BITS);
-/// Where the flush table ends.
-const FLUSH_END: usize = BY_FLUSH_AT + (1 << 13);
-/// Length of [`Tables::words`]: the tables and one spare word, so that a 32-bit vector
-/// gather of any 16-bit entry (the batch path reads two words and keeps the low one)
-/// stays inside the allocation.
-const WORDS: usize = FLUSH_END + 1;
-
-/// Ranks below this (2–8) go to the low field of a card key, the rest (9–A) to the high.
-const LOW_RANKS: usize = 7;
-/// Bits of the low field (5^7 = 78,125 values) and of the high field (5^6 = 15,625).
-const LOW_BITS: u32 = 17;
-const HIGH_BITS: u32 = 14;
-/// Sums of a low and a high field term lie below this (each is a `u16`).
-const INDEX_SPAN: usize = 1 << 17;
 /// Where the four 4-bit suit counts start.
 const SUIT_SHIFT: u32 = 32;
 
@@ -110,123 +88,36 @@ fn card_key(card: Card) -> u64 {
     rank_field | 1u64 << (SUIT_SHIFT + 4 * u32::from(card.suit()))
 }
 
-/// The tables, built on first use (a few milliseconds).
+/// The build script's words as bytes, aligned for the 16-bit reads and the batch path's
+/// 32-bit gathers. The array type fixes their length: a build whose file differs in size
+/// does not compile.
+#[repr(C, align(64))]
+struct Aligned<T>(T);
+static WORD_BYTES: Aligned<[u8; 2 * WORDS]> = Aligned(*include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/holdem_eval_words.bin"
+)));
+
+/// The evaluator's words, in place in the binary.
+fn words() -> &'static [u16; WORDS] {
+    // SAFETY: WORD_BYTES is 2 × WORDS bytes, aligned to 64 (so to u16), immutable for the
+    // program's life, and every bit pattern is a valid u16; the build script wrote each
+    // word in the target's byte order.
+    unsafe { &*WORD_BYTES.0.as_ptr().cast::<[u16; WORDS]>() }
+}
+
+/// The tables, set up on first use (the words are in the binary; the rest is a few
+/// hundred small products).
 pub fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(Tables::build)
+    TABLES.get_or_init(|| Tables {
+        words: words(),
+        term: gen::terms(),
+        card_key: std::array::from_fn(|id| Card::from_id(id as u8).map_or(0, card_key)),
+    })
 }
 
 impl Tables {
-    fn build() -> Tables {
-        let five = FiveCards::new(StudRules::default());
-        let term: [[u32; 13]; 7] =
-            std::array::from_fn(|i| std::array::from_fn(|r| binomial(r + i, i + 1)));
-        // The colex index of a sorted rank multiset: dense among multisets of its size.
-        let index = |ranks: &[u8]| -> usize {
-            ranks
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| term[i][usize::from(r)] as usize)
-                .sum()
-        };
-        // One hand of each 5-card class: each rank multiset (five of a rank aside) dealt
-        // over the suits round-robin, which never makes a flush; and each set of five
-        // ranks in one suit, the flushes and straight flushes.
-        let mut key5: Vec<Option<u32>> = vec![None; binomial(13 + 4, 5) as usize];
-        let mut ranks5 = [0u8; 5];
-        for_each_multiset(&mut ranks5, 0, 0, &mut |ranks: &[u8; 5]| {
-            if ranks[0] != ranks[4] {
-                let hand: [Card; 5] = std::array::from_fn(|i| {
-                    Card::new(ranks[i], (i % 4) as u8).expect("valid card")
-                });
-                key5[index(ranks)] = Some(five.evaluate(&hand).1);
-            }
-        });
-        let mut flush_key = vec![None; 1 << 13];
-        for (mask, key) in flush_key.iter_mut().enumerate() {
-            if mask.count_ones() == 5 {
-                let mut hand = [Card::from_id(0).expect("card 0"); 5];
-                for (slot, r) in hand
-                    .iter_mut()
-                    .zip((0..13u8).filter(|r| mask >> r & 1 == 1))
-                {
-                    *slot = Card::new(r, 0).expect("valid card");
-                }
-                *key = Some(five.evaluate(&hand).1);
-            }
-        }
-        // Every distinct key, sorted: a key's position is its strength.
-        let mut keys: Vec<u32> = key5.iter().chain(&flush_key).flatten().copied().collect();
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(
-            keys.len(),
-            STRENGTHS,
-            "5-card evaluator must give 7462 classes"
-        );
-        let strength = |key: &Option<u32>| {
-            key.map_or(0, |k| keys.binary_search(&k).expect("known key") as u16)
-        };
-        // The best five of six or seven cards is the best of the hands one card smaller:
-        // ranks without a flush by multiset, 6 from 5 and 7 from 6 (impossible multisets,
-        // five of a rank, keep 0 and never win a maximum)...
-        let by_ranks5: Vec<u16> = key5.iter().map(strength).collect();
-        let mut by_ranks6 = vec![0u16; binomial(13 + 5, 6) as usize];
-        let mut ranks6 = [0u8; 6];
-        for_each_multiset(&mut ranks6, 0, 0, &mut |ranks: &[u8; 6]| {
-            by_ranks6[index(ranks)] = (0..6)
-                .map(|skip| {
-                    let fewer: [u8; 5] = std::array::from_fn(|i| ranks[i + usize::from(i >= skip)]);
-                    by_ranks5[index(&fewer)]
-                })
-                .max()
-                .expect("six subsets");
-        });
-        let mut by_ranks = vec![0u16; INDEX_SPAN];
-        let mut ranks7 = [0u8; 7];
-        for_each_multiset(&mut ranks7, 0, 0, &mut |ranks: &[u8; 7]| {
-            if ranks.windows(5).all(|w| w[0] != w[4]) {
-                by_ranks[index(ranks)] = (0..7)
-                    .map(|skip| {
-                        let fewer: [u8; 6] =
-                            std::array::from_fn(|i| ranks[i + usize::from(i >= skip)]);
-                        by_ranks6[index(&fewer)]
-                    })
-                    .max()
-                    .expect("seven subsets");
-            }
-        });
-        // ...and flushes by rank mask, each mask after its submasks.
-        let mut by_flush: Vec<u16> = flush_key.iter().map(strength).collect();
-        for mask in 0..by_flush.len() {
-            if (6..=7).contains(&mask.count_ones()) {
-                by_flush[mask] = (0..13)
-                    .filter(|r| mask >> r & 1 == 1)
-                    .map(|r| by_flush[mask & !(1 << r)])
-                    .max()
-                    .expect("a rank to drop");
-            }
-        }
-        let (low_terms, high_terms) = field_terms(&term);
-        // Each table must fill exactly the span its offset constant gives it.
-        let spans = [
-            (by_ranks.len(), LOW_TERMS_AT - BY_RANKS_AT),
-            (low_terms.len(), HIGH_TERMS_AT - LOW_TERMS_AT),
-            (high_terms.len(), BY_FLUSH_AT - HIGH_TERMS_AT),
-            (by_flush.len(), FLUSH_END - BY_FLUSH_AT),
-        ];
-        assert!(spans.iter().all(|(len, span)| len == span), "{spans:?}");
-        let words: Vec<u16> = [by_ranks, low_terms, high_terms, by_flush, vec![0]].concat();
-        Tables {
-            words: words
-                .into_boxed_slice()
-                .try_into()
-                .expect("tables laid out at their offsets"),
-            term,
-            card_key: std::array::from_fn(|id| Card::from_id(id as u8).map_or(0, card_key)),
-        }
-    }
-
     /// Strength of seven cards with no five of a suit, from their ranks (any order). Ranks
     /// that no hand has (one rank five times) give a meaningless value, never a panic.
     #[inline]
@@ -308,79 +199,6 @@ impl Tables {
             return self.flush(Self::suit_mask(cards.iter().copied(), suit));
         }
         strength
-    }
-}
-
-/// The colex terms contributed by each value of the low and of the high rank field.
-///
-/// A low field with `n` ranks (its digits are the rank counts) sorts them into positions
-/// 0..n; a high field with `m` ranks sorts them into positions 7−m..7. Fields with more
-/// than seven ranks never occur in a 7-card key and keep 0; so do the field values past
-/// the last base-5 one, which only impossible rank multisets (five of a rank) reach.
-fn field_terms(term: &[[u32; 13]; 7]) -> (Vec<u16>, Vec<u16>) {
-    /// The ranks `offset + r..` of a field, given `left` more cards from position
-    /// `position` on, with the field value and the colex sum so far.
-    struct Field<'a> {
-        term: &'a [[u32; 13]; 7],
-        offset: usize,
-        ranks: usize,
-        out: Vec<u16>,
-    }
-    impl Field<'_> {
-        fn fill(&mut self, r: usize, left: usize, position: usize, value: usize, sum: u32) {
-            if r == self.ranks {
-                if left == 0 {
-                    self.out[value] = u16::try_from(sum).expect("colex index < 50,388");
-                }
-                return;
-            }
-            let mut s = sum;
-            for c in 0..=left.min(4) {
-                if c > 0 {
-                    s += self.term[position + c - 1][self.offset + r];
-                }
-                self.fill(
-                    r + 1,
-                    left - c,
-                    position + c,
-                    value + c * 5usize.pow(r as u32),
-                    s,
-                );
-            }
-        }
-    }
-    let terms = |ranks: usize, offset: usize, high: bool, bits: u32| -> Vec<u16> {
-        let mut field = Field {
-            term,
-            offset,
-            ranks,
-            out: vec![0; 1 << bits],
-        };
-        for n in 0..=7 {
-            field.fill(0, n, if high { 7 - n } else { 0 }, 0, 0);
-        }
-        field.out
-    };
-    (
-        terms(LOW_RANKS, 0, false, LOW_BITS),
-        terms(13 - LOW_RANKS, LOW_RANKS, true, HIGH_BITS),
-    )
-}
-
-/// Every multiset of `N` ranks, as a sorted array.
-fn for_each_multiset<const N: usize>(
-    ranks: &mut [u8; N],
-    depth: usize,
-    from: u8,
-    f: &mut impl FnMut(&[u8; N]),
-) {
-    if depth == N {
-        f(ranks);
-        return;
-    }
-    for r in from..13 {
-        ranks[depth] = r;
-        for_each_multiset(ranks, depth + 1, r, f);
     }
 }
 
@@ -503,6 +321,8 @@ pub fn for_each_hand(mut f: impl FnMut(u16)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::stud::eval::Evaluator as FiveCards;
+    use crate::games::stud::rules::StudRules;
     use cardtables::parse_cards;
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64;
@@ -559,6 +379,26 @@ mod tests {
         best
     }
 
+    /// The words the build script embeds, built again with the 5-card evaluator of the
+    /// stud module as the ranking of 5-card hands: two independent rankings, one table.
+    #[test]
+    fn the_embedded_tables_follow_the_five_card_evaluator() {
+        let five = FiveCards::new(StudRules::default());
+        let rebuilt = gen::words(|ranks, flush| {
+            let hand: [Card; 5] = std::array::from_fn(|i| {
+                let suit = if flush { 0 } else { (i % 4) as u8 };
+                Card::new(ranks[i], suit).unwrap()
+            });
+            five.evaluate(&hand).1
+        });
+        assert_eq!(rebuilt.len(), WORDS);
+        let embedded = tables().words;
+        let differ = (0..WORDS).filter(|&i| rebuilt[i] != embedded[i]).count();
+        assert_eq!(differ, 0, "words differing from the embedded tables");
+        // And the ranking keys themselves agree on every 5-card class's order.
+        assert_eq!(gen::words(gen::five_card_key), rebuilt);
+    }
+
     #[test]
     fn known_hands() {
         let s = |t: &str| evaluate(&seven(t));
@@ -578,7 +418,7 @@ mod tests {
         let t = tables();
         let mut ranks = [0u8; 7];
         let mut possible = 0;
-        for_each_multiset(&mut ranks, 0, 0, &mut |sorted| {
+        gen::for_each_multiset(&mut ranks, 0, 0, &mut |sorted| {
             if (0..13).any(|r| sorted.iter().filter(|&&x| x == r).count() > 4) {
                 return;
             }
