@@ -121,6 +121,10 @@ expect "wins 787966, ties 6732, losses 917606 of 1712304 boards" \
   $bin query holdem "As Ks" "Qd Qc" --table "$out/tables/holdem_headsup/holdem_headsup.bin"
 expect "AKs vs QQ: equity 0.4605" \
   $bin query holdem AKs QQ --table "$out/tables/holdem_headsup/holdem_headsup.bin"
+expect "JTs vs AKs vs QQ: equity 0.1713 / 0.4049 / 0.4238 (exact, over 96 deals" \
+  $bin query holdem JTs AKs QQ --table "$out/tables/holdem_threeway_quick/holdem_threeway.bin"
+expect '"equity":[0.6697932913807535,0.17745732154225582,0.1527493870769907]' \
+  $bin query holdem AA KK QQ --json --table "$out/tables/holdem_threeway_quick/holdem_threeway.bin"
 expect "(Monte Carlo, s.e." \
   $bin query holdem AKs --opponents 3 --table "$out/tables/holdem_multiway_quick/holdem.bin"
 expect "small blind: always push; EV push +1.6252 bb" \

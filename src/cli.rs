@@ -320,6 +320,10 @@ pub struct HoldemQuestion {
     /// The opponent's hand, for the exact heads-up result (a class or two cards, the same
     /// form as HAND).
     pub versus: Option<String>,
+    /// A third hand (a class), for the exact three-way all-in equity of the three classes
+    /// from a `holdem.threeway` table (VERSUS a class too): the equities only, in the
+    /// order given.
+    pub third: Option<String>,
     /// Random opponents (without VERSUS).
     #[arg(long, default_value_t = 1)]
     pub opponents: usize,
@@ -331,6 +335,7 @@ pub struct HoldemQuestion {
     #[arg(long)]
     pub board: Option<String>,
     /// The table to read (default: tables/holdem_headsup/holdem_headsup.bin with VERSUS,
+    /// tables/holdem_threeway/holdem_threeway.bin with a third hand,
     /// tables/holdem_postflop/strength_<street>.bin with --board, tables/holdem_multiway/holdem.bin
     /// for more than one opponent, else tables/holdem_preflop/holdem.bin).
     #[arg(long)]

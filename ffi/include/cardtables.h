@@ -1,7 +1,7 @@
 /*
  * cardtables.h: the C ABI of cardtables-ffi, O(1) answers from every runtime table that
  * `pipeline` writes: niuniu.bin, niuniu_bidding.bin, zhajinhua.bin, holdem.bin,
- * holdem_headsup.bin, pushfold.bin, stud.bin, blackjack.bin, blackjack_indices.bin.
+ * holdem_headsup.bin, holdem_threeway.bin, pushfold.bin, stud.bin, blackjack.bin, blackjack_indices.bin.
  *
  * Link with libcardtables_ffi (static: libcardtables_ffi.a plus -lpthread -ldl -lm on
  * Linux; shared: libcardtables_ffi.so / .dylib / .dll). A test in the crate checks that
@@ -208,6 +208,24 @@ typedef struct ct_range_equity {
 
 /* a, b: ranges in the range notation ("QQ+, AKs", "A5s-A2s", "AhKh:0.5", "random"). */
 ct_status ct_holdem_headsup_range_equity(const ct_holdem_headsup *table, const char *a, const char *b, ct_range_equity *out);
+
+/* ---- Hold'em three-way (holdem_threeway.bin, job kind holdem.threeway) ---------- */
+
+typedef struct ct_holdem_threeway ct_holdem_threeway;
+
+typedef struct ct_threeway_result {
+    double equity_a;         /* each class's equity, in the order asked */
+    double equity_b;
+    double equity_c;
+    uint32_t combos;         /* deals of the three classes' holdings sharing no card */
+} ct_threeway_result;
+
+ct_status ct_holdem_threeway_open(const char *path, ct_holdem_threeway **out);
+ct_status ct_holdem_threeway_from_bytes(const uint8_t *bytes, size_t len, ct_holdem_threeway **out);
+void ct_holdem_threeway_free(ct_holdem_threeway *handle);
+/* Classes (ct_holdem_class_index) in any order; CT_QUERY_ERROR for a class the table
+ * does not cover or a triple no deal allows (AA AA AA). */
+ct_status ct_holdem_threeway_classes(const ct_holdem_threeway *table, uint32_t a, uint32_t b, uint32_t c, ct_threeway_result *out);
 
 /* ---- Hold'em push/fold (pushfold.bin, job kind holdem.pushfold) ------------------ */
 

@@ -5,9 +5,10 @@
 //!
 //! # Conventions
 //!
-//! - **Handles.** Each of the nine table files has its opaque handle type (`ct_niuniu`,
-//!   `ct_niuniu_bidding`, `ct_zhajinhua`, `ct_holdem`, `ct_holdem_headsup`, `ct_pushfold`,
-//!   `ct_stud`, `ct_blackjack`, `ct_blackjack_indices`), made by
+//! - **Handles.** Each table file has its opaque handle type (`ct_niuniu`,
+//!   `ct_niuniu_bidding`, `ct_zhajinhua`, `ct_holdem`, `ct_holdem_headsup`,
+//!   `ct_holdem_threeway`, `ct_holdem_strength`, `ct_pushfold`, `ct_stud`, `ct_blackjack`,
+//!   `ct_blackjack_indices`), made by
 //!   `ct_<table>_open(path, &handle)` or `ct_<table>_from_bytes(bytes, len, &handle)`
 //!   and released by `ct_<table>_free` (which accepts NULL). A handle is immutable once
 //!   made: any number of threads may query one handle at once.
@@ -38,6 +39,7 @@ mod blackjack_indices;
 mod holdem;
 mod holdem_headsup;
 mod holdem_strength;
+mod holdem_threeway;
 mod indexer;
 mod niuniu;
 mod niuniu_bidding;
@@ -49,6 +51,7 @@ pub use blackjack::*;
 pub use blackjack_indices::*;
 pub use holdem::*;
 pub use holdem_headsup::*;
+pub use holdem_threeway::*;
 pub use niuniu::*;
 pub use niuniu_bidding::*;
 pub use pushfold::*;

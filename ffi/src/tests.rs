@@ -12,7 +12,7 @@ use cardtables::holdem::{HoldemPayload, CLASSES};
 use super::*;
 
 const HEADER: &str = include_str!("../include/cardtables.h");
-const SOURCES: [&str; 12] = [
+const SOURCES: [&str; 13] = [
     include_str!("lib.rs"),
     include_str!("indexer.rs"),
     include_str!("holdem_strength.rs"),
@@ -21,6 +21,7 @@ const SOURCES: [&str; 12] = [
     include_str!("zhajinhua.rs"),
     include_str!("holdem.rs"),
     include_str!("holdem_headsup.rs"),
+    include_str!("holdem_threeway.rs"),
     include_str!("pushfold.rs"),
     include_str!("stud.rs"),
     include_str!("blackjack.rs"),
@@ -241,7 +242,7 @@ fn the_header_declares_the_structs_field_by_field_and_the_status_codes() {
             structs += 1;
         }
     }
-    assert_eq!(structs, 11);
+    assert_eq!(structs, 12);
     for (name, value) in [
         ("CT_OK", CT_OK),
         ("CT_INVALID_ARGUMENT", CT_INVALID_ARGUMENT),
@@ -930,5 +931,54 @@ fn strength_tables_answer_from_text_and_refuse_other_streets() {
             CT_CARD_ERROR
         );
         ct_holdem_strength_free(handle);
+    }
+}
+
+#[test]
+fn three_way_classes_answer_in_the_order_asked() {
+    use cardtables::holdem_threeway::ThreeWayPayload;
+    // Two classes, AA (0) and KK (1): triples AA AA AA (no deal), AA AA KK, AA KK KK,
+    // KK KK KK (no deal).
+    let payload = ThreeWayPayload {
+        rules: "x".into(),
+        classes: vec![0, 1],
+        deals: vec![0, 36, 36, 0],
+        equity: vec![0.0, 0.0, 0.0, 0.4, 0.4, 0.2, 0.9, 0.05, 0.05, 0.0, 0.0, 0.0],
+    };
+    let bytes = cardtables::HoldemThreeWay::to_bytes(1, &payload).unwrap();
+    let mut handle = null_mut();
+    // SAFETY: valid pointers throughout; the handle is freed once.
+    unsafe {
+        assert_eq!(
+            ct_holdem_threeway_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle),
+            CT_OK
+        );
+        let mut out = std::mem::MaybeUninit::<CtThreewayResult>::uninit();
+        assert_eq!(
+            ct_holdem_threeway_classes(handle, 1, 0, 0, out.as_mut_ptr()),
+            CT_OK
+        );
+        let out = out.assume_init();
+        assert_eq!(
+            (out.equity_a, out.equity_b, out.equity_c, out.combos),
+            (0.2, 0.4, 0.4, 36)
+        );
+        let mut none = std::mem::MaybeUninit::<CtThreewayResult>::uninit();
+        for (a, b, c) in [(0, 0, 0), (0, 0, 2), (0, 0, 169)] {
+            assert_eq!(
+                ct_holdem_threeway_classes(handle, a, b, c, none.as_mut_ptr()),
+                CT_QUERY_ERROR
+            );
+        }
+        assert_eq!(
+            ct_holdem_threeway_classes(null(), 0, 0, 1, none.as_mut_ptr()),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_holdem_threeway_classes(handle, 0, 0, 1, null_mut()),
+            CT_INVALID_ARGUMENT
+        );
+        ct_holdem_threeway_free(handle);
+        ct_holdem_threeway_free(null_mut());
     }
 }

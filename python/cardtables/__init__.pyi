@@ -133,6 +133,21 @@ class HoldemHeadsUp:
     def range_equity(self, a: str, b: str) -> RangeEquity: ...
     def range_equity_many(self, a: str | npt.ArrayLike, b: str | npt.ArrayLike) -> RangeEquities: ...
 
+class HoldemThreeWay:
+    @staticmethod
+    def open(path: str | PathLike[str]) -> HoldemThreeWay: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> HoldemThreeWay: ...
+    @property
+    def rules(self) -> str: ...
+    def equity(self, a: str, b: str, c: str) -> ThreeWayResult: ...
+
+class ThreeWayResult:
+    equity_a: float
+    equity_b: float
+    equity_c: float
+    combos: int
+
 class RangeEquities(NamedTuple):
     equity: npt.NDArray[np.float64]
     win: npt.NDArray[np.float64]

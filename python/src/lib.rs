@@ -592,6 +592,48 @@ fn two_cards(text: &str) -> PyResult<[cardtables::Card; 2]> {
     Ok([cards[0], cards[1]])
 }
 
+/// Three classes' exact equities against each other, in the order asked (Rust
+/// `ThreeWayResult`, C `ct_threeway_result`).
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct ThreeWayResult {
+    equity_a: f64,
+    equity_b: f64,
+    equity_c: f64,
+    /// Deals of the three classes' holdings that share no card.
+    combos: u32,
+}
+
+py_repr!(ThreeWayResult {
+    equity_a,
+    equity_b,
+    equity_c,
+    combos
+});
+
+/// A Hold'em three-way table (`holdem_threeway.bin`, job kind `holdem.threeway`).
+#[pyclass(frozen, module = "cardtables")]
+struct HoldemThreeWay {
+    table: cardtables::HoldemThreeWay,
+}
+
+table_class!(HoldemThreeWay, cardtables::HoldemThreeWay, |table| HoldemThreeWay { table };
+    /// Classes `a`, `b` and `c` ("AKs", "QQ", "JTs") all in against each other, in any
+    /// order: their three equities, in the order given.
+    fn equity(&self, a: &str, b: &str, c: &str) -> PyResult<ThreeWayResult> {
+        let class = |t: &str| cardtables::holdem::class_of_text(t).map_err(card_error);
+        let r = self
+            .table
+            .equity(class(a)?, class(b)?, class(c)?)
+            .map_err(query_error)?;
+        Ok(ThreeWayResult {
+            equity_a: r.equity_a,
+            equity_b: r.equity_b,
+            equity_c: r.equity_c,
+            combos: r.combos,
+        })
+    }
+);
+
 /// A Hold'em heads-up table (`holdem_headsup.bin`, job kind `holdem.headsup`).
 #[pyclass(frozen, module = "cardtables")]
 struct HoldemHeadsUp {
@@ -1114,6 +1156,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Blackjack>()?;
     m.add_class::<BlackjackAdvice>()?;
     m.add_class::<HoldemHeadsUp>()?;
+    m.add_class::<HoldemThreeWay>()?;
+    m.add_class::<ThreeWayResult>()?;
     m.add_class::<HeadsUpResult>()?;
     m.add_class::<RangeEquity>()?;
     m.add_class::<HoldemIndexer>()?;

@@ -164,6 +164,25 @@ def sample(rows, n, seed):
     return rows.take(rng.integers(0, rows.num_rows, n)).to_pylist()
 
 
+def test_holdem_threeway_answers_equal_the_parquet_rows_in_any_order(tables):
+    table = cardtables.HoldemThreeWay.open(tables / "holdem_threeway_quick" / "holdem_threeway.bin")
+    rows = pq.read_table(tables / "holdem_threeway_quick" / "threeway.parquet").to_pylist()
+    assert len(rows) == 120
+    for row in rows:
+        a, b, c = row["class_a"], row["class_b"], row["class_c"]
+        if row["combos"] == 0:
+            with pytest.raises(cardtables.QueryError, match="no deal"):
+                table.equity(a, b, c)
+            continue
+        got = table.equity(c, a, b)
+        assert got.combos == row["combos"]
+        assert (got.equity_a, got.equity_b, got.equity_c) == (row["equity_c"], row["equity_a"], row["equity_b"])
+    with pytest.raises(cardtables.QueryError, match="does not cover"):
+        table.equity("AA", "KK", "22")
+    with pytest.raises(cardtables.CardError):
+        table.equity("AA", "KK", "AX")
+
+
 def test_holdem_headsup_answers_equal_the_parquet_rows(tables):
     table = cardtables.HoldemHeadsUp.open(tables / "holdem_headsup" / "holdem_headsup.bin")
     for row in sample(pq.read_table(tables / "holdem_headsup" / "matchups.parquet"), 500, 1):

@@ -78,6 +78,8 @@ pub enum Game {
     BlackjackIndices = 9,
     /// Hold'em hand strength of one street (E[HS], E[HS²], histograms).
     HoldemStrength = 10,
+    /// Hold'em three-way class equities.
+    HoldemThreeWay = 11,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -97,6 +99,7 @@ impl Game {
             Game::NiuniuBidding,
             Game::BlackjackIndices,
             Game::HoldemStrength,
+            Game::HoldemThreeWay,
             Game::Pipeline,
         ]
         .into_iter()
@@ -116,6 +119,7 @@ impl Game {
             Game::NiuniuBidding => "niuniu-bidding",
             Game::BlackjackIndices => "blackjack-indices",
             Game::HoldemStrength => "holdem-strength",
+            Game::HoldemThreeWay => "holdem-threeway",
             Game::Pipeline => "pipeline-internal",
         }
     }

@@ -77,6 +77,15 @@
 //!   println!("E[HS] {:.4}, E[HS²] {:.4}", s.ehs, s.ehs2);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
+//! - [`HoldemThreeWay`] (`tables/holdem_threeway/holdem_threeway.bin`, `holdem.threeway`):
+//!   the exact all-in equity of any three starting-hand classes against each other.
+//!   ```no_run
+//!   let table = cardtables::HoldemThreeWay::open("tables/holdem_threeway/holdem_threeway.bin")?;
+//!   // Classes in any order (names, two cards or class indices); equities in that order.
+//!   let r = table.equity("AKs", "QQ", "JTs")?;
+//!   println!("AKs {:.4}, QQ {:.4}, JTs {:.4} over {} deals", r.equity_a, r.equity_b, r.equity_c, r.combos);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 //! - [`Stud`] (`tables/showhand/stud.bin`, `stud.showhand`): five-card stud starting
 //!   hands against each other, per deck size.
 //!   ```no_run
@@ -119,6 +128,7 @@ pub mod format;
 pub mod holdem;
 pub mod holdem_headsup;
 pub mod holdem_strength;
+pub mod holdem_threeway;
 pub mod indexer;
 pub mod niuniu;
 pub mod niuniu_bidding;
@@ -134,6 +144,7 @@ pub use format::{Game, TableError, TableHeader};
 pub use holdem::{Holdem, HoldemQueryError};
 pub use holdem_headsup::{HeadsUpQueryError, HoldemHeadsUp};
 pub use holdem_strength::{HoldemStrength, StrengthQueryError};
+pub use holdem_threeway::{HoldemThreeWay, ThreeWayQueryError, ThreeWayResult};
 pub use niuniu::Niuniu;
 pub use niuniu_bidding::NiuniuBidding;
 pub use pushfold::{PushFold, PushFoldQueryError};
@@ -167,4 +178,6 @@ pub enum Error {
     Range(#[from] RangeError),
     #[error(transparent)]
     Strength(#[from] StrengthQueryError),
+    #[error(transparent)]
+    ThreeWay(#[from] ThreeWayQueryError),
 }

@@ -335,6 +335,16 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
                 Some(table.rules().to_string()),
             )
         }
+        Game::HoldemThreeWay => {
+            let table = cardtables::HoldemThreeWay::from_bytes(bytes)?;
+            (
+                vec![
+                    ("classes", table.classes().len().to_string()),
+                    ("triples", table.triples().to_string()),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
         Game::Pipeline => (
             vec![("holds", "a pipeline checkpoint or shard part".to_string())],
             None,

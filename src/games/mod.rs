@@ -78,6 +78,12 @@ pub const KINDS: &[Kind] = &[
         plan: |spec| holdem::job::PostflopJob::new(spec).map(erased),
     },
     Kind {
+        name: "holdem.threeway",
+        description: "Texas Hold'em: exact three-way all-in equity of every triple of starting-hand classes (818,805 with all 169)",
+        tables: &["threeway"],
+        plan: |spec| holdem::job::ThreeWayJob::new(spec).map(erased),
+    },
+    Kind {
         name: "niuniu.hands",
         description: "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
         tables: &[],

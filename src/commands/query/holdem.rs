@@ -20,6 +20,9 @@ pub fn query(q: &HoldemQuestion, out: &mut Answer) -> anyhow::Result<()> {
     if let Some(board) = &q.board {
         return strength(q, board, out);
     }
+    if let Some(third) = &q.third {
+        return three_way(q, third, out);
+    }
     let class = class_of_text(&q.hand).map_err(|e| usage(&e))?;
     let bet = &q.bet;
     raises(bet)?;
@@ -248,4 +251,59 @@ fn strength(q: &HoldemQuestion, board: &str, out: &mut Answer) -> anyhow::Result
         s.ehs,
         " (E[HS] is the showdown equity against one random hand)",
     )
+}
+
+/// Three classes' exact all-in equities against each other, from a `holdem.threeway`
+/// table, in the order asked.
+fn three_way(q: &HoldemQuestion, third: &str, out: &mut Answer) -> anyhow::Result<()> {
+    use cardtables::holdem_threeway::{HoldemThreeWay, ThreeWayQueryError};
+    let usage = |e: &dyn std::fmt::Display| UsageError::error(e.to_string());
+    if q.opponents != 1 {
+        return Err(UsageError::error(
+            "--opponents is for random opponents: leave it out when naming three hands",
+        ));
+    }
+    let versus = q.versus.as_deref().unwrap_or_default();
+    let mut classes = [0usize; 3];
+    for (slot, text) in classes.iter_mut().zip([q.hand.as_str(), versus, third]) {
+        if cardtables::card::parse_exact(text, 2).is_ok() {
+            return Err(usage(&format!(
+                "{}: three-way equities are by class (AKs, QQ, JTs), not two cards",
+                quote(text)
+            )));
+        }
+        *slot = class_of_text(text).map_err(|e| usage(&e))?;
+    }
+    let path = q
+        .table
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("tables/holdem_threeway/holdem_threeway.bin"));
+    let table = open_table(&path, q.table.is_some(), "holdem_threeway.toml", |p| {
+        HoldemThreeWay::open(p)
+    })?;
+    let r = match table.equity(classes[0], classes[1], classes[2]) {
+        Ok(r) => r,
+        Err(ThreeWayQueryError::NotCovered(c)) => {
+            return Err(usage(&format!(
+                "{} has no triples in {} (its job lists the classes it covers; `pipeline \
+                 inspect` shows them): the table of all 169 classes comes from `pipeline run \
+                 jobs/holdem_threeway.toml`",
+                class_name(c),
+                path.display()
+            )))
+        }
+        Err(e) => return Err(usage(&e)),
+    };
+    let (equity, deals) = (r.equities(), r.combos);
+    let names: Vec<String> = classes.iter().map(|&c| class_name(c)).collect();
+    out.set("classes", names.clone());
+    out.set("equity", equity.to_vec());
+    out.set("combos", deals);
+    set_method(out, 0.0);
+    out.line(format!(
+        "{} vs {} vs {}: equity {:.4} / {:.4} / {:.4} (exact, over {deals} deals of \
+         holdings that share no card and every board)",
+        names[0], names[1], names[2], equity[0], equity[1], equity[2]
+    ));
+    Ok(())
 }

@@ -9,7 +9,9 @@
 //!   Carlo against 3 to 9 ([`super::sampler`]);
 //! - `holdem.pushfold` ([`PushFoldJob`]): the matchup classes as in `holdem.headsup`
 //!   (recomputed: the job reads no other job's output), then the push/fold equilibrium at
-//!   every stack of its grid ([`super::pushfold`]), the stacks solved in parallel.
+//!   every stack of its grid ([`super::pushfold`]), the stacks solved in parallel;
+//! - `holdem.threeway` ([`ThreeWayJob`]): every triple of classes (of a list, or all 169)
+//!   all in three ways, exact ([`super::threeway`]).
 //!
 //! Arrow batches are in `tables`, the reports in `report`.
 
@@ -28,12 +30,15 @@ use super::postflop::{
 };
 use super::pushfold::{solve_stacks, PushFoldGame};
 use super::rules::HoldemRules;
-use super::rules::{PostflopSettings, PushFoldRules, PushFoldSettings, StackGrid};
+use super::rules::{
+    PostflopSettings, PushFoldRules, PushFoldSettings, StackGrid, ThreeWaySettings,
+};
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
 use super::sweep::{
     self, canonical_boards, class_counts, Board, ClassCounts, BOARDS_PER_UNIT, DEALS_PER_COMBO,
 };
 use super::tables::{self as batches, Rows};
+use super::threeway::{self, TripleResult};
 use super::two_opponents::{self, TwoOpponentCounts};
 use crate::cards::matchups::{matchups, two_cards, Matchup};
 use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress, Step, StreamedTable};
@@ -900,5 +905,112 @@ fn strength_payload<H: Copy + Into<u64>>(
         sum_sq: s.sum_sq,
         hist_width: width,
         hist,
+    }
+}
+
+/// Class triples per work unit: about a second on one core (a triple takes 10 to 80 ms).
+const TRIPLES_PER_UNIT: usize = 32;
+
+/// One core's seconds per triple, averaged over the 169 classes' triples: a sample of
+/// 200 random triples timed on the 2-core development VM (reports/BENCHMARKS.md).
+const SECONDS_PER_TRIPLE: f64 = 0.040;
+
+/// The `holdem.threeway` job: the exact three-way all-in equity of every triple of the
+/// covered classes.
+pub struct ThreeWayJob {
+    pub(super) settings: ThreeWaySettings,
+    /// Every triple, in the runtime table's order.
+    pub(super) triples: Vec<[u8; 3]>,
+}
+
+impl ThreeWayJob {
+    pub fn new(spec: &JobSpec) -> Result<ThreeWayJob, JobError> {
+        HoldemRules::from_spec(spec)?;
+        let settings = ThreeWaySettings::from_spec(spec)?;
+        let triples = threeway::triples(&settings.classes);
+        Ok(ThreeWayJob { settings, triples })
+    }
+
+    fn unit_triples(&self, index: usize) -> &[[u8; 3]] {
+        let start = index * TRIPLES_PER_UNIT;
+        &self.triples[start..(start + TRIPLES_PER_UNIT).min(self.triples.len())]
+    }
+}
+
+impl Job for ThreeWayJob {
+    type Unit = Vec<TripleResult>;
+
+    fn unit_count(&self) -> usize {
+        self.triples.len().div_ceil(TRIPLES_PER_UNIT)
+    }
+
+    fn describe(&self) -> Vec<String> {
+        vec![format!(
+            "{} classes: {} triples (with repeats), each exact over every deal of its \
+             holdings and every board",
+            self.settings.classes.len(),
+            self.triples.len()
+        )]
+    }
+
+    fn cpu_seconds(&self) -> Option<f64> {
+        Some(self.triples.len() as f64 * SECONDS_PER_TRIPLE)
+    }
+
+    fn run_unit(&self, index: usize) -> Vec<TripleResult> {
+        self.unit_triples(index)
+            .iter()
+            .map(|&t| threeway::solve(t))
+            .collect()
+    }
+
+    fn check_unit(&self, index: usize, unit: &Vec<TripleResult>) -> Result<(), String> {
+        let expected = self.unit_triples(index);
+        if unit.len() != expected.len() {
+            return Err(format!(
+                "{} triples, expected {}",
+                unit.len(),
+                expected.len()
+            ));
+        }
+        expected
+            .iter()
+            .zip(unit)
+            .try_for_each(|(&t, r)| threeway::check(t, r))
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<Vec<TripleResult>>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        progress.phase("building tables");
+        let results: Vec<TripleResult> = units.into_iter().flatten().collect();
+        anyhow::ensure!(
+            results.len() == self.triples.len(),
+            "internal error: {} triples computed, {} planned",
+            results.len(),
+            self.triples.len()
+        );
+        let rules = self.settings.canonical_toml();
+        let payload = batches::threeway_payload(&self.settings.classes, &results, &rules);
+        let table =
+            cardtables::HoldemThreeWay::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
+        Ok(Outputs {
+            later: None,
+            parquet: vec![ParquetOutput {
+                file: "threeway.parquet".into(),
+                batches: vec![batches::threeway_batch(&results)?].into(),
+                plain_columns: vec![],
+            }],
+            tables: vec![BinaryOutput {
+                file: "holdem_threeway.bin".into(),
+                bytes: table,
+                entries: results.len() as u64,
+            }],
+            report: self.report(meta, &results)?,
+            rules,
+        })
     }
 }

@@ -24,6 +24,7 @@ pub mod sampler;
 pub mod simplex;
 pub mod sweep;
 mod tables;
+pub mod threeway;
 pub mod two_opponents;
 
 #[cfg(test)]

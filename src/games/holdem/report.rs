@@ -5,7 +5,7 @@
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, parse_class, CLASSES};
-use super::job::{HeadsUpJob, MultiwayJob, PreflopJob, PushFoldJob};
+use super::job::{HeadsUpJob, MultiwayJob, PreflopJob, PushFoldJob, ThreeWayJob};
 use super::matchup::{ClassMatrix, MatchupResult, BOARDS};
 use super::postflop::{deals, Strength, FLOP, RUNOUTS, STREET_NAMES};
 use super::pushfold::{charted, intervals, range_share, Equilibrium, CHART_FREQUENCY};
@@ -14,6 +14,7 @@ use super::sampler::MAX_OPPONENTS;
 use super::sweep::DEALS_PER_COMBO;
 use super::tables::Rows;
 use super::tables::ROLES;
+use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS};
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::engine::JobMeta;
 use crate::report::{
@@ -1455,6 +1456,201 @@ fn group(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// Triples the three-way report lists by name when the job covers them.
+const NAMED_TRIPLES: [[&str; 3]; 6] = [
+    ["AKs", "QQ", "JTs"],
+    ["AA", "KK", "QQ"],
+    ["AA", "KK", "AKs"],
+    ["AKo", "QJo", "T9o"],
+    ["QQ", "AKo", "JTs"],
+    ["22", "AKo", "T9s"],
+];
+
+/// The three-way report lists every triple when there are at most this many.
+const LIST_ALL_TRIPLES: usize = 120;
+
+/// Whether the cards allow three classes at once: no rank is needed more than four times
+/// (a pair takes two of its rank, any other class one of each of its two ranks). The
+/// report checks the job's impossible triples against this rule.
+fn cards_allow(classes: [u8; 3]) -> bool {
+    let mut needed = [0u8; 13];
+    for c in classes {
+        let name = class_name(usize::from(c));
+        let rank = |ch: char| "23456789TJQKA".find(ch).expect("a rank character");
+        let mut chars = name.chars();
+        let (hi, lo) = (
+            rank(chars.next().expect("two ranks")),
+            rank(chars.next().expect("two ranks")),
+        );
+        needed[hi] += 1;
+        needed[lo] += 1;
+    }
+    needed.iter().all(|&n| n <= 4)
+}
+
+impl ThreeWayJob {
+    pub(super) fn report(
+        &self,
+        meta: &JobMeta,
+        results: &[TripleResult],
+    ) -> anyhow::Result<Report> {
+        let classes = &self.settings.classes;
+        let name = |c: u8| class_name(usize::from(c));
+        let mut md = header("Texas Hold'em three-way all-in", meta);
+        md.push_str(&format!(
+            ". Exact: for each triple of starting-hand classes, every deal of the three \
+             classes' combinations that share no card, and for each deal every board of the \
+             46 cards left ({THREEWAY_BOARDS}).\n"
+        ));
+        md.push_str(&holdem_conventions(&[
+            "Triples: each is computed once, its classes in increasing class index (pairs AA \
+             to 22, then suited AK to 32, then offsuit AK to 32), the order of \
+             `threeway.parquet`'s `class_a`, `class_b`, `class_c`; `pipeline query holdem A B C` \
+             and the runtime table answer in any order.",
+            "A class's equity in a triple is its mean over the deals: every deal of holdings \
+             that share no card weighs the same. `ties_*` count the showdowns a seat splits \
+             (two or three ways), `combos` the deals.",
+        ]));
+        let possible = results.iter().filter(|r| r.deals > 0).count();
+        md.push_str(&format!(
+            "\n## Coverage\n\n{} classes{}: {} triples with repeats, {} of which the cards \
+             allow (the other {} need a rank five or six times, as AA AA AKs).\n",
+            classes.len(),
+            if classes.len() < CLASSES {
+                format!(
+                    " ({})",
+                    classes
+                        .iter()
+                        .map(|&c| name(c))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                String::new()
+            },
+            results.len(),
+            possible,
+            results.len() - possible
+        ));
+        let row = |r: &TripleResult, order: [usize; 3]| -> Vec<String> {
+            let mut cells: Vec<String> = order.iter().map(|&s| name(r.classes[s])).collect();
+            cells.extend(order.iter().map(|&s| format!("{:.6}", r.equity[s])));
+            cells.push(r.deals.to_string());
+            cells
+        };
+        let columns = ["a", "b", "c", "equity a", "equity b", "equity c", "deals"];
+        let find = |names: &[&str; 3]| -> Option<(&TripleResult, [usize; 3])> {
+            let asked: Vec<u8> = names
+                .iter()
+                .map(|n| parse_class(n).map(|c| c as u8))
+                .collect::<Option<_>>()?;
+            let mut sorted = asked.clone();
+            sorted.sort_unstable();
+            let r = results.iter().find(|r| r.classes[..] == sorted[..])?;
+            // Seats in the order named: each name takes the first unused seat of its class.
+            let mut used = [false; 3];
+            let mut order = [0usize; 3];
+            for (slot, c) in order.iter_mut().zip(&asked) {
+                let s = (0..3).find(|&s| !used[s] && r.classes[s] == *c)?;
+                used[s] = true;
+                *slot = s;
+            }
+            Some((r, order))
+        };
+        let named: Vec<(&TripleResult, [usize; 3])> = NAMED_TRIPLES
+            .iter()
+            .filter_map(find)
+            .filter(|(r, _)| r.deals > 0)
+            .collect();
+        if !named.is_empty() {
+            md.push_str("\n## Selected triples\n\n");
+            let rows: Vec<Vec<String>> = named.iter().map(|(r, o)| row(r, *o)).collect();
+            md.push_str(&markdown_table(&columns, &rows));
+        }
+        if results.len() <= LIST_ALL_TRIPLES {
+            md.push_str("\n## Every triple\n\n");
+            let rows: Vec<Vec<String>> = results
+                .iter()
+                .filter(|r| r.deals > 0)
+                .map(|r| row(r, [0, 1, 2]))
+                .collect();
+            md.push_str(&markdown_table(&columns, &rows));
+        }
+        // Identities every run must satisfy: the run fails otherwise.
+        let worst_sum = results
+            .iter()
+            .filter(|r| r.deals > 0)
+            .map(|r| (r.equity.iter().sum::<f64>() - 1.0).abs())
+            .fold(0.0, f64::max);
+        anyhow::ensure!(
+            worst_sum < 1e-12,
+            "internal error: a triple's equities sum to 1 ± {worst_sum:e}"
+        );
+        let repeated: Vec<&TripleResult> = results
+            .iter()
+            .filter(|r| {
+                r.deals > 0 && (r.classes[0] == r.classes[1] || r.classes[1] == r.classes[2])
+            })
+            .collect();
+        for r in &repeated {
+            for (x, y) in [(0, 1), (1, 2)] {
+                anyhow::ensure!(
+                    r.classes[x] != r.classes[y]
+                        || (r.equity[x] == r.equity[y]
+                            && r.wins[x] == r.wins[y]
+                            && r.ties[x] == r.ties[y]),
+                    "internal error: two seats of class {} differ in {:?}",
+                    name(r.classes[x]),
+                    r.classes
+                );
+            }
+        }
+        let mismatched = results
+            .iter()
+            .filter(|r| (r.deals > 0) != cards_allow(r.classes))
+            .count();
+        anyhow::ensure!(
+            mismatched == 0,
+            "internal error: {mismatched} triples possible or impossible against the rank rule"
+        );
+        md.push_str(&format!(
+            "\n## Checks on this run\n\nThe run fails unless all hold.\n\n\
+             - Every possible triple's three equities sum to 1 (largest gap {worst_sum:.1e}).\n\
+             - In the {} possible triples that repeat a class, the seats of that class have \
+             equal equities, wins and ties.\n\
+             - A triple has no deal exactly when it needs some rank more than four times \
+             ({} such triples).\n",
+            repeated.len(),
+            results.len() - possible
+        ));
+        let headline = named
+            .iter()
+            .take(2)
+            .map(|(r, o)| {
+                format!(
+                    "{} / {} / {}: equity {:.4} / {:.4} / {:.4} (exact)",
+                    name(r.classes[o[0]]),
+                    name(r.classes[o[1]]),
+                    name(r.classes[o[2]]),
+                    r.equity[o[0]],
+                    r.equity[o[1]],
+                    r.equity[o[2]]
+                )
+            })
+            .chain(std::iter::once(format!(
+                "{} triples of {} classes, {possible} possible",
+                results.len(),
+                classes.len()
+            )))
+            .collect();
+        Ok(Report {
+            markdown: md,
+            charts: vec![],
+            headline,
+        })
+    }
 }
 
 #[cfg(test)]

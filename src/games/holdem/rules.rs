@@ -5,6 +5,7 @@
 
 use serde::Deserialize;
 
+use super::classes::CLASSES;
 use crate::job::{JobError, JobSpec};
 
 /// The rule set of every Hold'em job: standard Texas Hold'em (52 cards, best five of
@@ -383,6 +384,84 @@ impl PostflopSettings {
             "{}# post-flop hand strength against one random hand; HS histograms of equal bins\nbins = {}\n",
             HoldemRules::default().canonical_toml(),
             self.bins
+        )
+    }
+}
+
+/// The `[threeway]` table of a `holdem.threeway` job: the classes whose triples the job
+/// computes (every one of the 169 when left out), as class names (`"AKs"`, `"QQ"`).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct ThreeWaySection {
+    classes: Option<Vec<String>>,
+}
+
+/// The classes a `holdem.threeway` job covers, as increasing class indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThreeWaySettings {
+    pub classes: Vec<u8>,
+}
+
+impl ThreeWaySettings {
+    pub fn from_spec(spec: &JobSpec) -> Result<ThreeWaySettings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            threeway: Option<ThreeWaySection>,
+        }
+        let section = spec.deserialize::<Sections>()?.threeway.unwrap_or_default();
+        let Some(names) = section.classes else {
+            return Ok(ThreeWaySettings {
+                classes: (0..CLASSES as u8).collect(),
+            });
+        };
+        let field = "threeway.classes";
+        if names.is_empty() {
+            return Err(spec.field_error(
+                field,
+                "the list is empty: name one or more classes (\"AKs\", \"QQ\", \"T9o\"), or leave it out for all 169",
+            ));
+        }
+        let mut classes = Vec::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            // Class names only: two cards would name one combination, not its class.
+            let class = match cardtables::card::parse_exact(name, 2) {
+                Ok(_) => None,
+                Err(_) => cardtables::holdem::class_of_text(name).ok(),
+            };
+            let Some(class) = class else {
+                return Err(spec.field_error(
+                    field,
+                    format!(
+                        "entry {} ({name:?}) is not a starting-hand class: write a pair (\"QQ\"), \
+                         suited (\"AKs\") or offsuit (\"T9o\") class",
+                        i + 1
+                    ),
+                ));
+            };
+            if classes.contains(&(class as u8)) {
+                return Err(spec.field_error(
+                    field,
+                    format!("entry {} ({name:?}) names a class already listed", i + 1),
+                ));
+            }
+            classes.push(class as u8);
+        }
+        classes.sort_unstable();
+        Ok(ThreeWaySettings { classes })
+    }
+
+    /// The settings as the outputs record them: the classes change which triples exist.
+    pub fn canonical_toml(&self) -> String {
+        let names: Vec<String> = self
+            .classes
+            .iter()
+            .map(|&c| format!("{:?}", super::classes::class_name(usize::from(c))))
+            .collect();
+        format!(
+            "{}# three-way all-in equity of every triple of these classes, exact\nclasses = [{}]\n",
+            HoldemRules::default().canonical_toml(),
+            names.join(", ")
         )
     }
 }

@@ -1,7 +1,8 @@
 //! The outputs of the Hold'em jobs as Arrow batches: `preflop.parquet` and
 //! `preflop_combos.parquet`, `headsup.parquet` and `matchups.parquet`, the rows of
 //! `multiway.parquet`, and push/fold's `pushfold.parquet`, `thresholds.parquet`,
-//! `summary.parquet` and runtime payload.
+//! `summary.parquet` and runtime payload, and the three-way `threeway.parquet` and
+//! runtime payload.
 
 use arrow_array::RecordBatch;
 use cardtables::Card;
@@ -11,6 +12,7 @@ use super::matchup::{ClassMatrix, MatchupResult};
 use super::pushfold::{charted, intervals, range_share, Equilibrium};
 use super::rules::StackGrid;
 use super::sweep::DEALS_PER_COMBO;
+use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS};
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::sink::columns::Columns;
 
@@ -410,4 +412,53 @@ pub(super) fn strength_batches(
         }
         columns.batch()
     })
+}
+
+/// `threeway.parquet`: one row per triple of covered classes (the impossible ones, as
+/// AA AA AA, with 0 deals and null equities), classes in increasing class index.
+pub(super) fn threeway_batch(results: &[TripleResult]) -> anyhow::Result<RecordBatch> {
+    let name = |s: usize| {
+        results
+            .iter()
+            .map(move |r| class_name(usize::from(r.classes[s])))
+    };
+    let count = |f: fn(&TripleResult) -> [u64; 3], s: usize| results.iter().map(move |r| f(r)[s]);
+    let equity = |s: usize| {
+        results
+            .iter()
+            .map(move |r| (r.deals > 0).then_some(r.equity[s]))
+    };
+    Columns::new()
+        .str("class_a", name(0))
+        .str("class_b", name(1))
+        .str("class_c", name(2))
+        .f64_or_null("equity_a", equity(0))
+        .f64_or_null("equity_b", equity(1))
+        .f64_or_null("equity_c", equity(2))
+        .u64("wins_a", count(|r| r.wins, 0))
+        .u64("wins_b", count(|r| r.wins, 1))
+        .u64("wins_c", count(|r| r.wins, 2))
+        .u64("ties_a", count(|r| r.ties, 0))
+        .u64("ties_b", count(|r| r.ties, 1))
+        .u64("ties_c", count(|r| r.ties, 2))
+        .u32("combos", results.iter().map(|r| r.deals))
+        .u64(
+            "showdowns",
+            results.iter().map(|r| u64::from(r.deals) * THREEWAY_BOARDS),
+        )
+        .batch()
+}
+
+/// The three-way runtime payload: per triple in storage order, its deals and equities.
+pub(super) fn threeway_payload(
+    classes: &[u8],
+    results: &[TripleResult],
+    rules: &str,
+) -> cardtables::holdem_threeway::ThreeWayPayload {
+    cardtables::holdem_threeway::ThreeWayPayload {
+        rules: rules.to_string(),
+        classes: classes.to_vec(),
+        deals: results.iter().map(|r| r.deals).collect(),
+        equity: results.iter().flat_map(|r| r.equity).collect(),
+    }
 }
