@@ -911,9 +911,9 @@ fn strength_payload<H: Copy + Into<u64>>(
 /// Class triples per work unit: about a second on one core (a triple takes 10 to 80 ms).
 const TRIPLES_PER_UNIT: usize = 32;
 
-/// One core's seconds per triple, averaged over the 169 classes' triples: a sample of
-/// 200 random triples timed on the 2-core development VM (reports/BENCHMARKS.md).
-const SECONDS_PER_TRIPLE: f64 = 0.040;
+/// One core's seconds per triple: the 1,540 triples of 20 classes drawn at random took
+/// 20.3 s on one thread of the 2-core development VM (reports/BENCHMARKS.md).
+const SECONDS_PER_TRIPLE: f64 = 0.0132;
 
 /// The `holdem.threeway` job: the exact three-way all-in equity of every triple of the
 /// covered classes.
