@@ -185,7 +185,8 @@ c_out=$("$out/lookup" niuniu="$tables/niuniu/niuniu.bin" zhajinhua="$tables/zhaj
   bidding="$tables/niuniu_bidding_quick/niuniu_bidding.bin" \
   blackjack="$tables/blackjack_6d_s17/blackjack.bin" \
   indices="$tables/blackjack_indices_quick/blackjack_indices.bin" \
-  flop="$tables/holdem_postflop_quick/strength_flop.bin")
+  flop="$tables/holdem_postflop_quick/strength_flop.bin" \
+  threeway="$tables/holdem_threeway_quick/holdem_threeway.bin")
 val() { # val KEY: the C example's answer for KEY (it must have printed one)
   local v
   v=$(awk -v k="$1" '$1 == k { sub(/^[^ ]+ /, ""); print; found = 1 } END { exit !found }' <<< "$c_out") \
@@ -221,6 +222,8 @@ expect "best: $(val blackjack.best) ($(val blackjack.best_ev))" $bin "${blackjac
 expect "hit" val blackjack.t24_vs_t
 expect "As Ks vs Qd Qc: wins $(val headsup.wins), ties $(val headsup.ties), losses $(val headsup.losses) of $(val headsup.boards) boards, equity $(val headsup.equity)" \
   $bin query holdem "As Ks" "Qd Qc" --table "$tables/holdem_headsup/holdem_headsup.bin"
+expect "JTs vs AKs vs QQ: equity $(val threeway.equity_a) / $(val threeway.equity_b) / $(val threeway.equity_c) (exact, over $(val threeway.combos) deals" \
+  $bin query holdem JTs AKs QQ --table "$tables/holdem_threeway_quick/holdem_threeway.bin"
 expect "AKs vs QQ: equity $(val headsup.class_equity)" \
   $bin query holdem AKs QQ --table "$tables/holdem_headsup/holdem_headsup.bin"
 expect "(Ks As | 2h 7c Qs)" val indexer.flop_index # the canonical state of As Ks | Qs 7h 2d

@@ -10,7 +10,7 @@
  * Run, with any of the ten tables:
  *   ./lookup niuniu=tables/niuniu/niuniu.bin zhajinhua=tables/zhajinhua/zhajinhua.bin \
  *            holdem=tables/holdem_preflop/holdem.bin blackjack=tables/blackjack/blackjack.bin \
- *            headsup=... pushfold=... stud=... bidding=... indices=... \
+ *            headsup=... pushfold=... stud=... bidding=... indices=... threeway=... \
  *            flop=tables/holdem_postflop/strength_flop.bin
  */
 #include <stdio.h>
@@ -138,6 +138,28 @@ static int headsup(const char *path) {
     CHECK(ct_holdem_headsup_range_equity(table, "QQ+, AKs", "random", &range));
     printf("headsup.range_equity %.4f\n", range.equity);
     ct_holdem_headsup_free(table);
+    return 0;
+}
+
+static int threeway(const char *path) {
+    ct_holdem_threeway *table = NULL;
+    CHECK(ct_holdem_threeway_open(path, &table));
+    uint32_t jts = 0, aks = 0, qq = 0;
+    CHECK(ct_holdem_class_index("JTs", &jts));
+    CHECK(ct_holdem_class_index("AKs", &aks));
+    CHECK(ct_holdem_class_index("QQ", &qq));
+    ct_threeway_result r, again;
+    CHECK(ct_holdem_threeway_classes(table, jts, aks, qq, &r));
+    CHECK(ct_holdem_threeway_classes(table, qq, jts, aks, &again));
+    if (again.equity_a != r.equity_c || again.equity_b != r.equity_a || again.combos != r.combos) {
+        fprintf(stderr, "threeway: QQ JTs AKs is not JTs AKs QQ reordered\n");
+        return 1;
+    }
+    printf("threeway.equity_a %.4f\n", r.equity_a);
+    printf("threeway.equity_b %.4f\n", r.equity_b);
+    printf("threeway.equity_c %.4f\n", r.equity_c);
+    printf("threeway.combos %u\n", r.combos);
+    ct_holdem_threeway_free(table);
     return 0;
 }
 
@@ -317,11 +339,11 @@ int main(int argc, char **argv) {
         {"niuniu", niuniu},   {"zhajinhua", zhajinhua}, {"holdem", holdem},
         {"headsup", headsup}, {"pushfold", pushfold},   {"stud", stud},
         {"bidding", bidding}, {"blackjack", blackjack}, {"indices", indices},
-        {"flop", flop},
+        {"flop", flop},       {"threeway", threeway},
     };
     if (argc < 2) {
         fprintf(stderr, "usage: %s GAME=TABLE.bin ... (games: niuniu zhajinhua holdem headsup "
-                        "pushfold stud bidding blackjack indices flop)\n", argv[0]);
+                        "pushfold stud bidding blackjack indices flop threeway)\n", argv[0]);
         return 2;
     }
     printf("version %s\n", ct_version());
