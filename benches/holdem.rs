@@ -9,7 +9,7 @@ use cardtables::Card;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pipeline::engine::stream;
 use pipeline::games::holdem::classes::parse_class;
-use pipeline::games::holdem::eval::{for_each_hand, tables};
+use pipeline::games::holdem::eval::{for_each_hand, tables, BatchPath};
 use pipeline::games::holdem::sampler::{representative, sample, sample_counts};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -50,8 +50,13 @@ fn benches(c: &mut Criterion) {
         })
     });
     // The same hands through the batch API, a few thousand at a time into a buffer that
-    // stays in the first-level cache, summed as above.
-    group.bench_function("random_order_10m_hands_batched", |b| {
+    // stays in the first-level cache, summed as above; the name says the path taken
+    // (PIPELINE_EVAL_BATCH=avx512|avx2|scalar forces one).
+    let batched = format!(
+        "random_order_10m_hands_batched_{}",
+        BatchPath::chosen().name()
+    );
+    group.bench_function(batched, |b| {
         let mut out = vec![0u16; 4096];
         b.iter(|| {
             let mut sum = 0u64;

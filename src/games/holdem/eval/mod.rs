@@ -22,9 +22,11 @@
 //! evaluator of [`crate::games::stud::eval`] and compare every word.
 //!
 //! Many hands at once ([`Tables::evaluate_many`], in `batch`) take the any-order path
-//! sixteen hands to a vector where the CPU has AVX-512.
+//! sixteen hands to a vector where the CPU has AVX-512 and eight where it has AVX2
+//! ([`BatchPath`], which `PIPELINE_EVAL_BATCH` can force).
 
 mod batch;
+pub use batch::BatchPath;
 mod gen;
 
 use std::sync::OnceLock;
@@ -159,11 +161,18 @@ impl Tables {
     }
 
     /// Colex index of the rank multiset in a sum of seven card keys.
+    /// [`Tables::rank_index`] of a key's low and high rank fields, taken apart.
+    #[inline]
+    fn rank_index_of(&self, low: u32, high: u32) -> usize {
+        let low = low as usize & ((1 << LOW_BITS) - 1);
+        let high = high as usize & ((1 << HIGH_BITS) - 1);
+        usize::from(self.words[LOW_TERMS_AT + low]) + usize::from(self.words[HIGH_TERMS_AT + high])
+    }
+
     #[inline]
     fn rank_index(&self, key: u64) -> usize {
-        let low = (key & ((1 << LOW_BITS) - 1)) as usize;
-        let high = (key >> LOW_BITS & ((1 << HIGH_BITS) - 1)) as usize;
-        usize::from(self.words[LOW_TERMS_AT + low]) + usize::from(self.words[HIGH_TERMS_AT + high])
+        // The rank fields lie below the suit counts (bit 32 on).
+        self.rank_index_of(key as u32, (key >> LOW_BITS) as u32)
     }
 
     /// Strength of a flush or straight flush from the flush suit's rank mask (≥ 5 ranks).
