@@ -36,10 +36,11 @@ cargo build --release --quiet
 bin=target/release/pipeline
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-avx512=no
-grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && avx512=yes
+batch=scalar # the path Tables::evaluate_many takes here (PIPELINE_EVAL_BATCH forces one)
+grep -qw avx2 /proc/cpuinfo && batch=avx2
+grep -qw avx512vbmi /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo && batch=avx512
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
-  "AVX-512 batch evaluator: $avx512"
+  "fastest batch evaluator: $batch${PIPELINE_EVAL_BATCH:+ (PIPELINE_EVAL_BATCH=$PIPELINE_EVAL_BATCH asks for a path; one the CPU lacks falls back)}"
 for job in jobs/niuniu.toml jobs/niuniu_extended.toml; do
   for threads in 1 0; do
     label="$job --threads $threads"

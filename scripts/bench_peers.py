@@ -6,7 +6,8 @@ Usage: scripts/bench_peers.py PIPELINE PEERS_DIR [--runs N]
 PEERS_DIR holds the peers built from their public sources (scripts/peers/build.sh):
   omp_driver   OMPEval's EquityCalculator behind scripts/peers/omp_driver.cpp
   strategy     Eric Farmer's blackjack strategy calculator, as shipped
-  strategy_trimmed (optional) the same with its second, unused analysis removed
+  strategy_trimmed (optional) the same with its second, unused analysis removed; timed
+               only when its screen text and output file equal the shipped one's
 A peer that is missing is skipped, and said so.
 
 Each workload runs ours and the peer's alternately N times (default 7), one thread each,
@@ -59,6 +60,19 @@ def peer_time(cmd, stdin=None, cwd=None):
     return run
 
 
+def same_output(programs, stdin, scratch):
+    """Whether every program (those present) writes the same screen text and output
+    file for the same input: the trimmed peer must do exactly the shipped one's work."""
+    seen = set()
+    for i, program in enumerate(p for p in programs if os.access(p, os.X_OK)):
+        folder = os.path.join(scratch, f"same_{i}")
+        os.makedirs(folder, exist_ok=True)
+        _, screen = wall([os.path.abspath(program)], stdin, folder)
+        with open(os.path.join(folder, "out.txt"), "rb") as f:
+            seen.add((screen, f.read()))
+    return len(seen) <= 1
+
+
 def main():
     args = sys.argv[1:]
     runs = 7
@@ -103,7 +117,11 @@ def main():
     ]
     bj = ours_time([pipeline, "run", job, "--out", os.path.join(scratch, "bj"), "--quiet",
                     "--threads", "1"])
+    peers_same = same_output([farmer, trimmed], farmer_input, scratch)
     for name, path in [("as shipped", farmer), ("unused analysis removed", trimmed)]:
+        if path == trimmed and not peers_same:
+            print(f"skipped: {trimmed} writes other output than {farmer}, not timed")
+            continue
         work.append((f"blackjack 6d S17 DAS, rounds = 0 vs Farmer {name} (1/s)", "/s", bj,
                      path, peer_time([os.path.abspath(path)], farmer_input, scratch), None))
     print(f"{'workload':<58} {'ours':>10} {'peer':>10} {'ratio':>7} {'vs all-random':>14}")

@@ -24,4 +24,16 @@ g++ -O3 -march=native -std=c++11 -pthread -I"$work/omp" "$here/omp_driver.cpp" \
 cp -r "$farmer_src" "$work/farmer"
 (cd "$work/farmer/src" && g++ -O3 -march=native -I. -Ipdf strategy.cpp blackjack.cpp \
   pdf/blackjack_pdf.cpp indices.cpp -o "$out/strategy")
-echo "built $out/omp_driver and $out/strategy"
+# (The source has CRLF line ends.) strategy_trimmed: the same program with its second analysis made lazy. `main` builds an
+# IndexStrategy (a whole second strategy computation) that only the outcome distribution
+# uses, and that distribution is computed only without resplits and with CDZ-; the trimmed
+# copy builds it inside that branch, so every answer and output file is byte-identical
+# (scripts/bench_peers.py checks the two output files are equal before it times them).
+grep -q '^    IndexStrategy no_insurance(rules, std::vector<double>(11), 26, \*shoe);' \
+  "$work/farmer/src/strategy.cpp" || { echo "strategy.cpp changed: trim not applied" >&2; exit 1; }
+sed -i -e '/^    IndexStrategy no_insurance(rules, std::vector<double>(11), 26, \*shoe);/d' \
+  -e 's|^        pdf = compute_pdf(\*shoe, rules, \*player, no_insurance);|        IndexStrategy no_insurance(rules, std::vector<double>(11), 26, *shoe);\n&|' \
+  "$work/farmer/src/strategy.cpp"
+(cd "$work/farmer/src" && g++ -O3 -march=native -I. -Ipdf strategy.cpp blackjack.cpp \
+  pdf/blackjack_pdf.cpp indices.cpp -o "$out/strategy_trimmed")
+echo "built $out/omp_driver, $out/strategy and $out/strategy_trimmed"
