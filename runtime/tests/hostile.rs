@@ -8,8 +8,9 @@ use std::cell::Cell;
 
 use cardtables::blackjack::{self, BlackjackPayload, RuleSet};
 use cardtables::format::{self, Game, HEADER_LEN};
+use cardtables::holdem_threeway::ThreeWayPayload;
 use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
-use cardtables::{Blackjack, BlackjackIndices, Niuniu, Zhajinhua};
+use cardtables::{Blackjack, BlackjackIndices, HoldemThreeWay, Niuniu, Zhajinhua};
 
 /// Tracks the largest single allocation a thread makes while its `WATCH` is on (tests
 /// run on several threads at once, so the tracking is per thread).
@@ -160,7 +161,32 @@ fn reseal(file: &mut [u8]) {
     file[32..36].copy_from_slice(&crc.to_le_bytes());
 }
 
-/// Loads `bytes` as both game tables; returns how many loads succeeded.
+/// A small three-way table: three classes (AA, KK and 72o), every triple of them with
+/// equities that sum to 1 and AA AA AA impossible.
+fn threeway_file() -> Vec<u8> {
+    use cardtables::holdem::HandClass;
+    let mut classes: Vec<u8> = ["AA", "KK", "72o"]
+        .iter()
+        .map(|c| c.class_index().unwrap() as u8)
+        .collect();
+    classes.sort_unstable();
+    let n = cardtables::holdem_threeway::triples(classes.len());
+    let deals: Vec<u32> = (0..n as u32)
+        .map(|t| if t == 0 { 0 } else { 6 * t })
+        .collect();
+    let equity = (0..n)
+        .flat_map(|t| if t == 0 { [0.0; 3] } else { [0.5, 0.3, 0.2] })
+        .collect();
+    let payload = ThreeWayPayload {
+        rules: "three-way test".into(),
+        classes,
+        deals,
+        equity,
+    };
+    HoldemThreeWay::to_bytes(9, &payload).unwrap()
+}
+
+/// Loads `bytes` as every game's table; returns how many loads succeeded.
 fn load_all(bytes: &[u8]) -> usize {
     WATCH.with(|w| w.set(true));
     let ok = usize::from(Zhajinhua::from_bytes(bytes).is_ok())
@@ -171,7 +197,9 @@ fn load_all(bytes: &[u8]) -> usize {
         + usize::from(cardtables::Stud::from_bytes(bytes).is_ok())
         + usize::from(cardtables::PushFold::from_bytes(bytes).is_ok())
         + usize::from(BlackjackIndices::from_bytes(bytes).is_ok())
-        + usize::from(cardtables::NiuniuBidding::from_bytes(bytes).is_ok());
+        + usize::from(cardtables::NiuniuBidding::from_bytes(bytes).is_ok())
+        + usize::from(cardtables::HoldemStrength::from_bytes(bytes).is_ok())
+        + usize::from(HoldemThreeWay::from_bytes(bytes).is_ok());
     WATCH.with(|w| w.set(false));
     let largest = LARGEST.with(|l| l.replace(0));
     assert!(
@@ -187,6 +215,42 @@ fn valid_file_loads() {
     assert_eq!(load_all(&zhajinhua_file()), 1);
     assert_eq!(load_all(&blackjack_file()), 1);
     assert_eq!(load_all(&blackjack_indices_file()), 1);
+    assert_eq!(load_all(&threeway_file()), 1);
+}
+
+#[test]
+fn damaged_threeway_tables_never_panic_or_overallocate() {
+    let file = threeway_file();
+    let mut rng = Rng(11);
+    for cut in 0..file.len() {
+        let mut short = file[..cut].to_vec();
+        assert_eq!(load_all(&short), 0, "truncated to {cut}");
+        if cut > HEADER_LEN {
+            reseal(&mut short);
+            assert_eq!(load_all(&short), 0, "resealed at {cut}");
+        }
+    }
+    for _ in 0..1000 {
+        let mut bad = file.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = HEADER_LEN + rng.below(bad.len() - HEADER_LEN);
+            bad[at] ^= 1 << rng.below(8);
+        }
+        reseal(&mut bad);
+        // Whatever loads must answer every question, in range or not, without panicking,
+        // and give equities that lie in [0, 1] and sum to 1.
+        if let Ok(table) = HoldemThreeWay::from_bytes(&bad) {
+            for a in [0usize, 1, 12, 90, 168, 169, 1000] {
+                for (b, c) in [(0usize, 0usize), (12, 168), (168, 1), (169, 0)] {
+                    if let Ok(r) = table.equity(a, b, c) {
+                        let sum = r.equity_a + r.equity_b + r.equity_c;
+                        assert!((sum - 1.0).abs() < 1e-9, "{a} {b} {c}: {r:?}");
+                    }
+                }
+            }
+        }
+        load_all(&bad);
+    }
 }
 
 #[test]
