@@ -911,9 +911,14 @@ fn strength_payload<H: Copy + Into<u64>>(
 /// Class triples per work unit: about a second on one core (a triple takes 10 to 80 ms).
 const TRIPLES_PER_UNIT: usize = 32;
 
-/// One core's seconds per triple: the 1,540 triples of 20 classes drawn at random took
-/// 20.3 s on one thread of the 2-core development VM (reports/BENCHMARKS.md).
-const SECONDS_PER_TRIPLE: f64 = 0.0132;
+/// One core's seconds for a triple: a fixed part, and a part per deal of its classes'
+/// combinations (the product of their combos: 64 for three suited classes, 1,728 for
+/// three offsuit ones). Fitted on one thread of the 2-core development VM to 120 triples
+/// of 8 suited classes (5.7 ms a triple) and 120 of 8 offsuit ones (45 ms); 120 of 8
+/// pairs took 7.7 ms, the model says 9.3 (repeated pairs have fewer deals).
+/// reports/BENCHMARKS.md has the runs.
+const SECONDS_PER_TRIPLE: f64 = 4.2e-3;
+const SECONDS_PER_COMBO_PRODUCT: f64 = 2.36e-5;
 
 /// The `holdem.threeway` job: the exact three-way all-in equity of every triple of the
 /// covered classes.
@@ -954,7 +959,16 @@ impl Job for ThreeWayJob {
     }
 
     fn cpu_seconds(&self) -> Option<f64> {
-        Some(self.triples.len() as f64 * SECONDS_PER_TRIPLE)
+        let products: f64 = self
+            .triples
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .map(|&c| f64::from(combos(usize::from(c))))
+                    .product::<f64>()
+            })
+            .sum();
+        Some(self.triples.len() as f64 * SECONDS_PER_TRIPLE + products * SECONDS_PER_COMBO_PRODUCT)
     }
 
     fn run_unit(&self, index: usize) -> Vec<TripleResult> {
