@@ -8,12 +8,16 @@
 //!   two random hands), [`sampler`] (Monte Carlo against 3 to 9), [`equity`] (ranges
 //!   against ranges, 2 to 6 players, any board);
 //! - [`pushfold`]: the heads-up jam-or-fold equilibrium from the exact matchups, by
-//!   linear programming ([`simplex`]);
-//! - [`job`]: the four job kinds; `tables`: their Arrow batches; `report`: their reports.
+//!   linear programming ([`simplex`]); [`icm`]: prize equity of tournament stacks
+//!   (Malmuth–Harville);
+//! - [`threeway`]: every triple of classes all in three ways, exactly; [`postflop`]: hand
+//!   strength on the flop, turn and river;
+//! - [`job`]: the job kinds; `tables`: their Arrow batches; `report`: their reports.
 
 pub mod classes;
 pub mod equity;
 pub mod eval;
+pub mod icm;
 pub mod job;
 pub mod matchup;
 pub mod postflop;
