@@ -137,6 +137,7 @@ def main() -> None:
             "headsup.parquet",
             "multiway.parquet",
             "pushfold.parquet",
+            "threeway.parquet",
             "four_cards.parquet",
             "slots.parquet",
             "by_count.parquet",
@@ -167,6 +168,8 @@ def main() -> None:
             check_holdem_headsup(con, folder)
         elif kind == "holdem.pushfold":
             check_holdem_pushfold(con, folder)
+        elif kind == "holdem.threeway":
+            check_holdem_threeway(con, folder)
         elif kind == "holdem.postflop":
             check_holdem_postflop(con, folder)
         elif kind == "blackjack.strategy":
@@ -362,6 +365,61 @@ def check_holdem_multiway(con, folder: Path) -> None:
         if mismatch:
             fail(f"{multiway}: {mismatch} one-opponent rows differ from preflop.parquet")
     print(f"check_parquet: ok: {folder} (holdem multiway, 1 to 9 opponents)")
+
+
+def class_index(name: str) -> int:
+    """The class index of docs/tables.md: pairs AA…22, then suited AK…32, then offsuit."""
+    ranks = "AKQJT98765432"
+    hi, lo = ranks.index(name[0]), ranks.index(name[1])
+    if hi == lo:
+        return hi
+    pairs = [(a, b) for a in range(13) for b in range(a + 1, 13)]
+    return 13 + pairs.index((hi, lo)) + (78 if name[2] == "o" else 0)
+
+
+def check_holdem_threeway(con, folder: Path) -> None:
+    path = str(folder / "threeway.parquet")
+    triples = con.execute(f"SELECT class_a, class_b, class_c FROM '{path}'").fetchall()
+    classes = {c for t in triples for c in t}
+    k = len(classes)
+    if len(triples) != (k + 2) * (k + 1) * k // 6:
+        fail(f"{path}: {len(triples)} rows for {k} classes, expected every triple with repeats")
+    keys = [tuple(class_index(c) for c in t) for t in triples]
+    if any(not (a <= b <= c) for a, b, c in keys) or len(set(keys)) != len(keys):
+        fail(f"{path}: a row's classes are not in increasing class index, or a triple repeats")
+    # Possible triples: equities sum to 1, each between its wins and its wins plus half its
+    # ties (a split pays at most half), over combos × C(46, 5) showdowns.
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{path}' WHERE combos > 0 AND (showdowns <> combos * 1370754 "
+        f"OR abs(equity_a + equity_b + equity_c - 1) > 1e-12 "
+        f"OR equity_a * showdowns < wins_a - 1e-6 * showdowns "
+        f"OR equity_a * showdowns > wins_a + ties_a / 2 + 1e-6 * showdowns "
+        f"OR equity_b * showdowns < wins_b - 1e-6 * showdowns "
+        f"OR equity_b * showdowns > wins_b + ties_b / 2 + 1e-6 * showdowns "
+        f"OR equity_c * showdowns < wins_c - 1e-6 * showdowns "
+        f"OR equity_c * showdowns > wins_c + ties_c / 2 + 1e-6 * showdowns)",
+    )
+    # Impossible triples: no deal, null equities.
+    (impossible, bad_impossible) = one(
+        con,
+        f"SELECT count(*), count(*) FILTER (WHERE equity_a IS NOT NULL OR equity_b IS NOT NULL "
+        f"OR equity_c IS NOT NULL OR showdowns <> 0) FROM '{path}' WHERE combos = 0",
+    )
+    # Seats holding the same class are alike.
+    (unequal,) = one(
+        con,
+        f"SELECT count(*) FROM '{path}' WHERE combos > 0 AND ("
+        f"(class_a = class_b AND (wins_a <> wins_b OR ties_a <> ties_b "
+        f"OR abs(equity_a - equity_b) > 1e-12)) OR "
+        f"(class_b = class_c AND (wins_b <> wins_c OR ties_b <> ties_c "
+        f"OR abs(equity_b - equity_c) > 1e-12)))",
+    )
+    if bad or bad_impossible or unequal:
+        fail(f"{path}: {bad} bad possible rows, {bad_impossible} bad impossible rows, "
+             f"{unequal} rows whose equal classes differ")
+    print(f"check_parquet: ok: {folder} (holdem three-way, {len(triples)} triples of {k} classes, "
+          f"{impossible} impossible)")
 
 
 def check_holdem_headsup(con, folder: Path) -> None:
