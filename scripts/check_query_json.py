@@ -223,6 +223,17 @@ if e["exact"] or "trials" not in e or not 0 < e["std_error"] <= 0.002 or len(e["
     sys.exit(f"FAILED: a sampled three-way equity {e}")
 compared += 8
 
+# query holdem with three classes: the three-way table's row of the same triple, whose
+# classes are stored in increasing class index (QQ, AKs, JTs), the answer in the order asked.
+q = ask("holdem", "JTs", "AKs", "QQ", "--table", f"{TABLES}/holdem_threeway_quick/holdem_threeway.bin")
+row = one_row(f"SELECT * FROM '{TABLES}/holdem_threeway_quick/threeway.parquet' "
+              "WHERE class_a = 'QQ' AND class_b = 'AKs' AND class_c = 'JTs'")
+if not (q["method"] == "exact" and q["classes"] == ["JTs", "AKs", "QQ"]
+        and q["equity"] == [row["equity_c"], row["equity_b"], row["equity_a"]]
+        and q["combos"] == row["combos"]):
+    sys.exit(f"FAILED: query holdem JTs AKs QQ {q} against {row}")
+compared += 3
+
 # pipeline cards: any way of writing a hand finds its row by `cards`, with its ids and index.
 def cards(text):
     got = subprocess.run([BIN, "cards", text, "--json"], capture_output=True, text=True, check=True)
