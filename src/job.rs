@@ -48,7 +48,7 @@ impl std::error::Error for JobError {}
 /// The tables a job file may hold beyond `[job]`, `[rules]` and `[run]`, each read by the
 /// job kinds that need it (the games registry says which): a file with any other table is
 /// refused, and so is one of these under a kind that does not read it.
-pub const EXTRA_TABLES: [&str; 12] = [
+pub const EXTRA_TABLES: [&str; 13] = [
     "grid",
     "simulation",
     "analysis",
@@ -61,6 +61,7 @@ pub const EXTRA_TABLES: [&str; 12] = [
     "play",
     "postflop",
     "threeway",
+    "pushfold3",
 ];
 
 /// What every job file shares. The other tables are checked by name in `check_tables`

@@ -84,6 +84,12 @@ pub const KINDS: &[Kind] = &[
         plan: |spec| holdem::job::ThreeWayJob::new(spec).map(erased),
     },
     Kind {
+        name: "holdem.pushfold3",
+        description: "Texas Hold'em: the three-handed push/fold equilibrium (BTN, SB, BB) at equal stacks, chip EV and ICM, certified by its exploitability",
+        tables: &["pushfold3"],
+        plan: |spec| holdem::job::PushFold3Job::new(spec).map(erased),
+    },
+    Kind {
         name: "niuniu.hands",
         description: "Niuniu: all C(52,5) hands, categories, exact win probability and banker EV",
         tables: &[],

@@ -13,6 +13,10 @@
 //! - `holdem.threeway` ([`ThreeWayJob`]): every triple of classes (of a list, or all 169)
 //!   all in three ways, exact ([`super::threeway`]).
 //!
+//! - `holdem.pushfold3` ([`PushFold3Job`]): the triples and pairs of its classes, exact
+//!   (recomputed, as above), then the three-handed push/fold equilibrium at every equal
+//!   stack, in chip EV and optionally ICM ([`super::pushfold3`]).
+//!
 //! Arrow batches are in `tables`, the reports in `report`.
 
 use cardtables::holdem::HoldemPayload;
@@ -29,9 +33,11 @@ use super::postflop::{
     RIVER_BOARDS_PER_UNIT,
 };
 use super::pushfold::{solve_stacks, PushFoldGame};
+use super::pushfold3;
 use super::rules::HoldemRules;
 use super::rules::{
-    PostflopSettings, PushFoldRules, PushFoldSettings, StackGrid, ThreeWaySettings,
+    PostflopSettings, PushFold3Settings, PushFoldRules, PushFoldSettings, StackGrid,
+    ThreeWaySettings,
 };
 use super::sampler::{representative, sample_counts, Sample, MAX_OPPONENTS};
 use super::sweep::{
@@ -1024,6 +1030,238 @@ impl Job for ThreeWayJob {
                 entries: results.len() as u64,
             }],
             report: self.report(meta, &results)?,
+            rules,
+        })
+    }
+}
+
+/// Class pairs per unit of a `holdem.pushfold3` job (each a few milliseconds).
+const PAIRS_PER_UNIT: usize = 64;
+
+/// A unit of `holdem.pushfold3`: a block of triples, or a block of pairs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShowdownUnit {
+    Triples(Vec<TripleResult>),
+    Pairs(Vec<pushfold3::PairCounts>),
+}
+
+/// One solved spot of `holdem.pushfold3`.
+pub struct Spot3 {
+    pub spot: pushfold3::Spot,
+    pub solution: pushfold3::Solution,
+}
+
+/// The `holdem.pushfold3` job: the exact three-way and heads-up showdowns of its classes,
+/// then the three-handed jam-or-fold equilibrium at every stack, chip EV and ICM.
+pub struct PushFold3Job {
+    pub(super) rules: PushFoldRules,
+    pub(super) settings: PushFold3Settings,
+    pub(super) triples: Vec<[u8; 3]>,
+    /// Unordered pairs of covered classes, `a ≤ b`, `b` major.
+    pub(super) pairs: Vec<[u8; 2]>,
+}
+
+impl PushFold3Job {
+    pub fn new(spec: &JobSpec) -> Result<PushFold3Job, JobError> {
+        let rules = PushFoldRules::from_spec(spec)?;
+        let settings = PushFold3Settings::from_spec(spec, &rules)?;
+        let triples = threeway::triples(&settings.classes);
+        let c = &settings.classes;
+        let pairs = (0..c.len())
+            .flat_map(|b| (0..=b).map(move |a| [c[a], c[b]]))
+            .collect();
+        Ok(PushFold3Job {
+            rules,
+            settings,
+            triples,
+            pairs,
+        })
+    }
+
+    fn triple_units(&self) -> usize {
+        self.triples.len().div_ceil(TRIPLES_PER_UNIT)
+    }
+
+    /// The triples or pairs of unit `index`.
+    fn unit_work(&self, index: usize) -> Result<&[[u8; 3]], &[[u8; 2]]> {
+        let t = self.triple_units();
+        if index < t {
+            let start = index * TRIPLES_PER_UNIT;
+            Ok(&self.triples[start..(start + TRIPLES_PER_UNIT).min(self.triples.len())])
+        } else {
+            let start = (index - t) * PAIRS_PER_UNIT;
+            Err(&self.pairs[start..(start + PAIRS_PER_UNIT).min(self.pairs.len())])
+        }
+    }
+
+    /// The spots: every stack in chip EV, then (with payouts) every stack in ICM.
+    fn spots(&self) -> Vec<pushfold3::Spot> {
+        let models = std::iter::once(None).chain(self.settings.payouts.clone().map(Some));
+        models
+            .flat_map(|payouts| {
+                self.settings
+                    .grid
+                    .stacks()
+                    .into_iter()
+                    .map(move |stack| pushfold3::Spot {
+                        stack,
+                        ante: self.rules.ante,
+                        payouts: payouts.clone(),
+                    })
+            })
+            .collect()
+    }
+}
+
+impl Job for PushFold3Job {
+    type Unit = ShowdownUnit;
+
+    fn unit_count(&self) -> usize {
+        self.triple_units() + self.pairs.len().div_ceil(PAIRS_PER_UNIT)
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let g = &self.settings.grid;
+        vec![
+            format!(
+                "{} classes: {} triples and {} pairs of classes, each exact over every deal and board",
+                self.settings.classes.len(),
+                self.triples.len(),
+                self.pairs.len()
+            ),
+            format!(
+                "{} equal stacks from {} to {} big blinds in steps of {}, ante {}, chip EV{}; each solution's exploitability at most {:e} bb",
+                g.count,
+                g.label(g.stack(0)),
+                g.label(g.stack(g.count - 1)),
+                g.step,
+                self.rules.ante,
+                match &self.settings.payouts {
+                    Some(p) => format!(" and ICM for payouts {p:?}"),
+                    None => String::new(),
+                },
+                self.settings.target_exploitability
+            ),
+        ]
+    }
+
+    fn cpu_seconds(&self) -> Option<f64> {
+        let products: f64 = self
+            .triples
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .map(|&c| f64::from(combos(usize::from(c))))
+                    .product::<f64>()
+            })
+            .sum();
+        Some(self.triples.len() as f64 * SECONDS_PER_TRIPLE + products * SECONDS_PER_COMBO_PRODUCT)
+    }
+
+    fn run_unit(&self, index: usize) -> ShowdownUnit {
+        match self.unit_work(index) {
+            Ok(triples) => {
+                ShowdownUnit::Triples(triples.iter().map(|&t| threeway::solve(t)).collect())
+            }
+            Err(pairs) => ShowdownUnit::Pairs(
+                pairs
+                    .iter()
+                    .map(|&[a, b]| pushfold3::pair_counts(a, b))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn check_unit(&self, index: usize, unit: &ShowdownUnit) -> Result<(), String> {
+        match (self.unit_work(index), unit) {
+            (Ok(expected), ShowdownUnit::Triples(got)) => {
+                if got.len() != expected.len() {
+                    return Err(format!(
+                        "{} triples, expected {}",
+                        got.len(),
+                        expected.len()
+                    ));
+                }
+                expected
+                    .iter()
+                    .zip(got)
+                    .try_for_each(|(&t, r)| threeway::check(t, r))
+            }
+            (Err(expected), ShowdownUnit::Pairs(got)) => {
+                if got.len() != expected.len() {
+                    return Err(format!("{} pairs, expected {}", got.len(), expected.len()));
+                }
+                match got.iter().position(|p| !p.is_consistent()) {
+                    Some(i) => Err(format!("impossible heads-up counts {:?}", got[i])),
+                    None => Ok(()),
+                }
+            }
+            _ => Err("a unit of the wrong kind (triples for pairs, or pairs for triples)".into()),
+        }
+    }
+
+    fn finish(
+        &self,
+        meta: &JobMeta,
+        units: Vec<ShowdownUnit>,
+        progress: &Progress,
+    ) -> anyhow::Result<Outputs> {
+        let (mut triples, mut pairs) = (vec![], vec![]);
+        for unit in units {
+            match unit {
+                ShowdownUnit::Triples(t) => triples.extend(t),
+                ShowdownUnit::Pairs(p) => pairs.extend(p),
+            }
+        }
+        anyhow::ensure!(
+            triples.len() == self.triples.len() && pairs.len() == self.pairs.len(),
+            "internal error: {} triples and {} pairs computed, {} and {} planned",
+            triples.len(),
+            pairs.len(),
+            self.triples.len(),
+            self.pairs.len()
+        );
+        let counts: Vec<pushfold3::TripleCounts> = triples
+            .iter()
+            .map(pushfold3::TripleCounts::from_result)
+            .collect();
+        let showdowns = pushfold3::Showdowns::new(self.settings.classes.clone(), &counts, &pairs)?;
+        let spots = self.spots();
+        let count = spots.len();
+        let mut solved = Vec::with_capacity(count);
+        for (i, spot) in spots.into_iter().enumerate() {
+            progress.phase(&format!("solving spot {} of {count}", i + 1));
+            let game = pushfold3::Game::new(&showdowns, spot.clone())?;
+            let target = self.settings.target_exploitability * spot.bb_value();
+            let solution = game.solve(&pushfold3::SolveOptions::new(target));
+            anyhow::ensure!(
+                solution.exploitability <= target,
+                "the equilibrium at {} bb{} is exploitable by {:e}, above the target {target:e}",
+                spot.stack,
+                if spot.payouts.is_some() { " (ICM)" } else { "" },
+                solution.exploitability
+            );
+            solved.push(Spot3 { spot, solution });
+        }
+        progress.phase("building tables");
+        let rules = self.settings.canonical_toml(&self.rules);
+        let classes = &self.settings.classes;
+        Ok(Outputs {
+            later: None,
+            parquet: vec![
+                ParquetOutput {
+                    file: "pushfold3.parquet".into(),
+                    batches: vec![batches::pushfold3_batch(classes, &solved)?].into(),
+                    plain_columns: vec!["ev_act", "ev_fold"],
+                },
+                ParquetOutput {
+                    file: "summary.parquet".into(),
+                    batches: vec![batches::pushfold3_summary_batch(&solved)?].into(),
+                    plain_columns: vec!["exploitability"],
+                },
+            ],
+            tables: vec![],
+            report: self.report(meta, &showdowns, &solved)?,
             rules,
         })
     }

@@ -22,6 +22,7 @@ pub mod job;
 pub mod matchup;
 pub mod postflop;
 pub mod pushfold;
+pub mod pushfold3;
 mod report;
 pub mod rules;
 pub mod sampler;

@@ -215,6 +215,21 @@ impl PushFoldGame {
         }
     }
 
+    /// The game from the heads-up counts of a three-handed job covering all 169 classes
+    /// (the same numbers as the class matrix: every deal of two classes over every board).
+    pub fn from_pairs(showdowns: &super::pushfold3::Showdowns) -> PushFoldGame {
+        let n = CLASSES * CLASSES;
+        let (mut pairs, mut equity) = (vec![0.0; n], vec![0.0; n]);
+        for a in 0..CLASSES {
+            for b in 0..CLASSES {
+                let (deals, share) = showdowns.heads_up(a, b);
+                pairs[a * CLASSES + b] = deals;
+                equity[a * CLASSES + b] = deals * share;
+            }
+        }
+        PushFoldGame { pairs, equity }
+    }
+
     /// Disjoint combo pairs of SB class `a` and BB class `b`.
     pub fn pairs(&self, a: usize, b: usize) -> f64 {
         self.pairs[a * CLASSES + b]

@@ -5,13 +5,17 @@
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, parse_class, CLASSES};
-use super::job::{HeadsUpJob, MultiwayJob, PreflopJob, PushFoldJob, ThreeWayJob};
+use super::job::{
+    HeadsUpJob, MultiwayJob, PreflopJob, PushFold3Job, PushFoldJob, Spot3, ThreeWayJob,
+};
 use super::matchup::{ClassMatrix, MatchupResult, BOARDS};
 use super::postflop::{deals, Strength, FLOP, RUNOUTS, STREET_NAMES};
 use super::pushfold::{charted, intervals, range_share, Equilibrium, CHART_FREQUENCY};
+use super::pushfold3;
 use super::rules::PostflopSettings;
 use super::sampler::MAX_OPPONENTS;
 use super::sweep::DEALS_PER_COMBO;
+use super::tables as batches;
 use super::tables::Rows;
 use super::tables::ROLES;
 use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS};
@@ -1644,6 +1648,239 @@ impl ThreeWayJob {
                 results.len(),
                 classes.len()
             )))
+            .collect();
+        Ok(Report {
+            markdown: md,
+            charts: vec![],
+            headline,
+        })
+    }
+}
+
+/// Classes listed row by row in a three-handed report with fewer than all 169 (beyond,
+/// the report draws 13 × 13 grids).
+const PUSHFOLD3_LIST: usize = 40;
+
+impl PushFold3Job {
+    pub(super) fn report(
+        &self,
+        meta: &JobMeta,
+        showdowns: &pushfold3::Showdowns,
+        spots: &[Spot3],
+    ) -> anyhow::Result<Report> {
+        use pushfold3::{Decision, SolveOptions};
+        let classes = &self.settings.classes;
+        let grid = &self.settings.grid;
+        let label = |s: f64| grid.label(s);
+        let ante = self.rules.ante;
+        let mut md = header("Texas Hold'em three-handed push/fold", meta);
+        md.push_str(&format!(
+            ". The button (BTN), small blind (SB, 0.5) and big blind (BB, 1) start with equal \
+             stacks from {} to {} bb{}; every bet is all-in. Hands are dealt from {}.\n",
+            label(grid.stack(0)),
+            label(grid.stack(grid.count - 1)),
+            if ante > 0.0 {
+                format!(", each posting an ante of {ante} bb")
+            } else {
+                String::new()
+            },
+            if classes.len() == CLASSES {
+                "the whole deck".to_string()
+            } else {
+                format!(
+                    "the combos of {} classes only ({}), a restricted game for quick runs",
+                    classes.len(),
+                    classes
+                        .iter()
+                        .map(|&c| class_name(usize::from(c)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ));
+        md.push_str(&holdem_conventions(&[
+            "The game: the BTN pushes or folds; after a fold the SB pushes or folds and the BB \
+             calls or folds; after a push the SB calls or folds, then the BB calls or folds \
+             facing one push or a push and a call. Stacks are equal, so every all-in player \
+             commits the same and there is no side pot.",
+            "Cards: a deal is three disjoint hands, all equally likely, so a fold carries its \
+             card removal into what the next seat faces. Three-way showdowns are exact over \
+             every deal of the three classes and every board. A two-way showdown after a fold \
+             uses the two classes' exact heads-up result over every board of the 48 cards \
+             left: the folded hand's cards are not taken out of the board's deck (our choice).",
+            "Payoffs: chip EV is net chips in big blinds. ICM is each player's share of the \
+             prize pool by Malmuth-Harville after the hand; players busted in the same hand \
+             started equal and share the places left.",
+            "Strategies are one frequency per class and decision (every combo of a class \
+             plays alike). Ranges are the share of the hands dealt to the seat that push or \
+             call. A chart cell is the largest stack of the grid at which the class plays at \
+             least half the time (our convention; the tables give every frequency).",
+            "Certificate: the exploitability is the sum over the three seats of what a best \
+             response to the other two gains, computed from the payoffs; 0 is a Nash \
+             equilibrium. Three-player games can have several; this is one of them. In ICM it \
+             is in shares of the prize pool, and also shown in big blinds (divided by the \
+             prize a big blind is worth on average, the pool over the chips in play).",
+        ]));
+        let models: Vec<&str> = if self.settings.payouts.is_some() {
+            vec!["chip_ev", "icm"]
+        } else {
+            vec!["chip_ev"]
+        };
+        let by_model = |m: &str| -> Vec<&Spot3> {
+            spots
+                .iter()
+                .filter(|s| batches::payoff_name(s) == m)
+                .collect()
+        };
+        let pct = |x: f64| format!("{:.1}", 100.0 * x);
+        md.push_str("\n## Ranges and certificates\n\n");
+        if let Some(p) = &self.settings.payouts {
+            md.push_str(&format!(
+                "ICM payouts: {p:?} of the prize pool by place.\n\n"
+            ));
+        }
+        let mut columns = vec!["stack (bb)", "payoff"];
+        columns.extend(Decision::ALL.iter().map(|d| d.name()));
+        columns.extend(["exploitability", "in bb"]);
+        let rows: Vec<Vec<String>> = spots
+            .iter()
+            .map(|s| {
+                let mut row = vec![label(s.spot.stack), batches::payoff_name(s).to_string()];
+                row.extend(Decision::ALL.iter().map(|&d| pct(s.solution.range(d))));
+                row.push(exploitability_text(s.solution.exploitability));
+                row.push(exploitability_text(
+                    s.solution.exploitability / s.spot.bb_value(),
+                ));
+                row
+            })
+            .collect();
+        md.push_str("Each decision's range in % of the hands dealt to the seat.\n\n");
+        md.push_str(&markdown_table(&columns, &rows));
+        // Charts: per model and decision, the largest stack at which each class plays.
+        let threshold = |model: &[&Spot3], d: Decision, k: usize| -> String {
+            model
+                .iter()
+                .filter(|s| s.solution.strategy[d as usize][k] >= 0.5)
+                .map(|s| s.spot.stack)
+                .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+                .map_or_else(|| "–".to_string(), label)
+        };
+        for &m in &models {
+            let model = by_model(m);
+            md.push_str(&format!(
+                "\n## Charts, {}\n\nThe largest stack (bb) of the grid at which the class \
+                 pushes or calls at least half the time; – never.\n",
+                if m == "icm" { "ICM" } else { "chip EV" }
+            ));
+            for d in Decision::ALL {
+                md.push_str(&format!("\n### {}\n\n", d.describe()));
+                if classes.len() == CLASSES {
+                    let ranks: Vec<u8> = (0..13u8).rev().collect();
+                    md.push_str(&rank_grid(&ranks, |hi, lo, suited| {
+                        threshold(&model, d, grid_class(hi, lo, suited))
+                    }));
+                } else if classes.len() <= PUSHFOLD3_LIST {
+                    let rows: Vec<Vec<String>> = classes
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| vec![class_name(usize::from(c)), threshold(&model, d, k)])
+                        .collect();
+                    md.push_str(&markdown_table(&["class", "up to (bb)"], &rows));
+                }
+            }
+        }
+        if models.len() == 2 {
+            md.push_str(
+                "\n## Chip EV against ICM\n\nRanges in % at each stack, chip EV / ICM: what \
+                 the payout structure changes.\n\n",
+            );
+            let (chip, icm) = (by_model("chip_ev"), by_model("icm"));
+            let mut columns = vec!["stack (bb)"];
+            columns.extend(Decision::ALL.iter().map(|d| d.name()));
+            let rows: Vec<Vec<String>> = chip
+                .iter()
+                .zip(&icm)
+                .map(|(c, i)| {
+                    let mut row = vec![label(c.spot.stack)];
+                    row.extend(Decision::ALL.iter().map(|&d| {
+                        format!(
+                            "{} / {}",
+                            pct(c.solution.range(d)),
+                            pct(i.solution.range(d))
+                        )
+                    }));
+                    row
+                })
+                .collect();
+            md.push_str(&markdown_table(&columns, &rows));
+        }
+        // The consistency check: with the button forced to fold, the blinds play heads-up.
+        let mut lines = vec![];
+        let mut worst = 0.0f64;
+        for s in by_model("chip_ev") {
+            let game = pushfold3::Game::new(showdowns, s.spot.clone())?;
+            let mut opts = SolveOptions::new(1e-12);
+            opts.fixed[Decision::BtnPush as usize] = Some(vec![0.0; classes.len()]);
+            let forced = game.solve(&opts);
+            worst = worst.max(forced.exploitability);
+            lines.push((s.spot.stack, forced));
+        }
+        md.push_str(&format!(
+            "\n## Checks on this run\n\nThe run fails unless the first holds.\n\n\
+             - Every spot's exploitability is at most the target {:e} bb (ICM: that many \
+             big blinds' worth of prize).\n\
+             - With the BTN forced to fold, the blinds' solution (SB push, BB call) is an \
+             equilibrium of what is left: largest exploitability {} over {} stacks.\n",
+            self.settings.target_exploitability,
+            exploitability_text(worst),
+            lines.len()
+        ));
+        if classes.len() == CLASSES {
+            // The heads-up game of holdem.pushfold from the same pair counts, by LP.
+            let hu = super::pushfold::PushFoldGame::from_pairs(showdowns);
+            let mut diff = 0.0f64;
+            for (stack, forced) in &lines {
+                let e = hu
+                    .solve(&super::pushfold::Stakes {
+                        stack: *stack,
+                        ante,
+                    })
+                    .map_err(|e| anyhow::anyhow!("the heads-up check at {stack} bb: {e}"))?;
+                for k in 0..CLASSES {
+                    diff = diff
+                        .max((forced.strategy[Decision::SbPush as usize][k] - e.push[k]).abs())
+                        .max((forced.strategy[Decision::BbCallSb as usize][k] - e.call[k]).abs());
+                }
+            }
+            md.push_str(&format!(
+                "- Those blind strategies against `holdem.pushfold`'s heads-up equilibrium \
+                 (the same pairs, solved by linear programming) at the same stacks: largest \
+                 difference in any class's frequency {diff:.1e}. The folded button's class \
+                 removes its cards from the deal only, so the two games are the same.\n"
+            ));
+        } else {
+            md.push_str(
+                "- The comparison with `holdem.pushfold`'s heads-up equilibrium needs all 169 \
+                 classes (a restricted deal is a different heads-up game) and is made when the \
+                 job covers them.\n",
+            );
+        }
+        let headline = models
+            .iter()
+            .filter_map(|&m| {
+                let at = by_model(m).into_iter().min_by(|a, b| {
+                    (a.spot.stack - 10.0)
+                        .abs()
+                        .total_cmp(&(b.spot.stack - 10.0).abs())
+                })?;
+                Some(format!(
+                    "{} at {} bb: BTN pushes {}%, exploitability {}",
+                    if m == "icm" { "ICM" } else { "chip EV" },
+                    label(at.spot.stack),
+                    pct(at.solution.range(Decision::BtnPush)),
+                    exploitability_text(at.solution.exploitability)
+                ))
+            })
             .collect();
         Ok(Report {
             markdown: md,

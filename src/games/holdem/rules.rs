@@ -147,79 +147,124 @@ impl PushFoldSettings {
             pushfold: Option<PushFoldSettings>,
         }
         let s = spec.deserialize::<Sections>()?.pushfold.unwrap_or_default();
-        let posted = 1.0 + rules.ante;
-        let field =
-            |name: &str, message: String| spec.field_error(&format!("pushfold.{name}"), message);
-        if !(s.stack_min.is_finite() && s.stack_min >= posted - 1e-12 && s.stack_min <= MAX_STACK) {
-            return Err(field(
-                "stack_min",
-                format!(
-                    "stack_min is {}: stacks run from the big blind plus the ante ({posted}) to {MAX_STACK} big blinds",
-                    s.stack_min
-                ),
-            ));
-        }
-        if !(s.stack_max.is_finite() && s.stack_max >= s.stack_min && s.stack_max <= MAX_STACK) {
-            return Err(field(
-                "stack_max",
-                format!(
-                    "stack_max is {}: it must be between stack_min ({}) and {MAX_STACK}",
-                    s.stack_max, s.stack_min
-                ),
-            ));
-        }
-        if !(s.stack_step.is_finite() && s.stack_step > 0.0) {
-            return Err(field(
-                "stack_step",
-                format!("stack_step is {}: it must be positive", s.stack_step),
-            ));
-        }
-        let places = match (decimals(s.stack_min), decimals(s.stack_step)) {
-            (Some(a), Some(b)) => a.max(b),
-            _ => {
-                return Err(field(
-                    "stack_step",
-                    format!(
-                        "stack_min and stack_step may have at most {MAX_DECIMALS} decimal places"
-                    ),
-                ))
-            }
-        };
-        let span = (s.stack_max - s.stack_min) / s.stack_step;
-        if span >= MAX_STACKS as f64 {
-            return Err(field(
-                "stack_step",
-                format!(
-                    "{:.0} stacks from {} to {} in steps of {}: a job solves at most {MAX_STACKS}",
-                    span.floor() + 1.0,
-                    s.stack_min,
-                    s.stack_max,
-                    s.stack_step
-                ),
-            ));
-        }
-        // Below MIN_TARGET_EXPLOITABILITY the rounding of the payoffs' sums (1e-16 of
-        // stacks up to 1000 bb) can exceed the target: a run could compute for minutes
-        // and then fail a target no f64 solution can be certified to meet.
-        if !(s.target_exploitability.is_finite()
-            && s.target_exploitability >= MIN_TARGET_EXPLOITABILITY
-            && s.target_exploitability <= 1.0)
-        {
-            return Err(field(
-                "target_exploitability",
-                format!(
-                    "target_exploitability is {:?}: use {MIN_TARGET_EXPLOITABILITY:e} to 1 big blind (below, double-precision rounding alone can exceed it)",
-                    s.target_exploitability
-                ),
-            ));
-        }
-        let grid = StackGrid {
-            min: s.stack_min,
-            step: s.stack_step,
-            count: (span + 1e-9).floor() as usize + 1,
-            decimals: places,
-        };
+        let grid = stack_grid(
+            spec,
+            "pushfold",
+            [s.stack_min, s.stack_max, s.stack_step],
+            rules.ante,
+            MAX_STACKS,
+        )?;
+        check_target(spec, "pushfold", s.target_exploitability)?;
         Ok((s, grid))
+    }
+}
+
+/// Most stacks one `holdem.pushfold3` job solves (each spot is a solve over every ordered
+/// triple of classes, seconds with all 169).
+pub const MAX_STACKS3: usize = 1_000;
+
+/// The `[pushfold3]` table as written: the classes dealt, the equal stacks to solve, the
+/// certificate's bound, and the payouts of the ICM spots.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct PushFold3Section {
+    classes: Option<Vec<String>>,
+    stack_min: f64,
+    stack_max: f64,
+    stack_step: f64,
+    target_exploitability: f64,
+    payouts: Option<Vec<f64>>,
+}
+
+impl Default for PushFold3Section {
+    fn default() -> Self {
+        PushFold3Section {
+            classes: None,
+            stack_min: 1.0,
+            stack_max: 25.0,
+            stack_step: 1.0,
+            target_exploitability: 1e-4,
+            payouts: None,
+        }
+    }
+}
+
+/// A `holdem.pushfold3` job's settings, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PushFold3Settings {
+    /// The classes the three hands are dealt from (all 169 unless restricted), increasing.
+    pub classes: Vec<u8>,
+    pub grid: StackGrid,
+    /// Largest acceptable exploitability per spot, in big blinds (in ICM, the prize a big
+    /// blind is worth on average times this).
+    pub target_exploitability: f64,
+    /// The ICM payouts; `None`: chip EV only.
+    pub payouts: Option<Vec<f64>>,
+}
+
+impl PushFold3Settings {
+    pub fn from_spec(spec: &JobSpec, rules: &PushFoldRules) -> Result<PushFold3Settings, JobError> {
+        #[derive(Deserialize)]
+        struct Sections {
+            #[serde(default)]
+            pushfold3: Option<PushFold3Section>,
+        }
+        let s = spec
+            .deserialize::<Sections>()?
+            .pushfold3
+            .unwrap_or_default();
+        let classes = match &s.classes {
+            None => (0..CLASSES as u8).collect(),
+            Some(names) => class_list(spec, "pushfold3.classes", names)?,
+        };
+        let grid = stack_grid(
+            spec,
+            "pushfold3",
+            [s.stack_min, s.stack_max, s.stack_step],
+            rules.ante,
+            MAX_STACKS3,
+        )?;
+        check_target(spec, "pushfold3", s.target_exploitability)?;
+        if let Some(p) = &s.payouts {
+            super::icm::validate_payouts(p)
+                .map_err(|e| spec.field_error("pushfold3.payouts", e.to_string()))?;
+            if p.len() > 3 {
+                return Err(spec.field_error(
+                    "pushfold3.payouts",
+                    format!("{} payouts for three players: give at most 3", p.len()),
+                ));
+            }
+        }
+        Ok(PushFold3Settings {
+            classes,
+            grid,
+            target_exploitability: s.target_exploitability,
+            payouts: s.payouts,
+        })
+    }
+
+    /// The settings as the outputs record them, after the ante's rules.
+    pub fn canonical_toml(&self, rules: &PushFoldRules) -> String {
+        let names: Vec<String> = self
+            .classes
+            .iter()
+            .map(|&c| format!("{:?}", super::classes::class_name(usize::from(c))))
+            .collect();
+        let payouts = match &self.payouts {
+            None => String::from("# chip EV only\n"),
+            Some(p) => format!(
+                "payouts = [{}]\n",
+                p.iter()
+                    .map(|x| format!("{x:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        format!(
+            "{}# three-handed push/fold at equal stacks; hands dealt from these classes\nclasses = [{}]\n{payouts}",
+            rules.canonical_toml(),
+            names.join(", ")
+        )
     }
 }
 
@@ -388,6 +433,129 @@ impl PostflopSettings {
     }
 }
 
+/// The stacks `[min, max, step]` of a push/fold section: from the big blind plus the
+/// ante up to [`MAX_STACK`], at most `max_stacks` of them, with at most [`MAX_DECIMALS`]
+/// places; errors name `section.stack_*`.
+fn stack_grid(
+    spec: &JobSpec,
+    section: &str,
+    values: [f64; 3],
+    ante: f64,
+    max_stacks: usize,
+) -> Result<StackGrid, JobError> {
+    let [stack_min, stack_max, stack_step] = values;
+    let posted = 1.0 + ante;
+    let field =
+        |name: &str, message: String| spec.field_error(&format!("{section}.{name}"), message);
+    if !(stack_min.is_finite() && stack_min >= posted - 1e-12 && stack_min <= MAX_STACK) {
+        return Err(field(
+            "stack_min",
+            format!(
+                "stack_min is {}: stacks run from the big blind plus the ante ({posted}) to {MAX_STACK} big blinds",
+                stack_min
+            ),
+        ));
+    }
+    if !(stack_max.is_finite() && stack_max >= stack_min && stack_max <= MAX_STACK) {
+        return Err(field(
+            "stack_max",
+            format!(
+                "stack_max is {}: it must be between stack_min ({}) and {MAX_STACK}",
+                stack_max, stack_min
+            ),
+        ));
+    }
+    if !(stack_step.is_finite() && stack_step > 0.0) {
+        return Err(field(
+            "stack_step",
+            format!("stack_step is {}: it must be positive", stack_step),
+        ));
+    }
+    let places = match (decimals(stack_min), decimals(stack_step)) {
+        (Some(a), Some(b)) => a.max(b),
+        _ => {
+            return Err(field(
+                "stack_step",
+                format!("stack_min and stack_step may have at most {MAX_DECIMALS} decimal places"),
+            ))
+        }
+    };
+    let span = (stack_max - stack_min) / stack_step;
+    if span >= max_stacks as f64 {
+        return Err(field(
+            "stack_step",
+            format!(
+                "{:.0} stacks from {} to {} in steps of {}: a job solves at most {max_stacks}",
+                span.floor() + 1.0,
+                stack_min,
+                stack_max,
+                stack_step
+            ),
+        ));
+    }
+    Ok(StackGrid {
+        min: stack_min,
+        step: stack_step,
+        count: (span + 1e-9).floor() as usize + 1,
+        decimals: places,
+    })
+}
+
+/// A section's `target_exploitability`, in big blinds.
+fn check_target(spec: &JobSpec, section: &str, target: f64) -> Result<(), JobError> {
+    // Below MIN_TARGET_EXPLOITABILITY the rounding of the payoffs' sums (1e-16 of
+    // stacks up to 1000 bb) can exceed the target: a run could compute for minutes
+    // and then fail a target no f64 solution can be certified to meet.
+    if !(target.is_finite() && (MIN_TARGET_EXPLOITABILITY..=1.0).contains(&target)) {
+        return Err(spec.field_error(
+            &format!("{section}.target_exploitability"),
+            format!(
+                "target_exploitability is {:?}: use {MIN_TARGET_EXPLOITABILITY:e} to 1 big blind (below, double-precision rounding alone can exceed it)",
+                target
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A list of class names (`"AKs"`, `"QQ"`) as increasing class indices, each named
+/// once; errors name `field`.
+fn class_list(spec: &JobSpec, field: &str, names: &[String]) -> Result<Vec<u8>, JobError> {
+    if names.is_empty() {
+        return Err(spec.field_error(
+                field,
+                "the list is empty: name one or more classes (\"AKs\", \"QQ\", \"T9o\"), or leave it out for all 169",
+            ));
+    }
+    let mut classes = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        // Class names only: two cards would name one combination, not its class.
+        let class = match cardtables::card::parse_exact(name, 2) {
+            Ok(_) => None,
+            Err(_) => cardtables::holdem::class_of_text(name).ok(),
+        };
+        let Some(class) = class else {
+            return Err(spec.field_error(
+                field,
+                format!(
+                    "entry {} ({name:?}) is not a starting-hand class: write a pair (\"QQ\"), \
+                         suited (\"AKs\") or offsuit (\"T9o\") class",
+                    i + 1
+                ),
+            ));
+        };
+        if classes.contains(&(class as u8)) {
+            return Err(spec.field_error(
+                field,
+                format!("entry {} ({name:?}) names a class already listed", i + 1),
+            ));
+        }
+        classes.push(class as u8);
+    }
+    classes.sort_unstable();
+    Ok(classes)
+}
+
 /// The `[threeway]` table of a `holdem.threeway` job: the classes whose triples the job
 /// computes (every one of the 169 when left out), as class names (`"AKs"`, `"QQ"`).
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
@@ -415,40 +583,9 @@ impl ThreeWaySettings {
                 classes: (0..CLASSES as u8).collect(),
             });
         };
-        let field = "threeway.classes";
-        if names.is_empty() {
-            return Err(spec.field_error(
-                field,
-                "the list is empty: name one or more classes (\"AKs\", \"QQ\", \"T9o\"), or leave it out for all 169",
-            ));
-        }
-        let mut classes = Vec::with_capacity(names.len());
-        for (i, name) in names.iter().enumerate() {
-            // Class names only: two cards would name one combination, not its class.
-            let class = match cardtables::card::parse_exact(name, 2) {
-                Ok(_) => None,
-                Err(_) => cardtables::holdem::class_of_text(name).ok(),
-            };
-            let Some(class) = class else {
-                return Err(spec.field_error(
-                    field,
-                    format!(
-                        "entry {} ({name:?}) is not a starting-hand class: write a pair (\"QQ\"), \
-                         suited (\"AKs\") or offsuit (\"T9o\") class",
-                        i + 1
-                    ),
-                ));
-            };
-            if classes.contains(&(class as u8)) {
-                return Err(spec.field_error(
-                    field,
-                    format!("entry {} ({name:?}) names a class already listed", i + 1),
-                ));
-            }
-            classes.push(class as u8);
-        }
-        classes.sort_unstable();
-        Ok(ThreeWaySettings { classes })
+        Ok(ThreeWaySettings {
+            classes: class_list(spec, "threeway.classes", &names)?,
+        })
     }
 
     /// The settings as the outputs record them: the classes change which triples exist.

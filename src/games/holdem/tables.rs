@@ -1,15 +1,17 @@
 //! The outputs of the Hold'em jobs as Arrow batches: `preflop.parquet` and
 //! `preflop_combos.parquet`, `headsup.parquet` and `matchups.parquet`, the rows of
 //! `multiway.parquet`, and push/fold's `pushfold.parquet`, `thresholds.parquet`,
-//! `summary.parquet` and runtime payload, and the three-way `threeway.parquet` and
-//! runtime payload.
+//! `summary.parquet` and runtime payload, the three-way `threeway.parquet` and runtime
+//! payload, and three-handed push/fold's `pushfold3.parquet` and `summary.parquet`.
 
 use arrow_array::RecordBatch;
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, combos, CLASSES};
+use super::job::Spot3;
 use super::matchup::{ClassMatrix, MatchupResult};
 use super::pushfold::{charted, intervals, range_share, Equilibrium};
+use super::pushfold3::{Decision, BB, BTN, SB};
 use super::rules::StackGrid;
 use super::sweep::DEALS_PER_COMBO;
 use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS};
@@ -461,4 +463,97 @@ pub(super) fn threeway_payload(
         deals: results.iter().map(|r| r.deals).collect(),
         equity: results.iter().flat_map(|r| r.equity).collect(),
     }
+}
+
+/// The payoff model's name in the three-handed tables.
+pub(super) fn payoff_name(s: &Spot3) -> &'static str {
+    if s.spot.payouts.is_some() {
+        "icm"
+    } else {
+        "chip_ev"
+    }
+}
+
+/// `pushfold3.parquet`: per spot, decision and covered class, the frequency of pushing or
+/// calling, each action's EV where the decision is reached, and how often it is.
+pub(super) fn pushfold3_batch(classes: &[u8], spots: &[Spot3]) -> anyhow::Result<RecordBatch> {
+    let rows: Vec<(&Spot3, Decision, usize)> = spots
+        .iter()
+        .flat_map(|s| {
+            Decision::ALL
+                .into_iter()
+                .flat_map(move |d| (0..classes.len()).map(move |k| (s, d, k)))
+        })
+        .collect();
+    let ev = |act: bool| {
+        rows.iter().map(move |&(s, d, k)| {
+            let (a, f) = s.solution.values.ev(d, k);
+            let v = if act { a } else { f };
+            v.is_finite().then_some(v)
+        })
+    };
+    let seat = |d: Decision| ["btn", "sb", "bb"][d.seat()];
+    Columns::new()
+        .f64("stack_bb", rows.iter().map(|r| r.0.spot.stack))
+        .str("payoff", rows.iter().map(|r| payoff_name(r.0)))
+        .str("seat", rows.iter().map(|r| seat(r.1)))
+        .str("decision", rows.iter().map(|r| r.1.name()))
+        .str(
+            "class",
+            rows.iter().map(|r| class_name(usize::from(classes[r.2]))),
+        )
+        .f64(
+            "frequency",
+            rows.iter()
+                .map(|&(s, d, k)| s.solution.strategy[d as usize][k]),
+        )
+        .f64_or_null("ev_act", ev(true))
+        .f64_or_null("ev_fold", ev(false))
+        .f64(
+            "p_faced",
+            rows.iter().map(|&(s, d, k)| s.solution.faced(d, k)),
+        )
+        .batch()
+}
+
+/// The three-handed `summary.parquet`: per spot, each decision's range, each seat's
+/// value and best-response gain, the exploitability, and the solver's work.
+pub(super) fn pushfold3_summary_batch(spots: &[Spot3]) -> anyhow::Result<RecordBatch> {
+    let range = |d: Decision| spots.iter().map(move |s| 100.0 * s.solution.range(d));
+    let value = |seat: usize| spots.iter().map(move |s| s.solution.values.value[seat]);
+    let gain = |seat: usize| spots.iter().map(move |s| s.solution.gains[seat]);
+    Columns::new()
+        .f64("stack_bb", spots.iter().map(|s| s.spot.stack))
+        .str("payoff", spots.iter().map(payoff_name))
+        .f64("btn_push_pct", range(Decision::BtnPush))
+        .f64("sb_push_pct", range(Decision::SbPush))
+        .f64("sb_call_pct", range(Decision::SbCall))
+        .f64("bb_call_sb_pct", range(Decision::BbCallSb))
+        .f64("bb_call_btn_pct", range(Decision::BbCallBtn))
+        .f64("bb_call_both_pct", range(Decision::BbCallBoth))
+        .f64("value_btn", value(BTN))
+        .f64("value_sb", value(SB))
+        .f64("value_bb", value(BB))
+        .f64("gain_btn", gain(BTN))
+        .f64("gain_sb", gain(SB))
+        .f64("gain_bb", gain(BB))
+        .f64(
+            "exploitability",
+            spots.iter().map(|s| s.solution.exploitability),
+        )
+        .f64(
+            "exploitability_bb",
+            spots
+                .iter()
+                .map(|s| s.solution.exploitability / s.spot.bb_value()),
+        )
+        .u32(
+            "iterations",
+            spots.iter().map(|s| s.solution.iterations as u32),
+        )
+        .u32(
+            "newton_steps",
+            spots.iter().map(|s| s.solution.newton_steps as u32),
+        )
+        .batch()
 }

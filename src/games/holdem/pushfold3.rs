@@ -1,0 +1,1347 @@
+//! Three-handed push/fold (`holdem.pushfold3`): the jam-or-fold equilibrium of the
+//! button (BTN), small blind (SB) and big blind (BB) at equal stacks, in chip EV or in
+//! prize equity by ICM.
+//!
+//! **The game.** Each player starts with the stack `S` (big blinds, before posting) and
+//! posts an ante `a`; the SB posts 0.5 and the BB 1 besides. Every bet is all-in: the BTN
+//! pushes or folds; after a fold the SB pushes or folds, and the BB calls or folds; after
+//! a push the SB calls or folds, and then the BB calls or folds facing one push (the SB
+//! folded) or a push and a call. That is six decisions ([`Decision`]), each a frequency
+//! per starting-hand class. Hands that reach a showdown run out the whole board; at equal
+//! stacks every all-in player commits `S` and there is no side pot.
+//!
+//! **Cards.** A deal is an ordered triple of disjoint 2-card hands, all equally likely.
+//! How often the three seats hold the classes (t, s, b) is the number of disjoint combo
+//! triples, exactly, so a fold carries its card removal into what the next player faces.
+//! At a three-way showdown each player's chance of each result (winning alone, splitting
+//! with one or both others) is exact over every deal of the triple and every board
+//! ([`super::threeway`]). At a two-way showdown after a fold the result is the two
+//! classes' exact heads-up result over every board of the 48 cards left: the folded
+//! player's cards are not removed from the deck the board comes from (their class is,
+//! from the deal). This is our choice; with it, a button that never pushes leaves the
+//! blinds exactly the heads-up game of [`super::pushfold`].
+//!
+//! **Payoffs.** Chip EV: each player's net chips in big blinds. ICM: each player's prize
+//! equity ([`super::icm`], Malmuth–Harville) of the stacks after the hand, for a payout
+//! list; players who bust in the same hand started equal and share the places left.
+//!
+//! **The solution and its certificate.** The strategies are found by CFR+ (regret
+//! matching with regrets floored at 0, linearly weighted average), then polished: the
+//! classes each decision mixes are held indifferent by Newton's method. Whatever the
+//! solver, the published strategies carry their exploitability, computed directly from
+//! the payoffs: the sum over the three seats of what a best response to the other two
+//! gains, in big blinds for chip EV and in shares of the prize pool for ICM. At 0 no
+//! seat gains by deviating: a Nash equilibrium. Three-player games can have several
+//! equilibria; we certify only that this one is one (to the printed exploitability).
+
+// The solver walks several arrays indexed by the same class position; index loops say so.
+#![allow(clippy::needless_range_loop)]
+
+use rayon::prelude::*;
+
+use super::icm;
+
+/// Seats in the order they act: button, small blind, big blind.
+pub const SEATS: usize = 3;
+pub const BTN: usize = 0;
+pub const SB: usize = 1;
+pub const BB: usize = 2;
+
+/// The six decisions: one frequency per class each (push or call against fold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The button pushes (first in).
+    BtnPush = 0,
+    /// The small blind pushes after the button folds.
+    SbPush = 1,
+    /// The small blind calls the button's push.
+    SbCall = 2,
+    /// The big blind calls the small blind's push (the button folded).
+    BbCallSb = 3,
+    /// The big blind calls the button's push (the small blind folded).
+    BbCallBtn = 4,
+    /// The big blind calls the button's push and the small blind's call.
+    BbCallBoth = 5,
+}
+
+pub const DECISIONS: usize = 6;
+
+impl Decision {
+    pub const ALL: [Decision; DECISIONS] = [
+        Decision::BtnPush,
+        Decision::SbPush,
+        Decision::SbCall,
+        Decision::BbCallSb,
+        Decision::BbCallBtn,
+        Decision::BbCallBoth,
+    ];
+
+    /// The seat that decides.
+    pub fn seat(self) -> usize {
+        [BTN, SB, SB, BB, BB, BB][self as usize]
+    }
+
+    /// The name in tables and queries.
+    pub fn name(self) -> &'static str {
+        [
+            "btn_push",
+            "sb_push",
+            "sb_call",
+            "bb_call_sb",
+            "bb_call_btn",
+            "bb_call_both",
+        ][self as usize]
+    }
+
+    /// The seat's name and what it faces, for reports.
+    pub fn describe(self) -> &'static str {
+        [
+            "BTN push (first in)",
+            "SB push (BTN folded)",
+            "SB call (BTN pushed)",
+            "BB call (SB pushed, BTN folded)",
+            "BB call (BTN pushed, SB folded)",
+            "BB call (BTN pushed, SB called)",
+        ][self as usize]
+    }
+}
+
+/// The three sets of winners at a three-way showdown, seats in increasing class order:
+/// one alone, two splitting, all three splitting.
+pub const TOP_SETS: [&[usize]; 7] = [&[0], &[1], &[2], &[0, 1], &[0, 2], &[1, 2], &[0, 1, 2]];
+
+/// What the showdowns of the covered classes are, the card side of the game (the same
+/// for every stack and payoff).
+#[derive(Clone, Debug)]
+pub struct Showdowns {
+    /// Class indices covered, increasing.
+    pub classes: Vec<u8>,
+    /// Disjoint combo triples per unordered triple, in [`super::threeway::triples`] order.
+    deals: Vec<u32>,
+    /// The chance of each [`TOP_SETS`] winner set per unordered triple, seats in
+    /// increasing class order (all 0 where no deal exists).
+    top: Vec<[f64; 7]>,
+    /// `[a · n + b]`: chance that a wins, the two split, b wins, heads-up over every
+    /// board of the 48 cards left.
+    pair: Vec<[f64; 3]>,
+    /// `[a · n + b]`: the heads-up showdowns, a's outright wins, and the splits.
+    pair_counts: Vec<[u64; 3]>,
+}
+
+/// The exact heads-up counts of two classes (class indices below 169) over every deal of
+/// their combinations and every board.
+pub fn pair_counts(a: u8, b: u8) -> PairCounts {
+    use super::classes::class_name;
+    use super::equity::{equity, Question};
+    let ranges = [a, b]
+        .iter()
+        .map(|&c| {
+            cardtables::Range::parse(&class_name(usize::from(c))).expect("a class name is a range")
+        })
+        .collect();
+    let question = Question {
+        ranges,
+        board: vec![],
+        dead: vec![],
+        std_error: 0.0,
+        max_trials: 0,
+        max_draws: 0,
+        seed: 0,
+        exact_budget: u64::MAX,
+    };
+    // Two classes always leave a deal (even AA against AA) and 48 cards.
+    let answer = equity(&question).expect("two classes are always a valid question");
+    assert!(answer.exact, "two classes are enumerated exactly");
+    let showdowns = answer.showdowns;
+    let count = |share: f64| (share * showdowns as f64).round() as u64;
+    PairCounts {
+        showdowns,
+        wins: [count(answer.win[0]), count(answer.win[1])],
+        ties: count(answer.tie[0]),
+    }
+}
+
+/// Boards per heads-up deal: C(48, 5).
+pub const PAIR_BOARDS: u64 = 1_712_304;
+
+impl PairCounts {
+    /// Whether these can be the counts of a pair of classes: a whole number of deals (at
+    /// most 12 × 12) over every board, each showdown a win or a tie.
+    pub fn is_consistent(&self) -> bool {
+        self.showdowns > 0
+            && self.showdowns.is_multiple_of(PAIR_BOARDS)
+            && self.showdowns / PAIR_BOARDS <= 144
+            && self.wins[0]
+                .checked_add(self.wins[1])
+                .and_then(|x| x.checked_add(self.ties))
+                == Some(self.showdowns)
+    }
+}
+
+/// Why the showdown data cannot make a game.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum GameError {
+    #[error("{0} triples given for {1} classes, expected {2}")]
+    Triples(usize, usize, usize),
+    #[error("{0} pairs given for {1} classes, expected {2}")]
+    Pairs(usize, usize, usize),
+    #[error("no deal of three hands from the covered classes exists")]
+    NoDeal,
+    #[error("the three-way counts of classes {0:?} are not those of any showdowns")]
+    Counts([u8; 3]),
+    #[error("the heads-up counts of classes {0:?} are not those of any showdowns")]
+    PairCounts([u8; 2]),
+    #[error("stack {0} bb: it must be a finite number of big blinds covering the big blind and the ante ({1} bb)")]
+    Stack(f64, f64),
+    #[error("ante {0} bb: it must be finite and at least 0")]
+    Ante(f64),
+    #[error(transparent)]
+    Icm(#[from] icm::IcmError),
+}
+
+/// One unordered triple's counts, as [`super::threeway::TripleResult`] holds them.
+pub struct TripleCounts {
+    pub deals: u32,
+    pub wins: [u64; 3],
+    pub ties: [u64; 3],
+    /// Each seat's equity in 60ths of a pot, summed over the showdowns.
+    pub sixtieths: [u64; 3],
+}
+
+/// One unordered pair's heads-up counts over every board of 48 cards.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PairCounts {
+    pub showdowns: u64,
+    pub wins: [u64; 2],
+    pub ties: u64,
+}
+
+impl TripleCounts {
+    /// The counts of a stored three-way result: its equities are sums of 60ths over the
+    /// showdowns, recovered exactly by rounding.
+    pub fn from_result(r: &super::threeway::TripleResult) -> TripleCounts {
+        let showdowns = (u64::from(r.deals) * super::threeway::BOARDS) as f64;
+        TripleCounts {
+            deals: r.deals,
+            wins: r.wins,
+            ties: r.ties,
+            sixtieths: r.equity.map(|e| (e * 60.0 * showdowns).round() as u64),
+        }
+    }
+
+    /// The chance of each winner set: the ties of two and of three are recovered from
+    /// the ties and the split shares (a two-way split is worth 30 sixtieths, a three-way
+    /// 20), exactly, in integers; `None` if the counts are not those of any showdowns.
+    fn top_sets(&self, boards: u64) -> Option<[f64; 7]> {
+        if self.deals == 0 {
+            return Some([0.0; 7]);
+        }
+        let showdowns = i128::from(self.deals) * i128::from(boards);
+        let [w, t, e] = [self.wins, self.ties, self.sixtieths].map(|c| c.map(i128::from));
+        // 60 w + 30 (t_ab + t_ac) + 20 t_abc = e, and t_a = t_ab + t_ac + t_abc.
+        let all = 60 * w[0] + 30 * t[0] - e[0];
+        if all % 10 != 0 {
+            return None;
+        }
+        let all = all / 10;
+        let pair = |x: usize, y: usize, z: usize| {
+            let twice = t[x] + t[y] - t[z] - all;
+            (twice % 2 == 0).then_some(twice / 2)
+        };
+        let counts = [
+            w[0],
+            w[1],
+            w[2],
+            pair(0, 1, 2)?,
+            pair(0, 2, 1)?,
+            pair(1, 2, 0)?,
+            all,
+        ];
+        // Every count a real number of showdowns, together all of them, and each seat's
+        // equity what the sets give it.
+        let consistent = counts.iter().all(|&c| c >= 0)
+            && counts.iter().sum::<i128>() == showdowns
+            && (0..3).all(|s| {
+                let share: i128 = TOP_SETS
+                    .iter()
+                    .zip(&counts)
+                    .filter(|(set, _)| set.contains(&s))
+                    .map(|(set, &c)| c * 60 / set.len() as i128)
+                    .sum();
+                share == e[s]
+            });
+        consistent.then(|| counts.map(|c| c as f64 / showdowns as f64))
+    }
+}
+
+impl Showdowns {
+    /// The game's card data from the triples (in [`super::threeway::triples`] order) and
+    /// the unordered pairs (`a ≤ b` positions, `b` major: `C(b + 1, 2) + a`).
+    pub fn new(
+        classes: Vec<u8>,
+        triples: &[TripleCounts],
+        pairs: &[PairCounts],
+    ) -> Result<Showdowns, GameError> {
+        let n = classes.len();
+        let want = n * (n + 1) * (n + 2) / 6;
+        if triples.len() != want {
+            return Err(GameError::Triples(triples.len(), n, want));
+        }
+        if pairs.len() != n * (n + 1) / 2 {
+            return Err(GameError::Pairs(pairs.len(), n, n * (n + 1) / 2));
+        }
+        if triples.iter().all(|t| t.deals == 0) {
+            return Err(GameError::NoDeal);
+        }
+        let boards = super::threeway::BOARDS;
+        let mut top = Vec::with_capacity(triples.len());
+        for (t, (i, j, k)) in triples.iter().zip(Self::positions(n)) {
+            top.push(
+                t.top_sets(boards)
+                    .ok_or(GameError::Counts([classes[i], classes[j], classes[k]]))?,
+            );
+        }
+        let mut pair = vec![[0.0; 3]; n * n];
+        let mut pair_counts = vec![[0; 3]; n * n];
+        for b in 0..n {
+            for a in 0..=b {
+                let p = &pairs[b * (b + 1) / 2 + a];
+                let counted = p.wins[0]
+                    .checked_add(p.wins[1])
+                    .and_then(|x| x.checked_add(p.ties));
+                if p.showdowns == 0 || counted != Some(p.showdowns) {
+                    return Err(GameError::PairCounts([classes[a], classes[b]]));
+                }
+                let sd = p.showdowns as f64;
+                let (wa, tie, wb) = (
+                    p.wins[0] as f64 / sd,
+                    p.ties as f64 / sd,
+                    p.wins[1] as f64 / sd,
+                );
+                pair[a * n + b] = [wa, tie, wb];
+                pair[b * n + a] = [wb, tie, wa];
+                pair_counts[a * n + b] = [p.showdowns, p.wins[0], p.ties];
+                pair_counts[b * n + a] = [p.showdowns, p.wins[1], p.ties];
+            }
+        }
+        Ok(Showdowns {
+            classes,
+            deals: triples.iter().map(|t| t.deals).collect(),
+            top,
+            pair,
+            pair_counts,
+        })
+    }
+
+    /// Heads-up, class positions `a` against `b`: the deals of their combos that share no
+    /// card, and a's equity summed over them.
+    pub fn heads_up(&self, a: usize, b: usize) -> (f64, f64) {
+        let [showdowns, wins, ties] = self.pair_counts[a * self.len() + b];
+        let boards = PAIR_BOARDS as f64;
+        (
+            showdowns as f64 / boards,
+            (2 * wins + ties) as f64 / (2.0 * boards),
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// Every unordered triple of positions `(i, j, k)`, `i ≤ j ≤ k`, in storage order.
+    fn positions(n: usize) -> impl Iterator<Item = (usize, usize, usize)> {
+        (0..n).flat_map(|k| (0..=k).flat_map(move |j| (0..=j).map(move |i| (i, j, k))))
+    }
+
+    /// The unordered triple of positions `i ≤ j ≤ k`.
+    fn triple_index(i: usize, j: usize, k: usize) -> usize {
+        k * (k + 1) * (k + 2) / 6 + j * (j + 1) / 2 + i
+    }
+}
+
+/// The stakes of one spot and how chips are valued.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spot {
+    /// Every player's stack before posting, in big blinds.
+    pub stack: f64,
+    pub ante: f64,
+    /// `None`: chip EV; else ICM for these payouts (shares of the prize pool by place).
+    pub payouts: Option<Vec<f64>>,
+}
+
+impl Spot {
+    /// What a big blind is worth in the payoffs' unit: 1 in chip EV; in ICM the prize
+    /// pool paid per chip on the table, the scale of the tolerances.
+    pub fn bb_value(&self) -> f64 {
+        match &self.payouts {
+            None => 1.0,
+            Some(p) => p.iter().sum::<f64>() / (3.0 * self.stack),
+        }
+    }
+
+    /// What each seat has posted before anyone acts.
+    fn posted(&self) -> [f64; 3] {
+        [self.ante, 0.5 + self.ante, 1.0 + self.ante]
+    }
+
+    /// Each seat's payoff when the players put in `committed` and `winners` share the
+    /// pot: net chips (bb) or prize equity.
+    fn payoff(&self, committed: [f64; 3], winners: &[usize]) -> Result<[f64; 3], GameError> {
+        let pot: f64 = committed.iter().sum();
+        let stacks: [f64; 3] = std::array::from_fn(|i| {
+            let share = if winners.contains(&i) {
+                pot / winners.len() as f64
+            } else {
+                0.0
+            };
+            self.stack - committed[i] + share
+        });
+        Ok(match &self.payouts {
+            None => stacks.map(|f| f - self.stack),
+            Some(p) => {
+                let e = icm::equities(&stacks, p)?;
+                [e[0], e[1], e[2]]
+            }
+        })
+    }
+}
+
+/// A terminal of the betting: who put in what and who shows down.
+struct Terminal {
+    committed: [f64; 3],
+    /// The seats at showdown, in seat order; one seat: it takes the pot.
+    showdown: Vec<usize>,
+}
+
+/// The payoffs of one spot, per terminal of the betting.
+struct Payoffs {
+    n: usize,
+    /// BTN folds, SB folds: the BB takes the blinds.
+    ff: [f64; 3],
+    /// BTN folds, SB pushes, BB folds.
+    fpf: [f64; 3],
+    /// BTN pushes, both blinds fold.
+    pff: [f64; 3],
+    /// Heads-up showdowns `[x · n + y]` (first seat's class, second's): SB vs BB after
+    /// the BTN folds, BTN vs BB after the SB folds, BTN vs SB after the BB folds.
+    sb_bb: Vec<[f64; 3]>,
+    btn_bb: Vec<[f64; 3]>,
+    btn_sb: Vec<[f64; 3]>,
+    /// Three-way showdown per ordered triple `[(t · n + s) · n + b]`.
+    three: Vec<[f64; 3]>,
+    /// Disjoint combo triples per ordered triple, as shares of all of them.
+    weight: Vec<f64>,
+}
+
+impl Payoffs {
+    fn new(game: &Showdowns, spot: &Spot) -> Result<Payoffs, GameError> {
+        if !spot.ante.is_finite() || spot.ante < 0.0 {
+            return Err(GameError::Ante(spot.ante));
+        }
+        if !spot.stack.is_finite() || spot.stack < 1.0 + spot.ante {
+            return Err(GameError::Stack(spot.stack, 1.0 + spot.ante));
+        }
+        let n = game.len();
+        let s = spot.stack;
+        let post = spot.posted();
+        let terminal = |t: &Terminal| -> Result<Vec<[f64; 3]>, GameError> {
+            // Payoffs for each possible winner set: the single seat, or the showdown's.
+            match t.showdown.len() {
+                1 => Ok(vec![spot.payoff(t.committed, &t.showdown)?]),
+                2 => {
+                    let (x, y) = (t.showdown[0], t.showdown[1]);
+                    Ok(vec![
+                        spot.payoff(t.committed, &[x])?,
+                        spot.payoff(t.committed, &[x, y])?,
+                        spot.payoff(t.committed, &[y])?,
+                    ])
+                }
+                _ => TOP_SETS
+                    .iter()
+                    .map(|w| spot.payoff(t.committed, w))
+                    .collect(),
+            }
+        };
+        let single = |committed: [f64; 3], winner: usize| {
+            terminal(&Terminal {
+                committed,
+                showdown: vec![winner],
+            })
+            .map(|v| v[0])
+        };
+        let ff = single(post, BB)?;
+        let fpf = single([post[0], s, post[2]], SB)?;
+        let pff = single([s, post[1], post[2]], BTN)?;
+        let heads_up =
+            |committed: [f64; 3], x: usize, y: usize| -> Result<Vec<[f64; 3]>, GameError> {
+                let outcomes = terminal(&Terminal {
+                    committed,
+                    showdown: vec![x, y],
+                })?;
+                Ok(game.pair.iter().map(|p| mix(p, &outcomes)).collect())
+            };
+        let sb_bb = heads_up([post[0], s, s], SB, BB)?;
+        let btn_bb = heads_up([s, post[1], s], BTN, BB)?;
+        let btn_sb = heads_up([s, s, post[2]], BTN, SB)?;
+        let outcomes3 = terminal(&Terminal {
+            committed: [s; 3],
+            showdown: vec![BTN, SB, BB],
+        })?;
+        let total: f64 = {
+            let mut sum = 0.0;
+            for t in 0..n {
+                for u in 0..n {
+                    for v in 0..n {
+                        let mut idx = [t, u, v];
+                        idx.sort_unstable();
+                        sum +=
+                            f64::from(game.deals[Showdowns::triple_index(idx[0], idx[1], idx[2])]);
+                    }
+                }
+            }
+            sum
+        };
+        let mut three = vec![[0.0; 3]; n * n * n];
+        let mut weight = vec![0.0; n * n * n];
+        for t in 0..n {
+            for u in 0..n {
+                for v in 0..n {
+                    let seats = [t, u, v];
+                    // Sort the seats by class position to find the stored triple.
+                    let mut order = [0usize, 1, 2];
+                    order.sort_by_key(|&i| seats[i]);
+                    let id =
+                        Showdowns::triple_index(seats[order[0]], seats[order[1]], seats[order[2]]);
+                    let at = (t * n + u) * n + v;
+                    weight[at] = f64::from(game.deals[id]) / total;
+                    // The stored winner sets name sorted positions; map them to seats.
+                    let stored = &game.top[id];
+                    let mut value = [0.0; 3];
+                    for (set, &p) in TOP_SETS.iter().zip(stored) {
+                        if p == 0.0 {
+                            continue;
+                        }
+                        let mut seats_won: Vec<usize> = set.iter().map(|&k| order[k]).collect();
+                        seats_won.sort_unstable();
+                        let k = TOP_SETS
+                            .iter()
+                            .position(|w| *w == seats_won.as_slice())
+                            .expect("a set of seats is a top set");
+                        for (v, o) in value.iter_mut().zip(outcomes3[k]) {
+                            *v += p * o;
+                        }
+                    }
+                    three[at] = value;
+                }
+            }
+        }
+        Ok(Payoffs {
+            n,
+            ff,
+            fpf,
+            pff,
+            sb_bb,
+            btn_bb,
+            btn_sb,
+            three,
+            weight,
+        })
+    }
+}
+
+/// The payoff of a heads-up showdown: `p` = [first wins, split, second wins].
+fn mix(p: &[f64; 3], outcomes: &[[f64; 3]]) -> [f64; 3] {
+    std::array::from_fn(|i| p[0] * outcomes[0][i] + p[1] * outcomes[1][i] + p[2] * outcomes[2][i])
+}
+
+/// Strategies: per decision, the frequency of pushing or calling per covered class.
+pub type Strategy = [Vec<f64>; DECISIONS];
+
+/// Per decision and class, the counterfactual value of acting (push/call) and of
+/// folding, and how likely the other seats and the cards make the decision (values
+/// are summed over deals as shares of all deals, so `act / reach` is the action's EV).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Values {
+    pub act: [Vec<f64>; DECISIONS],
+    pub fold: [Vec<f64>; DECISIONS],
+    pub reach: [Vec<f64>; DECISIONS],
+    /// The BB's value where it never acts (both others fold).
+    bb_idle: f64,
+    /// Each seat's value under the strategies.
+    pub value: [f64; 3],
+}
+
+impl Values {
+    /// What each seat gains by a best response to the other two.
+    pub fn gains(&self, strategy: &Strategy) -> [f64; 3] {
+        let mut best = [0.0; 3];
+        let mut now = [0.0; 3];
+        for d in Decision::ALL {
+            let i = d as usize;
+            for k in 0..self.act[i].len() {
+                let (a, f) = (self.act[i][k], self.fold[i][k]);
+                best[d.seat()] += a.max(f);
+                now[d.seat()] += strategy[i][k] * a + (1.0 - strategy[i][k]) * f;
+            }
+        }
+        best[BB] += self.bb_idle;
+        now[BB] += self.bb_idle;
+        std::array::from_fn(|s| (best[s] - now[s]).max(0.0))
+    }
+
+    /// The sum over seats of what a best response gains: 0 at an equilibrium.
+    pub fn exploitability(&self, strategy: &Strategy) -> f64 {
+        self.gains(strategy).iter().sum()
+    }
+
+    /// The EV of acting and of folding with class position `k` at decision `d`, per deal
+    /// that reaches it (NaN where none does).
+    pub fn ev(&self, d: Decision, k: usize) -> (f64, f64) {
+        let i = d as usize;
+        let r = self.reach[i][k];
+        if r > 0.0 {
+            (self.act[i][k] / r, self.fold[i][k] / r)
+        } else {
+            (f64::NAN, f64::NAN)
+        }
+    }
+}
+
+/// One spot ready to solve: the card data and the payoffs of its stakes.
+pub struct Game {
+    payoffs: Payoffs,
+    pub spot: Spot,
+}
+
+/// One button class's sums: its own decision's values and its share of the others'.
+struct Partial {
+    btn: [f64; 3],
+    seats: [Vec<[f64; 3]>; 5],
+    bb_idle: f64,
+    value: [f64; 3],
+}
+
+impl Game {
+    pub fn new(showdowns: &Showdowns, spot: Spot) -> Result<Game, GameError> {
+        Ok(Game {
+            payoffs: Payoffs::new(showdowns, &spot)?,
+            spot,
+        })
+    }
+
+    pub fn classes(&self) -> usize {
+        self.payoffs.n
+    }
+
+    /// Every decision's counterfactual values under `x`, summed in a fixed order (the
+    /// button's classes in parallel, then added in order), so the result does not depend
+    /// on the threads.
+    pub fn values(&self, x: &Strategy) -> Values {
+        let p = &self.payoffs;
+        let n = p.n;
+        let partials: Vec<Partial> = (0..n)
+            .into_par_iter()
+            .map(|t| {
+                let mut out = Partial {
+                    btn: [0.0; 3],
+                    seats: std::array::from_fn(|_| vec![[0.0; 3]; n]),
+                    bb_idle: 0.0,
+                    value: [0.0; 3],
+                };
+                let push = x[0][t];
+                for s in 0..n {
+                    let (sb_push, sb_call) = (x[1][s], x[2][s]);
+                    let ts = p.btn_sb[t * n + s];
+                    for b in 0..n {
+                        let at = (t * n + s) * n + b;
+                        let w = p.weight[at];
+                        if w == 0.0 {
+                            continue;
+                        }
+                        let (c_sb, c_btn, c_both) = (x[3][b], x[4][b], x[5][b]);
+                        let sbb = p.sb_bb[s * n + b];
+                        let tb = p.btn_bb[t * n + b];
+                        let three = p.three[at];
+                        let lerp = |f: &[f64; 3], a: &[f64; 3], q: f64| -> [f64; 3] {
+                            std::array::from_fn(|i| (1.0 - q) * f[i] + q * a[i])
+                        };
+                        let v_fp = lerp(&p.fpf, &sbb, c_sb);
+                        let v_f = lerp(&p.ff, &v_fp, sb_push);
+                        let v_pf = lerp(&p.pff, &tb, c_btn);
+                        let v_pc = lerp(&ts, &three, c_both);
+                        let v_p = lerp(&v_pf, &v_pc, sb_call);
+                        out.btn[0] += w * v_p[BTN];
+                        out.btn[1] += w * v_f[BTN];
+                        out.btn[2] += w;
+                        let folded = w * (1.0 - push);
+                        let pushed = w * push;
+                        let sbp = &mut out.seats[0][s];
+                        sbp[0] += folded * v_fp[SB];
+                        sbp[1] += folded * p.ff[SB];
+                        sbp[2] += folded;
+                        let sbc = &mut out.seats[1][s];
+                        sbc[0] += pushed * v_pc[SB];
+                        sbc[1] += pushed * v_pf[SB];
+                        sbc[2] += pushed;
+                        let r = folded * sb_push;
+                        let bb1 = &mut out.seats[2][b];
+                        bb1[0] += r * sbb[BB];
+                        bb1[1] += r * p.fpf[BB];
+                        bb1[2] += r;
+                        let r = pushed * (1.0 - sb_call);
+                        let bb2 = &mut out.seats[3][b];
+                        bb2[0] += r * tb[BB];
+                        bb2[1] += r * p.pff[BB];
+                        bb2[2] += r;
+                        let r = pushed * sb_call;
+                        let bb3 = &mut out.seats[4][b];
+                        bb3[0] += r * three[BB];
+                        bb3[1] += r * ts[BB];
+                        bb3[2] += r;
+                        out.bb_idle += folded * (1.0 - sb_push) * p.ff[BB];
+                        let v = lerp(&v_f, &v_p, push);
+                        for (o, v) in out.value.iter_mut().zip(v) {
+                            *o += w * v;
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut v = Values {
+            act: std::array::from_fn(|_| vec![0.0; n]),
+            fold: std::array::from_fn(|_| vec![0.0; n]),
+            reach: std::array::from_fn(|_| vec![0.0; n]),
+            bb_idle: 0.0,
+            value: [0.0; 3],
+        };
+        for (t, part) in partials.iter().enumerate() {
+            v.act[0][t] = part.btn[0];
+            v.fold[0][t] = part.btn[1];
+            v.reach[0][t] = part.btn[2];
+            for (d, sums) in part.seats.iter().enumerate() {
+                for (k, s) in sums.iter().enumerate() {
+                    v.act[d + 1][k] += s[0];
+                    v.fold[d + 1][k] += s[1];
+                    v.reach[d + 1][k] += s[2];
+                }
+            }
+            v.bb_idle += part.bb_idle;
+            for (o, x) in v.value.iter_mut().zip(part.value) {
+                *o += x;
+            }
+        }
+        v
+    }
+}
+
+/// A solved spot: the strategies, what every action is worth against them, and the
+/// certificate.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub strategy: Strategy,
+    pub values: Values,
+    /// What each seat gains by a best response (bb, or shares of the prize pool).
+    pub gains: [f64; 3],
+    pub exploitability: f64,
+    /// CFR+ iterations and Newton steps taken.
+    pub iterations: usize,
+    pub newton_steps: usize,
+}
+
+impl Solution {
+    /// The chance that a seat dealt class position `k` faces decision `d`.
+    pub fn faced(&self, d: Decision, k: usize) -> f64 {
+        let dealt = self.values.reach[Decision::BtnPush as usize][k];
+        if dealt > 0.0 {
+            self.values.reach[d as usize][k] / dealt
+        } else {
+            0.0
+        }
+    }
+
+    /// The share of the hands dealt to the deciding seat that push or call at `d` (the
+    /// range in %, over 100).
+    pub fn range(&self, d: Decision) -> f64 {
+        // Every seat is dealt each class as often as the button is.
+        let dealt = &self.values.reach[Decision::BtnPush as usize];
+        dealt
+            .iter()
+            .zip(&self.strategy[d as usize])
+            .map(|(w, x)| w * x)
+            .sum::<f64>()
+            / dealt.iter().sum::<f64>()
+    }
+}
+
+/// How to solve: when to stop, and decisions held fixed (the consistency check forces the
+/// button to fold).
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub target: f64,
+    pub max_iterations: usize,
+    pub fixed: [Option<Vec<f64>>; DECISIONS],
+}
+
+impl SolveOptions {
+    pub fn new(target: f64) -> SolveOptions {
+        SolveOptions {
+            target,
+            max_iterations: 4_096,
+            fixed: Default::default(),
+        }
+    }
+}
+
+/// Margins this close to 0 (big blinds per deal reaching the decision) start the polish
+/// as mixed; beyond, a class starts at its better action.
+const MIXABLE: f64 = 1e-3;
+
+impl Game {
+    /// Solves the spot (see the module doc): CFR+ until the average strategy's
+    /// exploitability is at most the target or a polish reaches it.
+    pub fn solve(&self, opts: &SolveOptions) -> Solution {
+        let n = self.classes();
+        let mut regret: [[Vec<f64>; 2]; DECISIONS] =
+            std::array::from_fn(|_| [vec![0.0; n], vec![0.0; n]]);
+        let mut sum: Strategy = std::array::from_fn(|_| vec![0.0; n]);
+        let mut weights = 0.0;
+        let mut best: Option<Solution> = None;
+        let mut iterations = 0;
+        let mut check = 16;
+        while iterations < opts.max_iterations {
+            iterations += 1;
+            let w = iterations as f64;
+            // Alternating updates: each seat's regrets against the others' latest play.
+            for seat in 0..SEATS {
+                let x: Strategy = std::array::from_fn(|d| match &opts.fixed[d] {
+                    Some(f) => f.clone(),
+                    None => (0..n)
+                        .map(|k| {
+                            let (a, f) = (regret[d][0][k], regret[d][1][k]);
+                            if a + f > 0.0 {
+                                a / (a + f)
+                            } else {
+                                0.5
+                            }
+                        })
+                        .collect(),
+                });
+                let v = self.values(&x);
+                for d in Decision::ALL.into_iter().filter(|d| d.seat() == seat) {
+                    let d = d as usize;
+                    for k in 0..n {
+                        sum[d][k] += w * x[d][k];
+                        if opts.fixed[d].is_some() {
+                            continue;
+                        }
+                        let (a, f) = (v.act[d][k], v.fold[d][k]);
+                        let u = x[d][k] * a + (1.0 - x[d][k]) * f;
+                        regret[d][0][k] = (regret[d][0][k] + a - u).max(0.0);
+                        regret[d][1][k] = (regret[d][1][k] + f - u).max(0.0);
+                    }
+                }
+            }
+            weights += w;
+            if iterations == check || iterations == opts.max_iterations {
+                check *= 2;
+                let average: Strategy =
+                    std::array::from_fn(|d| sum[d].iter().map(|s| s / weights).collect());
+                let polished = self.polish(average, opts);
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| polished.exploitability < b.exploitability);
+                if better {
+                    best = Some(Solution {
+                        iterations,
+                        ..polished
+                    });
+                }
+                if best
+                    .as_ref()
+                    .is_some_and(|b| b.exploitability <= opts.target)
+                {
+                    break;
+                }
+            }
+        }
+        best.expect("at least one check runs")
+    }
+
+    /// The certificate of a strategy: what each seat gains by a best response, summed
+    /// over the seats that choose (a seat whose every decision `fixed` holds is left out).
+    pub fn certify(
+        &self,
+        strategy: Strategy,
+        fixed: &[Option<Vec<f64>>; DECISIONS],
+        iterations: usize,
+        newton_steps: usize,
+    ) -> Solution {
+        let values = self.values(&strategy);
+        let gains = values.gains(&strategy);
+        let chooses = |seat: usize| {
+            Decision::ALL
+                .iter()
+                .any(|&d| d.seat() == seat && fixed[d as usize].is_none())
+        };
+        Solution {
+            exploitability: (0..SEATS).filter(|&s| chooses(s)).map(|s| gains[s]).sum(),
+            gains,
+            strategy,
+            values,
+            iterations,
+            newton_steps,
+        }
+    }
+
+    /// From an approximate equilibrium, an active-set polish: the classes the average
+    /// mixes, or whose margin is within [`MIXABLE`] bb of 0, are solved for indifference
+    /// by damped Newton steps (a finite-difference Jacobian, least squares where the mixed
+    /// classes outnumber what pins them), clamped to [0, 1]; then a mixed class at a bound
+    /// its margin agrees with becomes pure, a pure class its margin disagrees with joins
+    /// the mixed ones, and the round repeats. Returns the best strategy seen, certified.
+    fn polish(&self, start: Strategy, opts: &SolveOptions) -> Solution {
+        let n = self.classes();
+        let first = self.values(&start);
+        let mut x = start;
+        let mut steps = 0;
+        let unit = self.spot.bb_value();
+        let free = |d: usize| opts.fixed[d].is_none();
+        // Per-deal margins in big blinds; a decision nobody reaches has none.
+        let margin = |v: &Values, d: usize, k: usize| {
+            let r = v.reach[d][k];
+            if r > 0.0 {
+                (v.act[d][k] - v.fold[d][k]) / r / unit
+            } else {
+                0.0
+            }
+        };
+        let mut mixed: Vec<(usize, usize)> = vec![];
+        for d in (0..DECISIONS).filter(|&d| free(d)) {
+            for k in 0..n {
+                if first.reach[d][k] <= 0.0 {
+                    continue;
+                }
+                let m = margin(&first, d, k);
+                if (1e-3..=1.0 - 1e-3).contains(&x[d][k]) || m.abs() <= MIXABLE {
+                    mixed.push((d, k));
+                } else {
+                    x[d][k] = if m > 0.0 { 1.0 } else { 0.0 };
+                }
+            }
+        }
+        // The start with its clear margins played purely is the first candidate.
+        let mut best = self.certify(x.clone(), &opts.fixed, 0, 0);
+        for _round in 0..24 {
+            for _ in 0..12 {
+                if mixed.is_empty() {
+                    break;
+                }
+                let f = self.margins(&x, &mixed);
+                if f.iter().all(|m| m.abs() < 1e-15) {
+                    break;
+                }
+                let h = 1e-7;
+                let mut jac = vec![vec![0.0; mixed.len()]; mixed.len()];
+                for (col, &(d, k)) in mixed.iter().enumerate() {
+                    let keep = x[d][k];
+                    // Step into the box.
+                    let step = if keep + h <= 1.0 { h } else { -h };
+                    x[d][k] = keep + step;
+                    let g = self.margins(&x, &mixed);
+                    x[d][k] = keep;
+                    for (row, (gi, fi)) in g.iter().zip(&f).enumerate() {
+                        jac[row][col] = (gi - fi) / step;
+                    }
+                }
+                let Some(step) = least_squares_step(&jac, &f) else {
+                    break;
+                };
+                steps += 1;
+                for (&(d, k), dx) in mixed.iter().zip(step) {
+                    x[d][k] = (x[d][k] + dx).clamp(0.0, 1.0);
+                }
+            }
+            let candidate = self.certify(x.clone(), &opts.fixed, 0, steps);
+            let v = candidate.values.clone();
+            if candidate.exploitability < best.exploitability {
+                best = candidate;
+            }
+            if best.exploitability <= opts.target * 1e-3 {
+                break;
+            }
+            // Update the active set from the margins at the new point.
+            let mut changed = false;
+            mixed.retain(|&(d, k)| {
+                let m = margin(&v, d, k);
+                let settled = (x[d][k] == 0.0 && m < 0.0) || (x[d][k] == 1.0 && m > 0.0);
+                changed |= settled;
+                !settled
+            });
+            for d in (0..DECISIONS).filter(|&d| free(d)) {
+                for k in 0..n {
+                    if mixed.contains(&(d, k)) {
+                        continue;
+                    }
+                    let m = margin(&v, d, k);
+                    let regret = if x[d][k] == 0.0 { m } else { -m };
+                    if regret > 1e-12 {
+                        mixed.push((d, k));
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        best.newton_steps = steps;
+        best
+    }
+
+    /// The margins (act − fold, as counterfactual sums) of the listed decisions and classes.
+    fn margins(&self, x: &Strategy, which: &[(usize, usize)]) -> Vec<f64> {
+        let v = self.values(x);
+        which
+            .iter()
+            .map(|&(d, k)| v.act[d][k] - v.fold[d][k])
+            .collect()
+    }
+}
+
+/// The damped Gauss-Newton step `(JᵀJ + λI) Δ = −Jᵀf`: the Newton step where the
+/// Jacobian is regular, and a least-squares step where the mixed classes outnumber what
+/// pins them (a continuum of equilibria, or a class that is really pure).
+fn least_squares_step(jac: &[Vec<f64>], f: &[f64]) -> Option<Vec<f64>> {
+    let m = jac.first()?.len();
+    let mut a = vec![vec![0.0; m]; m];
+    let mut b = vec![0.0; m];
+    for (row, fi) in jac.iter().zip(f) {
+        for i in 0..m {
+            b[i] -= row[i] * fi;
+            for j in 0..m {
+                a[i][j] += row[i] * row[j];
+            }
+        }
+    }
+    let trace: f64 = (0..m).map(|i| a[i][i]).sum();
+    let damping = 1e-12 * trace / m as f64;
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += damping;
+    }
+    solve_linear(a, b)
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` if singular.
+fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    let scale = a.iter().flatten().fold(0.0f64, |m, &v| m.max(v.abs()));
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() <= 1e-14 * scale {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let factor = a[row][col] / a[col][col];
+            if factor != 0.0 {
+                for c in col..n {
+                    a[row][c] -= factor * a[col][c];
+                }
+                b[row] -= factor * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let s: f64 = (row + 1..n).map(|c| a[row][c] * x[c]).sum();
+        x[row] = (b[row] - s) / a[row][row];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::threeway;
+    use super::*;
+
+    fn class(name: &str) -> u8 {
+        cardtables::holdem::class_of_text(name).unwrap() as u8
+    }
+
+    pub(crate) fn showdowns(names: &[&str]) -> Showdowns {
+        let mut classes: Vec<u8> = names.iter().map(|c| class(c)).collect();
+        classes.sort_unstable();
+        let triples: Vec<TripleCounts> = threeway::triples(&classes)
+            .into_iter()
+            .map(|t| TripleCounts::from_result(&threeway::solve(t)))
+            .collect();
+        let mut pairs = vec![];
+        for b in 0..classes.len() {
+            for a in 0..=b {
+                pairs.push(pair_counts(classes[a], classes[b]));
+            }
+        }
+        Showdowns::new(classes, &triples, &pairs).unwrap()
+    }
+
+    fn positions(game: &Showdowns, names: &[&str]) -> Vec<usize> {
+        names
+            .iter()
+            .map(|n| game.classes.iter().position(|&c| c == class(n)).unwrap())
+            .collect()
+    }
+
+    /// Every decision's EVs against a brute-force count: every ordered triple of disjoint
+    /// combos, the chip-EV payoffs written out by hand, the three-way equities taken from
+    /// the stored results seat by seat (not through the winner sets).
+    #[test]
+    fn values_agree_with_a_count_over_every_deal() {
+        use crate::games::holdem::classes::class_of;
+        use cardtables::Card;
+        let names = ["AA", "KK", "AKs"];
+        let game = showdowns(&names);
+        let n = game.len();
+        let (stack, ante) = (7.5, 0.25);
+        let spot = Spot {
+            stack,
+            ante,
+            payouts: None,
+        };
+        let g = Game::new(&game, spot).unwrap();
+        // Arbitrary frequencies per decision and class.
+        let x: Strategy = std::array::from_fn(|d| {
+            (0..n)
+                .map(|k| ((d * 7 + k * 3) % 5) as f64 / 4.0 * 0.9 + 0.05)
+                .collect()
+        });
+        let v = g.values(&x);
+        let combos: Vec<(usize, [Card; 2])> = (0..52u8)
+            .flat_map(|a| (a + 1..52).map(move |b| (a, b)))
+            .filter_map(|(a, b)| {
+                let (p, q) = (Card::from_id(a).unwrap(), Card::from_id(b).unwrap());
+                let c = class_of(p, q) as u8;
+                game.classes
+                    .iter()
+                    .position(|&x| x == c)
+                    .map(|k| (k, [p, q]))
+            })
+            .collect();
+        let hu = |a: usize, b: usize| {
+            let (deals, equity) = game.heads_up(a, b);
+            equity / deals
+        };
+        let three = |seats: [usize; 3]| -> [f64; 3] {
+            let mut sorted: Vec<u8> = seats.iter().map(|&k| game.classes[k]).collect();
+            sorted.sort_unstable();
+            let r = threeway::solve([sorted[0], sorted[1], sorted[2]]);
+            let mut used = [false; 3];
+            std::array::from_fn(|i| {
+                let c = game.classes[seats[i]];
+                let s = (0..3).find(|&s| !used[s] && r.classes[s] == c).unwrap();
+                used[s] = true;
+                r.equity[s]
+            })
+        };
+        // (decision, class) -> [act sum, fold sum, weight]
+        let mut sums = vec![[0.0f64; 3]; DECISIONS * n];
+        let mut add = |d: usize, k: usize, w: f64, act: f64, fold: f64| {
+            let e = &mut sums[d * n + k];
+            e[0] += w * act;
+            e[1] += w * fold;
+            e[2] += w;
+        };
+        let s = stack;
+        for &(t, ht) in &combos {
+            for &(sb, hs) in &combos {
+                for &(b, hb) in &combos {
+                    let cards = [ht[0], ht[1], hs[0], hs[1], hb[0], hb[1]];
+                    if (1..6).any(|i| cards[..i].contains(&cards[i])) {
+                        continue;
+                    }
+                    let e3 = three([t, sb, b]);
+                    let (pb, ps, cs, c1, c2, c3) =
+                        (x[0][t], x[1][sb], x[2][sb], x[3][b], x[4][b], x[5][b]);
+                    // BTN.
+                    let u_tb = hu(t, b) * (2.0 * s + 0.5 + ante) - s;
+                    let u_ts = hu(t, sb) * (2.0 * s + 1.0 + ante) - s;
+                    let push = (1.0 - cs) * ((1.0 - c2) * (1.5 + 2.0 * ante) + c2 * u_tb)
+                        + cs * ((1.0 - c3) * u_ts + c3 * (e3[0] * 3.0 * s - s));
+                    add(0, t, 1.0, push, -ante);
+                    // SB after a fold, and facing a push.
+                    let sb_push =
+                        (1.0 - c1) * (1.0 + 2.0 * ante) + c1 * (hu(sb, b) * (2.0 * s + ante) - s);
+                    add(1, sb, 1.0 - pb, sb_push, -(0.5 + ante));
+                    let sb_call = (1.0 - c3) * (hu(sb, t) * (2.0 * s + 1.0 + ante) - s)
+                        + c3 * (e3[1] * 3.0 * s - s);
+                    add(2, sb, pb, sb_call, -(0.5 + ante));
+                    // BB facing each case.
+                    let fold = -(1.0 + ante);
+                    add(
+                        3,
+                        b,
+                        (1.0 - pb) * ps,
+                        hu(b, sb) * (2.0 * s + ante) - s,
+                        fold,
+                    );
+                    add(
+                        4,
+                        b,
+                        pb * (1.0 - cs),
+                        hu(b, t) * (2.0 * s + 0.5 + ante) - s,
+                        fold,
+                    );
+                    add(5, b, pb * cs, e3[2] * 3.0 * s - s, fold);
+                }
+            }
+        }
+        for d in Decision::ALL {
+            for k in 0..n {
+                let [a, f, w] = sums[d as usize * n + k];
+                let (ea, ef) = v.ev(d, k);
+                assert!(
+                    (ea - a / w).abs() < 1e-12,
+                    "{} {k}: {ea} vs {}",
+                    d.name(),
+                    a / w
+                );
+                assert!(
+                    (ef - f / w).abs() < 1e-12,
+                    "{} {k}: {ef} vs {}",
+                    d.name(),
+                    f / w
+                );
+            }
+        }
+        // Chip EV is constant-sum: the seats' values add to 0.
+        assert!(v.value.iter().sum::<f64>().abs() < 1e-12);
+        let _ = positions(&game, &names);
+    }
+
+    /// The quick classes' spots solve to a certified equilibrium, chip EV and ICM, and
+    /// ICM values add up to the prize pool.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "120 exact triples: run with --release")]
+    fn quick_spots_are_certified_equilibria() {
+        let game = showdowns(&["AA", "KK", "QQ", "AKs", "AKo", "JTs", "T9s", "72o"]);
+        for payouts in [None, Some(vec![0.5, 0.3, 0.2])] {
+            for stack in [2.0, 5.0, 10.0, 20.0] {
+                let spot = Spot {
+                    stack,
+                    ante: 0.0,
+                    payouts: payouts.clone(),
+                };
+                let target = 1e-4 * spot.bb_value();
+                let g = Game::new(&game, spot).unwrap();
+                let sol = g.solve(&SolveOptions::new(target));
+                assert!(
+                    sol.exploitability <= target,
+                    "{stack} bb {payouts:?}: {:e}",
+                    sol.exploitability
+                );
+                // Recomputed from scratch, the certificate is the same.
+                let again = g.values(&sol.strategy).exploitability(&sol.strategy);
+                assert_eq!(again, sol.exploitability);
+                let total: f64 = sol.values.value.iter().sum();
+                let pool = payouts.as_ref().map_or(0.0, |p| p.iter().sum());
+                assert!((total - pool).abs() < 1e-12, "{total} vs {pool}");
+                // Every frequency a probability; AA always pushes and calls.
+                let aa = positions(&game, &["AA"])[0];
+                for d in Decision::ALL {
+                    assert!(sol.strategy[d as usize]
+                        .iter()
+                        .all(|f| (0.0..=1.0).contains(f)));
+                    assert_eq!(sol.strategy[d as usize][aa], 1.0, "{}", d.name());
+                }
+            }
+        }
+    }
+
+    /// A strategy that is not an equilibrium is certified as exploitable: pushing every
+    /// hand from the button while the blinds call only AA is beaten.
+    #[test]
+    fn a_bad_strategy_is_exploitable() {
+        let game = showdowns(&["AA", "KK", "72o"]);
+        let g = Game::new(
+            &game,
+            Spot {
+                stack: 10.0,
+                ante: 0.0,
+                payouts: None,
+            },
+        )
+        .unwrap();
+        let aa = positions(&game, &["AA"])[0];
+        let x: Strategy = std::array::from_fn(|d| {
+            (0..3)
+                .map(|k| if d == 0 || k == aa { 1.0 } else { 0.0 })
+                .collect()
+        });
+        let v = g.values(&x);
+        let gains = v.gains(&x);
+        // KK gains by calling a button that pushes 72o.
+        assert!(gains[BB] > 0.1, "{gains:?}");
+        assert!(v.exploitability(&x) > 0.1);
+    }
+
+    /// Counts that no showdowns give are refused, not turned into chances.
+    #[test]
+    fn impossible_counts_are_refused() {
+        let good = TripleCounts {
+            deals: 1,
+            wins: [1_000_000, 300_000, 70_000],
+            ties: [754, 754, 0],
+            sixtieths: [
+                60 * 1_000_000 + 30 * 754,
+                60 * 300_000 + 30 * 754,
+                60 * 70_000,
+            ],
+        };
+        assert!(good.top_sets(1_370_754).is_some());
+        let mut bad = TripleCounts { ..good };
+        bad.sixtieths[0] += 1;
+        assert!(bad.top_sets(1_370_754).is_none());
+        let short = TripleCounts {
+            wins: [1, 1, 1],
+            ..bad
+        };
+        assert!(short.top_sets(1_370_754).is_none());
+        assert!(!PairCounts {
+            showdowns: PAIR_BOARDS,
+            wins: [PAIR_BOARDS, 1],
+            ties: 0
+        }
+        .is_consistent());
+    }
+
+    /// Stakes that cannot be played are refused.
+    #[test]
+    fn bad_spots_are_refused() {
+        let game = showdowns(&["AA", "KK", "72o"]);
+        for (stack, ante) in [(0.9, 0.0), (1.2, 0.5), (f64::NAN, 0.0), (5.0, -1.0)] {
+            assert!(Game::new(
+                &game,
+                Spot {
+                    stack,
+                    ante,
+                    payouts: None
+                }
+            )
+            .is_err());
+        }
+        assert!(Game::new(
+            &game,
+            Spot {
+                stack: 5.0,
+                ante: 0.0,
+                payouts: Some(vec![0.3, 0.5])
+            }
+        )
+        .is_err());
+    }
+}
