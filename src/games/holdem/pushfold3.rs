@@ -131,26 +131,9 @@ pub struct Showdowns {
 /// The exact heads-up counts of two classes (class indices below 169) over every deal of
 /// their combinations and every board.
 pub fn pair_counts(a: u8, b: u8) -> PairCounts {
-    use super::classes::class_name;
-    use super::equity::{equity, Question};
-    let ranges = [a, b]
-        .iter()
-        .map(|&c| {
-            cardtables::Range::parse(&class_name(usize::from(c))).expect("a class name is a range")
-        })
-        .collect();
-    let question = Question {
-        ranges,
-        board: vec![],
-        dead: vec![],
-        std_error: 0.0,
-        max_trials: 0,
-        max_draws: 0,
-        seed: 0,
-        exact_budget: u64::MAX,
-    };
+    let question = super::threeway::classes_question(&[a, b]);
     // Two classes always leave a deal (even AA against AA) and 48 cards.
-    let answer = equity(&question).expect("two classes are always a valid question");
+    let answer = super::equity::equity(&question).expect("two classes are always a valid question");
     assert!(answer.exact, "two classes are enumerated exactly");
     let showdowns = answer.showdowns;
     let count = |share: f64| (share * showdowns as f64).round() as u64;

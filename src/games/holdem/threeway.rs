@@ -47,13 +47,14 @@ pub fn triples(classes: &[u8]) -> Vec<[u8; 3]> {
     out
 }
 
-/// The exact result of one triple of class indices (each below 169).
-pub fn solve(classes: [u8; 3]) -> TripleResult {
+/// The exact preflop question of some classes (indices below 169) all in against each
+/// other: every deal of their combos, every board.
+pub fn classes_question(classes: &[u8]) -> Question {
     let ranges = classes
         .iter()
         .map(|&c| Range::parse(&class_name(usize::from(c))).expect("a class name is a range"))
         .collect();
-    let question = Question {
+    Question {
         ranges,
         board: vec![],
         dead: vec![],
@@ -64,7 +65,12 @@ pub fn solve(classes: [u8; 3]) -> TripleResult {
         // At most 12³ deals in at least 72 groups of suit renamings, each a bounded number
         // of showdowns: always exact.
         exact_budget: u64::MAX,
-    };
+    }
+}
+
+/// The exact result of one triple of class indices (each below 169).
+pub fn solve(classes: [u8; 3]) -> TripleResult {
+    let question = classes_question(&classes);
     // Three classes always leave 46 cards and at least one holding each: the only
     // error is that no deal exists.
     let answer = match equity(&question) {
