@@ -33,7 +33,7 @@ use super::postflop::{
     RIVER_BOARDS_PER_UNIT,
 };
 use super::pushfold::{solve_stacks, PushFoldGame};
-use super::pushfold3;
+use super::pushfold3::{self, SolvedSpot};
 use super::rules::HoldemRules;
 use super::rules::{
     PostflopSettings, PushFold3Settings, PushFoldRules, PushFoldSettings, StackGrid,
@@ -1050,12 +1050,6 @@ pub enum ShowdownUnit {
     Pairs(Vec<pushfold3::PairCounts>),
 }
 
-/// One solved spot of `holdem.pushfold3`.
-pub struct Spot3 {
-    pub spot: pushfold3::Spot,
-    pub solution: pushfold3::Solution,
-}
-
 /// The `holdem.pushfold3` job: the exact three-way and heads-up showdowns of its classes,
 /// then the three-handed jam-or-fold equilibrium at every stack, chip EV and ICM.
 pub struct PushFold3Job {
@@ -1237,7 +1231,7 @@ impl Job for PushFold3Job {
                 if spot.payouts.is_some() { " (ICM)" } else { "" },
                 solution.exploitability
             );
-            solved.push(Spot3 { spot, solution });
+            solved.push(SolvedSpot { spot, solution });
         }
         progress.phase("building tables");
         let rules = self.settings.canonical_toml(&self.rules);

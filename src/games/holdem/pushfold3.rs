@@ -761,6 +761,12 @@ impl Solution {
     }
 }
 
+/// One solved spot: its stakes and its solution.
+pub struct SolvedSpot {
+    pub spot: Spot,
+    pub solution: Solution,
+}
+
 /// How to solve: when to stop, and decisions held fixed (the consistency check forces the
 /// button to fold).
 #[derive(Clone, Debug)]

@@ -5,13 +5,11 @@
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, parse_class, CLASSES};
-use super::job::{
-    HeadsUpJob, MultiwayJob, PreflopJob, PushFold3Job, PushFoldJob, Spot3, ThreeWayJob,
-};
+use super::job::{HeadsUpJob, MultiwayJob, PreflopJob, PushFold3Job, PushFoldJob, ThreeWayJob};
 use super::matchup::{ClassMatrix, MatchupResult, BOARDS};
 use super::postflop::{deals, Strength, FLOP, RUNOUTS, STREET_NAMES};
 use super::pushfold::{charted, intervals, range_share, Equilibrium, CHART_FREQUENCY};
-use super::pushfold3;
+use super::pushfold3::{self, SolvedSpot};
 use super::rules::PostflopSettings;
 use super::sampler::MAX_OPPONENTS;
 use super::sweep::DEALS_PER_COMBO;
@@ -1666,7 +1664,7 @@ impl PushFold3Job {
         &self,
         meta: &JobMeta,
         showdowns: &pushfold3::Showdowns,
-        spots: &[Spot3],
+        spots: &[SolvedSpot],
     ) -> anyhow::Result<Report> {
         use pushfold3::{Decision, SolveOptions};
         let classes = &self.settings.classes;
@@ -1726,7 +1724,7 @@ impl PushFold3Job {
         } else {
             vec!["chip_ev"]
         };
-        let by_model = |m: &str| -> Vec<&Spot3> {
+        let by_model = |m: &str| -> Vec<&SolvedSpot> {
             spots
                 .iter()
                 .filter(|s| batches::payoff_name(s) == m)
@@ -1757,7 +1755,7 @@ impl PushFold3Job {
         md.push_str("Each decision's range in % of the hands dealt to the seat.\n\n");
         md.push_str(&markdown_table(&columns, &rows));
         // Charts: per model and decision, the largest stack at which each class plays.
-        let threshold = |model: &[&Spot3], d: Decision, k: usize| -> String {
+        let threshold = |model: &[&SolvedSpot], d: Decision, k: usize| -> String {
             model
                 .iter()
                 .filter(|s| s.solution.strategy[d as usize][k] >= 0.5)

@@ -8,10 +8,9 @@ use arrow_array::RecordBatch;
 use cardtables::Card;
 
 use super::classes::{class_name, class_of, combos, CLASSES};
-use super::job::Spot3;
 use super::matchup::{ClassMatrix, MatchupResult};
 use super::pushfold::{charted, intervals, range_share, Equilibrium};
-use super::pushfold3::{Decision, BB, BTN, SB};
+use super::pushfold3::{Decision, SolvedSpot, BB, BTN, SB};
 use super::rules::StackGrid;
 use super::sweep::DEALS_PER_COMBO;
 use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS};
@@ -466,7 +465,7 @@ pub(super) fn threeway_payload(
 }
 
 /// The payoff model's name in the three-handed tables.
-pub(super) fn payoff_name(s: &Spot3) -> &'static str {
+pub(super) fn payoff_name(s: &SolvedSpot) -> &'static str {
     if s.spot.payouts.is_some() {
         "icm"
     } else {
@@ -476,8 +475,8 @@ pub(super) fn payoff_name(s: &Spot3) -> &'static str {
 
 /// `pushfold3.parquet`: per spot, decision and covered class, the frequency of pushing or
 /// calling, each action's EV where the decision is reached, and how often it is.
-pub(super) fn pushfold3_batch(classes: &[u8], spots: &[Spot3]) -> anyhow::Result<RecordBatch> {
-    let rows: Vec<(&Spot3, Decision, usize)> = spots
+pub(super) fn pushfold3_batch(classes: &[u8], spots: &[SolvedSpot]) -> anyhow::Result<RecordBatch> {
+    let rows: Vec<(&SolvedSpot, Decision, usize)> = spots
         .iter()
         .flat_map(|s| {
             Decision::ALL
@@ -518,7 +517,7 @@ pub(super) fn pushfold3_batch(classes: &[u8], spots: &[Spot3]) -> anyhow::Result
 
 /// The three-handed `summary.parquet`: per spot, each decision's range, each seat's
 /// value and best-response gain, the exploitability, and the solver's work.
-pub(super) fn pushfold3_summary_batch(spots: &[Spot3]) -> anyhow::Result<RecordBatch> {
+pub(super) fn pushfold3_summary_batch(spots: &[SolvedSpot]) -> anyhow::Result<RecordBatch> {
     let range = |d: Decision| spots.iter().map(move |s| 100.0 * s.solution.range(d));
     let value = |seat: usize| spots.iter().map(move |s| s.solution.values.value[seat]);
     let gain = |seat: usize| spots.iter().map(move |s| s.solution.gains[seat]);
