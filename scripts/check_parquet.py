@@ -68,7 +68,7 @@ def documented_schemas() -> dict:
     introduced by a heading `### KIND: FILE` followed by a `| column | type | ... |` table."""
     schemas, current = {}, None
     for line in DOCS.read_text(encoding="utf-8").splitlines():
-        heading = re.match(r"^### `([a-z_.]+)`: `([a-z_]+\.parquet)`", line)
+        heading = re.match(r"^### `([a-z0-9_.]+)`: `([a-z0-9_]+\.parquet)`", line)
         if heading:
             current = schemas.setdefault((heading.group(1), heading.group(2)), [])
             continue
@@ -137,6 +137,7 @@ def main() -> None:
             "headsup.parquet",
             "multiway.parquet",
             "pushfold.parquet",
+            "pushfold3.parquet",
             "threeway.parquet",
             "four_cards.parquet",
             "slots.parquet",
@@ -170,6 +171,8 @@ def main() -> None:
             check_holdem_pushfold(con, folder)
         elif kind == "holdem.threeway":
             check_holdem_threeway(con, folder)
+        elif kind == "holdem.pushfold3":
+            check_holdem_pushfold3(con, folder)
         elif kind == "holdem.postflop":
             check_holdem_postflop(con, folder)
         elif kind == "blackjack.strategy":
@@ -375,6 +378,40 @@ def class_index(name: str) -> int:
         return hi
     pairs = [(a, b) for a in range(13) for b in range(a + 1, 13)]
     return 13 + pairs.index((hi, lo)) + (78 if name[2] == "o" else 0)
+
+
+def check_holdem_pushfold3(con, folder: Path) -> None:
+    pf, su = (str(folder / f) for f in ("pushfold3.parquet", "summary.parquet"))
+    spots, classes, rows = one(
+        con, f"SELECT count(DISTINCT (stack_bb, payoff)), count(DISTINCT class), count(*) FROM '{pf}'"
+    )
+    (decisions,) = one(con, f"SELECT count(DISTINCT (seat, decision)) FROM '{pf}'")
+    if decisions != 6 or rows != spots * 6 * classes:
+        fail(f"{pf}: {rows} rows for {spots} spots, {decisions} decisions and {classes} classes")
+    # Frequencies are frequencies, the button faces its decision with every hand, and
+    # aces always push and call.
+    (bad,) = one(
+        con,
+        f"SELECT count(*) FROM '{pf}' WHERE frequency NOT BETWEEN 0 AND 1 OR p_faced NOT BETWEEN 0 AND 1 "
+        f"OR (decision = 'btn_push' AND p_faced <> 1) OR (class = 'AA' AND frequency <> 1) "
+        f"OR (p_faced > 0 AND (ev_act IS NULL OR ev_fold IS NULL))",
+    )
+    if bad:
+        fail(f"{pf}: {bad} rows with an impossible frequency or chance, or aces not always played")
+    (summary_rows,) = one(con, f"SELECT count(*) FROM '{su}'")
+    # The certificate: the gains add up to the exploitability, within the target; chip
+    # EV is zero-sum and ICM shares out the prize pool (the shipped payouts sum to 1).
+    (wrong,) = one(
+        con,
+        f"SELECT count(*) FROM '{su}' WHERE abs(gain_btn + gain_sb + gain_bb - exploitability) > 1e-12 "
+        f"OR payoff NOT IN ('chip_ev', 'icm') OR exploitability_bb > 1e-4 OR least(gain_btn, gain_sb, gain_bb) < 0 "
+        f"OR (payoff = 'chip_ev' AND abs(value_btn + value_sb + value_bb) > 1e-9) "
+        f"OR (payoff = 'icm' AND abs(value_btn + value_sb + value_bb - 1) > 1e-9) "
+        f"OR least(btn_push_share, sb_push_share, sb_call_share, bb_call_sb_share, bb_call_btn_share, bb_call_both_share) < 0 "
+        f"OR greatest(btn_push_share, sb_push_share, sb_call_share, bb_call_sb_share, bb_call_btn_share, bb_call_both_share) > 1",
+    )
+    if wrong or summary_rows != spots:
+        fail(f"{su}: {summary_rows} rows for {spots} spots, {wrong} with a broken certificate or value")
 
 
 def check_holdem_threeway(con, folder: Path) -> None:

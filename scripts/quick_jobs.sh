@@ -5,7 +5,7 @@
 # scripts/golden.sh run: the fast shipped jobs as they are, the long Monte Carlo jobs with
 # a loose standard error or few rounds, the niuniu bidding one-deck check on 500 tables per class
 # and niuniu at a full table on 200 deals per slot,
-# the blackjack grid on three shoes, blackjack count indices on 4 points per count, a counter on 3e6 rounds (two other players, wonging out below -1), push/fold with an ante on a 1 bb stack grid, the three-way job on 8 classes (120 triples), and the post-flop strength writing its preflop and flop tables only.
+# the blackjack grid on three shoes, blackjack count indices on 4 points per count, a counter on 3e6 rounds (two other players, wonging out below -1), push/fold with an ante on a 1 bb stack grid, the three-way job on 8 classes (120 triples), three-handed push/fold on the same 8 classes at 2 to 20 bb in steps of 2, and the post-flop strength writing its preflop and flop tables only.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
@@ -35,8 +35,11 @@ sed -e 's/^streets = .*/streets = ["preflop", "flop"]/' -e 's/^name = .*/name = 
   "$repo/jobs/holdem_postflop.toml" > "$dir/holdem_postflop_quick.toml"
 sed -e 's/^name = .*/name = "holdem_threeway_quick"/' "$repo/jobs/holdem_threeway.toml" > "$dir/holdem_threeway_quick.toml"
 printf '[threeway]\nclasses = ["AA", "KK", "QQ", "AKs", "AKo", "JTs", "T9s", "72o"]\n' >> "$dir/holdem_threeway_quick.toml"
+sed -e 's/^name = .*/name = "holdem_pushfold3_quick"/' -e 's/^stack_min = .*/stack_min = 2/' -e 's/^stack_max = .*/stack_max = 20/' \
+  -e 's/^stack_step = .*/stack_step = 2/' -e 's/^payouts = .*/&\nclasses = ["AA", "KK", "QQ", "AKs", "AKo", "JTs", "T9s", "72o"]/' \
+  "$repo/jobs/holdem_pushfold3.toml" > "$dir/holdem_pushfold3_quick.toml"
 for name in niuniu niuniu_bidding_quick niuniu_multiway_quick holdem_preflop holdem_headsup holdem_multiway_quick holdem_pushfold \
-  holdem_pushfold_ante_quick holdem_threeway_quick holdem_postflop_quick blackjack_6d_s17 \
+  holdem_pushfold_ante_quick holdem_threeway_quick holdem_pushfold3_quick holdem_postflop_quick blackjack_6d_s17 \
   blackjack_quick blackjack_indices_quick blackjack_counter_quick showhand_quick zhajinhua zhajinhua_a23_none zhajinhua_a23_second \
   zhajinhua_235 zhajinhua_caller_loses zhajinhua_multiway_quick; do
   echo "$dir/$name.toml"

@@ -51,6 +51,21 @@ pub fn combos(index: usize) -> u32 {
     }
 }
 
+/// Each class's combos as card masks (bit `id` for card `id`), by class index: the
+/// deals of several classes are the ways to pick one mask of each, pairwise disjoint.
+pub fn combo_masks() -> Vec<Vec<u64>> {
+    let mut masks = vec![Vec::new(); CLASSES];
+    for a in 0..52u8 {
+        for b in a + 1..52 {
+            if let (Some(x), Some(y)) = (cardtables::Card::from_id(a), cardtables::Card::from_id(b))
+            {
+                masks[class_of(x, y)].push((1u64 << a) | (1u64 << b));
+            }
+        }
+    }
+    masks
+}
+
 /// Class index of a name such as `AKs`, `qq`, `T9o`, or of two cards (`As Kd`).
 pub fn parse_class(text: &str) -> Option<usize> {
     cardtables::holdem::class_of_text(text).ok()

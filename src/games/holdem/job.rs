@@ -1064,6 +1064,17 @@ impl PushFold3Job {
     pub fn new(spec: &JobSpec) -> Result<PushFold3Job, JobError> {
         let rules = PushFoldRules::from_spec(spec)?;
         let settings = PushFold3Settings::from_spec(spec, &rules)?;
+        if let Some(path) = &settings.threeway {
+            if !path.is_file() {
+                return Err(spec.field_error(
+                    "pushfold3.threeway",
+                    format!(
+                        "{} is not a file: give the threeway.parquet a holdem.threeway job wrote (a path relative to the working directory), or leave the field out to compute the three-way counts",
+                        path.display()
+                    ),
+                ));
+            }
+        }
         let triples = threeway::triples(&settings.classes);
         let c = &settings.classes;
         let pairs = (0..c.len())
@@ -1077,8 +1088,12 @@ impl PushFold3Job {
         })
     }
 
+    /// Units of triples: none when the three-way counts are read from a table.
     fn triple_units(&self) -> usize {
-        self.triples.len().div_ceil(TRIPLES_PER_UNIT)
+        match self.settings.threeway {
+            Some(_) => 0,
+            None => self.triples.len().div_ceil(TRIPLES_PER_UNIT),
+        }
     }
 
     /// The triples or pairs of unit `index`.
@@ -1123,10 +1138,14 @@ impl Job for PushFold3Job {
         let g = &self.settings.grid;
         vec![
             format!(
-                "{} classes: {} triples and {} pairs of classes, each exact over every deal and board",
+                "{} classes: {} triples and {} pairs of classes, each exact over every deal and board{}",
                 self.settings.classes.len(),
                 self.triples.len(),
-                self.pairs.len()
+                self.pairs.len(),
+                match &self.settings.threeway {
+                    Some(path) => format!(" (the triples read from {})", path.display()),
+                    None => String::new(),
+                }
             ),
             format!(
                 "{} equal stacks from {} to {} big blinds in steps of {}, ante {}, chip EV{}; each solution's exploitability at most {:e} bb",
@@ -1145,7 +1164,10 @@ impl Job for PushFold3Job {
     }
 
     fn cpu_seconds(&self) -> Option<f64> {
-        Some(triples_cpu_seconds(&self.triples))
+        Some(match self.settings.threeway {
+            Some(_) => 0.0,
+            None => triples_cpu_seconds(&self.triples),
+        })
     }
 
     fn run_unit(&self, index: usize) -> ShowdownUnit {
@@ -1197,6 +1219,10 @@ impl Job for PushFold3Job {
         progress: &Progress,
     ) -> anyhow::Result<Outputs> {
         let (mut triples, mut pairs) = (vec![], vec![]);
+        if let Some(path) = &self.settings.threeway {
+            progress.phase("reading the three-way counts");
+            triples = batches::read_threeway(path, &self.triples)?;
+        }
         for unit in units {
             match unit {
                 ShowdownUnit::Triples(t) => triples.extend(t),

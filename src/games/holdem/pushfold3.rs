@@ -747,8 +747,8 @@ impl Solution {
         }
     }
 
-    /// The share of the hands dealt to the deciding seat that push or call at `d` (the
-    /// range in %, over 100).
+    /// The share of the hands dealt to the deciding seat that push or call at `d`: its
+    /// range, from 0 to 1.
     pub fn range(&self, d: Decision) -> f64 {
         // Every seat is dealt each class as often as the button is.
         let dealt = &self.values.reach[Decision::BtnPush as usize];
@@ -926,28 +926,41 @@ impl Game {
         // The start with its clear margins played purely is the first candidate.
         let mut best = self.certify(x.clone(), &opts.fixed, 0, 0);
         for _round in 0..24 {
+            // Chord steps: the Jacobian is formed at the round's start and again only
+            // when a step fails to halve the residual (each column costs a full
+            // evaluation, the step itself one).
+            let mut jac: Option<Vec<Vec<f64>>> = None;
+            let mut last = f64::INFINITY;
             for _ in 0..12 {
                 if mixed.is_empty() {
                     break;
                 }
                 let f = self.margins(&x, &mixed);
+                let norm = f.iter().map(|m| m * m).sum::<f64>().sqrt();
                 if f.iter().all(|m| m.abs() < 1e-15) {
                     break;
                 }
-                let h = 1e-7;
-                let mut jac = vec![vec![0.0; mixed.len()]; mixed.len()];
-                for (col, &(d, k)) in mixed.iter().enumerate() {
-                    let keep = x[d][k];
-                    // Step into the box.
-                    let step = if keep + h <= 1.0 { h } else { -h };
-                    x[d][k] = keep + step;
-                    let g = self.margins(&x, &mixed);
-                    x[d][k] = keep;
-                    for (row, (gi, fi)) in g.iter().zip(&f).enumerate() {
-                        jac[row][col] = (gi - fi) / step;
-                    }
+                if norm > 0.5 * last {
+                    jac = None;
                 }
-                let Some(step) = least_squares_step(&jac, &f) else {
+                last = norm;
+                let jac = jac.get_or_insert_with(|| {
+                    let h = 1e-7;
+                    let mut jac = vec![vec![0.0; mixed.len()]; mixed.len()];
+                    for (col, &(d, k)) in mixed.iter().enumerate() {
+                        let keep = x[d][k];
+                        // Step into the box.
+                        let step = if keep + h <= 1.0 { h } else { -h };
+                        x[d][k] = keep + step;
+                        let g = self.margins(&x, &mixed);
+                        x[d][k] = keep;
+                        for (row, (gi, fi)) in g.iter().zip(&f).enumerate() {
+                            jac[row][col] = (gi - fi) / step;
+                        }
+                    }
+                    jac
+                });
+                let Some(step) = least_squares_step(jac, &f) else {
                     break;
                 };
                 steps += 1;

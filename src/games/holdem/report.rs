@@ -1696,6 +1696,15 @@ impl PushFold3Job {
                 )
             }
         ));
+        if let Some(path) = &self.settings.threeway {
+            md.push_str(&format!(
+                "\nThe three-way counts were read from `{}`, a finished `holdem.threeway` table \
+                 (each triple's counts checked against its bounds, its deals against a direct \
+                 count, and its winner sets recovered exactly); the heads-up counts were \
+                 computed.\n",
+                path.display()
+            ));
+        }
         md.push_str(&holdem_conventions(&[
             "The game: the BTN pushes or folds; after a fold the SB pushes or folds and the BB \
              calls or folds; after a push the SB calls or folds, then the BB calls or folds \

@@ -174,6 +174,7 @@ struct PushFold3Section {
     stack_step: f64,
     target_exploitability: f64,
     payouts: Option<Vec<f64>>,
+    threeway: Option<String>,
 }
 
 impl Default for PushFold3Section {
@@ -185,6 +186,7 @@ impl Default for PushFold3Section {
             stack_step: 1.0,
             target_exploitability: 1e-4,
             payouts: None,
+            threeway: None,
         }
     }
 }
@@ -200,6 +202,10 @@ pub struct PushFold3Settings {
     pub target_exploitability: f64,
     /// The ICM payouts; `None`: chip EV only.
     pub payouts: Option<Vec<f64>>,
+    /// A finished `holdem.threeway` table (`threeway.parquet`) to read the three-way
+    /// counts from instead of computing them (hours with all 169 classes); `None`: the
+    /// job computes them.
+    pub threeway: Option<std::path::PathBuf>,
 }
 
 impl PushFold3Settings {
@@ -235,11 +241,22 @@ impl PushFold3Settings {
                 ));
             }
         }
+        let threeway = match s.threeway.as_deref() {
+            None => None,
+            Some(path) if path.trim().is_empty() => {
+                return Err(spec.field_error(
+                    "pushfold3.threeway",
+                    "an empty path: give a holdem.threeway job's threeway.parquet, or leave the field out to compute the three-way counts",
+                ))
+            }
+            Some(path) => Some(std::path::PathBuf::from(path)),
+        };
         Ok(PushFold3Settings {
             classes,
             grid,
             target_exploitability: s.target_exploitability,
             payouts: s.payouts,
+            threeway,
         })
     }
 

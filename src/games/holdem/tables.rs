@@ -4,6 +4,9 @@
 //! `summary.parquet` and runtime payload, the three-way `threeway.parquet` and runtime
 //! payload, and three-handed push/fold's `pushfold3.parquet` and `summary.parquet`.
 
+use std::path::Path;
+
+use anyhow::Context;
 use arrow_array::RecordBatch;
 use cardtables::Card;
 
@@ -515,21 +518,22 @@ pub(super) fn pushfold3_batch(classes: &[u8], spots: &[SolvedSpot]) -> anyhow::R
         .batch()
 }
 
-/// The three-handed `summary.parquet`: per spot, each decision's range, each seat's
+/// The three-handed `summary.parquet`: per spot, each decision's range (a share of the
+/// hands dealt), each seat's
 /// value and best-response gain, the exploitability, and the solver's work.
 pub(super) fn pushfold3_summary_batch(spots: &[SolvedSpot]) -> anyhow::Result<RecordBatch> {
-    let range = |d: Decision| spots.iter().map(move |s| 100.0 * s.solution.range(d));
+    let range = |d: Decision| spots.iter().map(move |s| s.solution.range(d));
     let value = |seat: usize| spots.iter().map(move |s| s.solution.values.value[seat]);
     let gain = |seat: usize| spots.iter().map(move |s| s.solution.gains[seat]);
     Columns::new()
         .f64("stack_bb", spots.iter().map(|s| s.spot.stack))
         .str("payoff", spots.iter().map(payoff_name))
-        .f64("btn_push_pct", range(Decision::BtnPush))
-        .f64("sb_push_pct", range(Decision::SbPush))
-        .f64("sb_call_pct", range(Decision::SbCall))
-        .f64("bb_call_sb_pct", range(Decision::BbCallSb))
-        .f64("bb_call_btn_pct", range(Decision::BbCallBtn))
-        .f64("bb_call_both_pct", range(Decision::BbCallBoth))
+        .f64("btn_push_share", range(Decision::BtnPush))
+        .f64("sb_push_share", range(Decision::SbPush))
+        .f64("sb_call_share", range(Decision::SbCall))
+        .f64("bb_call_sb_share", range(Decision::BbCallSb))
+        .f64("bb_call_btn_share", range(Decision::BbCallBtn))
+        .f64("bb_call_both_share", range(Decision::BbCallBoth))
         .f64("value_btn", value(BTN))
         .f64("value_sb", value(SB))
         .f64("value_bb", value(BB))
@@ -555,4 +559,178 @@ pub(super) fn pushfold3_summary_batch(spots: &[SolvedSpot]) -> anyhow::Result<Re
             spots.iter().map(|s| s.solution.newton_steps as u32),
         )
         .batch()
+}
+
+/// Most rows a `threeway.parquet` may hold: one per triple of the 169 classes.
+const THREEWAY_MAX_ROWS: i64 = 818_805;
+
+/// Largest `threeway.parquet` read back (the full table is about 40 MB).
+const THREEWAY_MAX_BYTES: u64 = 1 << 30;
+
+/// The results of `triples` (in their order) read back from a finished `holdem.threeway`
+/// job's `threeway.parquet`, each checked against the bounds of [`super::threeway::check`]
+/// and its deals against a direct count. A file that is not such a table, lacks a triple,
+/// holds one twice or holds impossible counts is an error naming the file and the row.
+pub(super) fn read_threeway(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<TripleResult>> {
+    let shown = path.display();
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    // The Parquet decoder panics on some damaged inputs: such a file is an error too.
+    let read = std::panic::catch_unwind(|| read_threeway_rows(path, triples));
+    std::panic::set_hook(hook);
+    read.unwrap_or_else(|_| {
+        Err(anyhow::anyhow!(
+            "the Parquet decoder failed on a damaged page"
+        ))
+    })
+    .with_context(|| format!("{shown}: not a usable holdem.threeway table"))
+}
+
+fn read_threeway_rows(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<TripleResult>> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, Int64Type};
+    use arrow_array::Array;
+    use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+    use parquet::arrow::ProjectionMask;
+
+    let file = std::fs::File::open(path)?;
+    let bytes = file.metadata()?.len();
+    anyhow::ensure!(
+        bytes <= THREEWAY_MAX_BYTES,
+        "{bytes} bytes, more than any three-way table ({THREEWAY_MAX_BYTES} at most)"
+    );
+    // The embedded Arrow schema is not needed (the columns' Parquet types suffice) and is
+    // not trusted.
+    let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+    let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)?;
+    let meta = builder.metadata().file_metadata();
+    let kind = meta
+        .key_value_metadata()
+        .and_then(|kv| kv.iter().find(|e| e.key == "pipeline.kind"))
+        .and_then(|e| e.value.clone());
+    anyhow::ensure!(
+        kind.as_deref() == Some("holdem.threeway"),
+        "written by a {} job, not holdem.threeway",
+        kind.as_deref().unwrap_or("unknown")
+    );
+    let rows = meta.num_rows();
+    anyhow::ensure!(
+        (0..=THREEWAY_MAX_ROWS).contains(&rows),
+        "{rows} rows, more than the {THREEWAY_MAX_ROWS} triples there are"
+    );
+    const COLUMNS: [&str; 13] = [
+        "class_a", "class_b", "class_c", "equity_a", "equity_b", "equity_c", "wins_a", "wins_b",
+        "wins_c", "ties_a", "ties_b", "ties_c", "combos",
+    ];
+    let mask = ProjectionMask::columns(builder.parquet_schema(), COLUMNS);
+    let reader = builder
+        .with_projection(mask)
+        .with_batch_size(8192)
+        .build()?;
+
+    // Where each wanted triple goes.
+    let mut slot = std::collections::HashMap::with_capacity(triples.len());
+    for (i, t) in triples.iter().enumerate() {
+        slot.insert(*t, i);
+    }
+    let mut found: Vec<Option<TripleResult>> = vec![None; triples.len()];
+    let masks = super::classes::combo_masks();
+    let mut row = 0usize;
+    for batch in reader {
+        let batch = batch?;
+        let column = |name: &str| {
+            batch
+                .column_by_name(name)
+                .ok_or_else(|| anyhow::anyhow!("no column {name:?}"))
+        };
+        let names = [column("class_a")?, column("class_b")?, column("class_c")?];
+        let names = names
+            .iter()
+            .map(|c| {
+                c.as_string_opt::<i32>()
+                    .ok_or_else(|| anyhow::anyhow!("class columns must be strings"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let int = |name: &str| -> anyhow::Result<_> {
+            column(name)?
+                .as_primitive_opt::<Int64Type>()
+                .ok_or_else(|| anyhow::anyhow!("column {name:?} must be 64-bit integers"))
+        };
+        let float = |name: &str| -> anyhow::Result<_> {
+            column(name)?
+                .as_primitive_opt::<Float64Type>()
+                .ok_or_else(|| anyhow::anyhow!("column {name:?} must be 64-bit floats"))
+        };
+        let wins = [int("wins_a")?, int("wins_b")?, int("wins_c")?];
+        let ties = [int("ties_a")?, int("ties_b")?, int("ties_c")?];
+        let equity = [float("equity_a")?, float("equity_b")?, float("equity_c")?];
+        let combos = int("combos")?;
+        for i in 0..batch.num_rows() {
+            let at = row + i + 1;
+            let class = |s: usize| -> anyhow::Result<u8> {
+                let text = if names[s].is_valid(i) {
+                    names[s].value(i)
+                } else {
+                    ""
+                };
+                cardtables::holdem::class_of_text(text)
+                    .map(|c| c as u8)
+                    .map_err(|_| anyhow::anyhow!("row {at}: {text:?} is not a class"))
+            };
+            let classes = [class(0)?, class(1)?, class(2)?];
+            let Some(&k) = slot.get(&classes) else {
+                continue;
+            };
+            let count = |a: &arrow_array::Int64Array| -> anyhow::Result<u64> {
+                u64::try_from(a.value(i)).map_err(|_| anyhow::anyhow!("row {at}: a negative count"))
+            };
+            let deals = u32::try_from(count(combos)?)
+                .map_err(|_| anyhow::anyhow!("row {at}: too many deals"))?;
+            let r = TripleResult {
+                classes,
+                deals,
+                wins: [count(wins[0])?, count(wins[1])?, count(wins[2])?],
+                ties: [count(ties[0])?, count(ties[1])?, count(ties[2])?],
+                equity: std::array::from_fn(|s| {
+                    if equity[s].is_valid(i) {
+                        equity[s].value(i)
+                    } else {
+                        0.0
+                    }
+                }),
+            };
+            super::threeway::check(classes, &r).map_err(|e| anyhow::anyhow!("row {at}: {e}"))?;
+            let direct = super::threeway::deals(&masks, classes);
+            anyhow::ensure!(
+                r.deals == direct,
+                "row {at}: {} deals for {}, which has {direct}",
+                r.deals,
+                triple_name(classes)
+            );
+            anyhow::ensure!(
+                found[k].is_none(),
+                "row {at}: {} a second time",
+                triple_name(classes)
+            );
+            found[k] = Some(r);
+        }
+        row += batch.num_rows();
+    }
+    found
+        .into_iter()
+        .zip(triples)
+        .map(|(r, &t)| {
+            r.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no row for {} (run holdem.threeway with every class this job deals)",
+                    triple_name(t)
+                )
+            })
+        })
+        .collect()
+}
+
+/// A triple of classes as text: `AA KK 72o`.
+fn triple_name(classes: [u8; 3]) -> String {
+    classes.map(|c| class_name(usize::from(c))).join(" ")
 }

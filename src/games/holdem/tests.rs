@@ -375,3 +375,110 @@ fn range_equity_from_the_table_equals_enumeration() {
         Err(cardtables::HeadsUpQueryError::NoMatchup)
     );
 }
+
+/// Writes `results` as a `holdem.threeway` job writes `threeway.parquet` (with `kind` as
+/// its job kind), returning the file's bytes.
+fn threeway_file(
+    path: &std::path::Path,
+    results: &[super::threeway::TripleResult],
+    kind: &str,
+) -> Vec<u8> {
+    use crate::sink::parquet::{write, ParquetOutput};
+    let output = ParquetOutput {
+        file: "threeway.parquet".into(),
+        batches: vec![super::tables::threeway_batch(results).unwrap()].into(),
+        plain_columns: vec![],
+    };
+    let meta = vec![("pipeline.kind".to_string(), kind.to_string())];
+    let (staged, _) = write(path, &output, &meta).unwrap();
+    staged.commit().unwrap();
+    std::fs::read(path).unwrap()
+}
+
+/// `holdem.pushfold3` reads from a finished `threeway.parquet` exactly the counts it would
+/// compute, and refuses a table of another job, a missing, doubled or impossible triple,
+/// and damaged bytes, with an error (never a panic).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves 20 triples exactly: run with --release"
+)]
+fn pushfold3_reads_the_threeway_counts_it_would_compute() {
+    use super::tables::read_threeway;
+    use super::threeway::{solve as solve_triple, triples};
+    let class = |n: &str| parse_class(n).unwrap() as u8;
+    let classes = [class("AA"), class("KK"), class("AKs"), class("72o")];
+    let wanted = triples(&classes);
+    let results: Vec<_> = wanted.iter().map(|&t| solve_triple(t)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("threeway.parquet");
+    let bytes = threeway_file(&path, &results, "holdem.threeway");
+    assert_eq!(read_threeway(&path, &wanted).unwrap(), results);
+    // A subset of the classes reads the subset of the triples, in its own order.
+    let few = triples(&[class("AA"), class("72o")]);
+    let got = read_threeway(&path, &few).unwrap();
+    assert_eq!(got.len(), 4);
+    for (r, t) in got.iter().zip(&few) {
+        assert_eq!(r.classes, *t);
+        assert_eq!(Some(r), results.iter().find(|x| x.classes == *t));
+    }
+
+    let refused = |results: &[super::threeway::TripleResult], kind: &str, words: &str| {
+        let p = dir.path().join("bad.parquet");
+        threeway_file(&p, results, kind);
+        let e = format!("{:#}", read_threeway(&p, &wanted).unwrap_err());
+        assert!(e.contains(words) && e.contains("bad.parquet"), "{e}");
+    };
+    refused(&results, "holdem.pushfold", "not holdem.threeway");
+    refused(&results[..19], "holdem.threeway", "no row for");
+    let mut twice = results.clone();
+    twice.push(results[7].clone());
+    refused(&twice, "holdem.threeway", "a second time");
+    let mut deals = results.clone();
+    deals[5].deals += 1;
+    refused(&deals, "holdem.threeway", "deals for");
+    let mut counts = results.clone();
+    counts[9].wins[0] = u64::from(counts[9].deals) * super::threeway::BOARDS + 1;
+    refused(&counts, "holdem.threeway", "out of bounds");
+    // Every truncation and scattered bit flips: an error or a reading, never a panic; a
+    // reading that passes the checks is still validated by the solver's exact counts.
+    let damaged = dir.path().join("damaged.parquet");
+    for cut in (0..bytes.len()).step_by(97) {
+        std::fs::write(&damaged, &bytes[..cut]).unwrap();
+        assert!(read_threeway(&damaged, &wanted).is_err(), "cut at {cut}");
+    }
+    let mut rng = rand_pcg::Pcg64::new(7, 11);
+    for _ in 0..300 {
+        use rand::RngExt;
+        let mut b = bytes.clone();
+        let at = rng.random_range(0..b.len());
+        b[at] ^= 1 << rng.random_range(0..8u32);
+        std::fs::write(&damaged, &b).unwrap();
+        let _ = read_threeway(&damaged, &wanted);
+    }
+}
+
+/// A `threeway` source that is empty or not a file is refused at its field and line.
+#[test]
+fn pushfold3_refuses_a_missing_threeway_table() {
+    use crate::job::JobSpec;
+    let job = |path: &str| {
+        let spec = JobSpec::parse(
+            "p.toml",
+            format!(
+                "[job]\nkind = \"holdem.pushfold3\"\nname = \"p\"\n\n[pushfold3]\nthreeway = {path:?}\n"
+            ),
+        )
+        .unwrap();
+        super::job::PushFold3Job::new(&spec).err().unwrap()
+    };
+    for (path, words) in [
+        ("", "an empty path"),
+        ("no/such/threeway.parquet", "is not a file"),
+    ] {
+        let e = job(path);
+        assert_eq!(e.field.as_deref(), Some("pushfold3.threeway"), "{e}");
+        assert_eq!(e.location.map(|l| l.0), Some(6), "{e}");
+        assert!(e.message.contains(words), "{e}");
+    }
+}

@@ -104,6 +104,19 @@ pub fn solve(classes: [u8; 3]) -> TripleResult {
     }
 }
 
+/// The deals of a triple of classes (each below 169): the triples of their combos, one
+/// from each, that share no card, counted directly from [`super::classes::combo_masks`].
+pub fn deals(masks: &[Vec<u64>], classes: [u8; 3]) -> u32 {
+    let [a, b, c] = classes.map(|k| &masks[usize::from(k)]);
+    let mut n = 0;
+    for &x in a {
+        for &y in b.iter().filter(|&&y| x & y == 0) {
+            n += c.iter().filter(|&&z| (x | y) & z == 0).count() as u32;
+        }
+    }
+    n
+}
+
 /// Checks a stored result against the triple it should hold and the bounds the outputs
 /// rely on.
 pub fn check(expected: [u8; 3], r: &TripleResult) -> Result<(), String> {
