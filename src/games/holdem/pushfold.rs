@@ -222,9 +222,10 @@ impl PushFoldGame {
         let (mut pairs, mut equity) = (vec![0.0; n], vec![0.0; n]);
         for a in 0..CLASSES {
             for b in 0..CLASSES {
-                let (deals, share) = showdowns.heads_up(a, b);
+                // Both already sums over the deals, as `new` keeps them.
+                let (deals, equity_sum) = showdowns.heads_up(a, b);
                 pairs[a * CLASSES + b] = deals;
-                equity[a * CLASSES + b] = deals * share;
+                equity[a * CLASSES + b] = equity_sum;
             }
         }
         PushFoldGame { pairs, equity }

@@ -94,12 +94,12 @@ fn class_cells_are_complementary_and_match_published_figures() {
     );
 }
 
-/// The push/fold game of the full deck: every matchup class solved (about 25 s of CPU,
-/// once for all the tests that need it).
-fn pushfold_game() -> &'static PushFoldGame {
+/// The heads-up class matrix of the full deck: every matchup class solved (about 25 s of
+/// CPU, once for all the tests that need it).
+fn class_matrix() -> &'static ClassMatrix {
     use rayon::prelude::*;
-    static GAME: std::sync::OnceLock<PushFoldGame> = std::sync::OnceLock::new();
-    GAME.get_or_init(|| {
+    static MATRIX: std::sync::OnceLock<ClassMatrix> = std::sync::OnceLock::new();
+    MATRIX.get_or_init(|| {
         let t = tables();
         let m = matchups(FULL_DECK);
         let results: Vec<MatchupResult> = m
@@ -108,8 +108,14 @@ fn pushfold_game() -> &'static PushFoldGame {
                 solve(t, two_cards(c.a), two_cards(c.b), scratch)
             })
             .collect();
-        PushFoldGame::new(&ClassMatrix::build(&m, &results))
+        ClassMatrix::build(&m, &results)
     })
+}
+
+/// The push/fold game of the full deck.
+fn pushfold_game() -> &'static PushFoldGame {
+    static GAME: std::sync::OnceLock<PushFoldGame> = std::sync::OnceLock::new();
+    GAME.get_or_init(|| PushFoldGame::new(class_matrix()))
 }
 
 /// Each player's strategy is a best response to the other's: a class played always
@@ -294,6 +300,64 @@ fn push_and_call_evs_equal_sums_over_every_opposing_combo() {
             let pairs: f64 = (0..CLASSES).map(|b| game.pairs(a, b)).sum();
             assert_eq!(pairs, f64::from(combos(a)) * 1225.0);
         }
+    }
+}
+
+/// The heads-up game that `holdem.pushfold3`'s report checks against, built from the pair
+/// counts its three-handed card data holds, is the game built from the class matrix: the
+/// same pairs, the same EVs and the same equilibrium.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "solves all 47,008 matchup classes: run with --release"
+)]
+fn the_heads_up_game_from_three_handed_pair_counts_is_the_class_matrix_game() {
+    use super::pushfold3::{PairCounts, Showdowns, TripleCounts};
+    let matrix = class_matrix();
+    let game = pushfold_game();
+    let mut pairs = Vec::new();
+    for b in 0..CLASSES {
+        for a in 0..=b {
+            let (ab, ba) = (a * CLASSES + b, b * CLASSES + a);
+            pairs.push(PairCounts {
+                showdowns: matrix.deals[ab],
+                wins: [matrix.wins[ab], matrix.wins[ba]],
+                ties: matrix.ties[ab],
+            });
+        }
+    }
+    // The triples play no part in the heads-up game: every one is left without a deal
+    // but the first (AA AA AA), given one deal that seat 0 always wins, so that the
+    // counts make a game.
+    let boards = super::threeway::BOARDS;
+    let triples: Vec<TripleCounts> = (0..CLASSES * (CLASSES + 1) * (CLASSES + 2) / 6)
+        .map(|i| TripleCounts {
+            deals: u32::from(i == 0),
+            wins: [if i == 0 { boards } else { 0 }, 0, 0],
+            ties: [0; 3],
+            sixtieths: [if i == 0 { 60 * boards } else { 0 }, 0, 0],
+        })
+        .collect();
+    let showdowns = Showdowns::new((0..CLASSES as u8).collect(), &triples, &pairs).unwrap();
+    let from_pairs = PushFoldGame::from_pairs(&showdowns);
+    for a in 0..CLASSES {
+        for b in 0..CLASSES {
+            assert_eq!(from_pairs.pairs(a, b), game.pairs(a, b));
+        }
+    }
+    for stack in [2.0, 10.0, 17.5] {
+        let s = Stakes { stack, ante: 0.0 };
+        let (want, got) = (game.solve(&s).unwrap(), from_pairs.solve(&s).unwrap());
+        let close = |x: &[f64], y: &[f64]| {
+            x.iter()
+                .zip(y)
+                .all(|(x, y)| (x - y).abs() <= 1e-12 || (x.is_nan() && y.is_nan()))
+        };
+        assert!(close(&want.push, &got.push), "pushes at {stack} bb");
+        assert!(close(&want.call, &got.call), "calls at {stack} bb");
+        assert!(close(&want.evaluation.ev_push, &got.evaluation.ev_push));
+        assert!(close(&want.evaluation.ev_call, &got.evaluation.ev_call));
+        assert!((want.evaluation.value - got.evaluation.value).abs() <= 1e-12);
     }
 }
 
