@@ -383,17 +383,19 @@ def class_index(name: str) -> int:
 def check_holdem_pushfold3(con, folder: Path) -> None:
     pf, su = (str(folder / f) for f in ("pushfold3.parquet", "summary.parquet"))
     spots, classes, rows = one(
-        con, f"SELECT count(DISTINCT (stack_bb, payoff)), count(DISTINCT class), count(*) FROM '{pf}'"
+        con, f"SELECT count(DISTINCT (btn_stack_bb, sb_stack_bb, bb_stack_bb, payoff)), count(DISTINCT class), "
+        f"count(*) FROM '{pf}'"
     )
     (decisions,) = one(con, f"SELECT count(DISTINCT (seat, decision)) FROM '{pf}'")
     if decisions != 6 or rows != spots * 6 * classes:
         fail(f"{pf}: {rows} rows for {spots} spots, {decisions} decisions and {classes} classes")
     # Frequencies are frequencies, the button faces its decision with every hand, and
-    # aces always push and call.
+    # aces always push and call where they can face the decision (one no deal reaches,
+    # as a third AA, has no EV and any frequency).
     (bad,) = one(
         con,
         f"SELECT count(*) FROM '{pf}' WHERE frequency NOT BETWEEN 0 AND 1 OR p_faced NOT BETWEEN 0 AND 1 "
-        f"OR (decision = 'btn_push' AND p_faced <> 1) OR (class = 'AA' AND frequency <> 1) "
+        f"OR (decision = 'btn_push' AND p_faced <> 1) OR (class = 'AA' AND frequency <> 1 AND p_faced > 0) "
         f"OR (p_faced > 0 AND (ev_act IS NULL OR ev_fold IS NULL))",
     )
     if bad:
@@ -452,9 +454,22 @@ def check_holdem_threeway(con, folder: Path) -> None:
         f"(class_b = class_c AND (wins_b <> wins_c OR ties_b <> ties_c "
         f"OR abs(equity_b - equity_c) > 1e-12)))",
     )
-    if bad or bad_impossible or unequal:
+    # The 13 orders of the three hands add up to the showdowns and give each seat's wins
+    # (alone on top) and ties (sharing the top).
+    top_a = "order_a_b_c + order_a_c_b + order_a_bc"
+    top_b = "order_b_a_c + order_b_c_a + order_b_ac"
+    top_c = "order_c_a_b + order_c_b_a + order_c_ab"
+    (orders,) = one(
+        con,
+        f"SELECT count(*) FROM '{path}' WHERE "
+        f"{top_a} + {top_b} + {top_c} + order_ab_c + order_ac_b + order_bc_a + order_abc <> showdowns "
+        f"OR {top_a} <> wins_a OR {top_b} <> wins_b OR {top_c} <> wins_c "
+        f"OR order_ab_c + order_ac_b + order_abc <> ties_a OR order_ab_c + order_bc_a + order_abc <> ties_b "
+        f"OR order_ac_b + order_bc_a + order_abc <> ties_c",
+    )
+    if bad or bad_impossible or unequal or orders:
         fail(f"{path}: {bad} bad possible rows, {bad_impossible} bad impossible rows, "
-             f"{unequal} rows whose equal classes differ")
+             f"{unequal} rows whose equal classes differ, {orders} rows whose orders disagree")
     print(f"check_parquet: ok: {folder} (holdem three-way, {len(triples)} triples of {k} classes, "
           f"{impossible} impossible)")
 

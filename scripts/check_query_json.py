@@ -96,6 +96,40 @@ agree("holdem AKs vs QQ", a,
       one_row(f"SELECT * FROM '{TABLES}/holdem_headsup/headsup.parquet' WHERE class_a = 'AKs' AND class_b = 'QQ'"),
       ["class_a", "class_b", "equity_a"])
 
+# Three-handed push/fold: one decision's row, every decision of a seat, and the summary.
+pf3 = f"{TABLES}/holdem_pushfold3_quick"
+for payoff, extra in [("chip_ev", []), ("icm", ["--payouts", "0.5,0.3,0.2"])]:
+    a = ask("pushfold", "AKo", "--stack", "11", "--players", "3", "--position", "sb", "--facing", "push", *extra,
+            "--table", f"{pf3}/pushfold3.bin")
+    assert a["btn_stack_bb"] == 10 and a["payoff"] == payoff and a["decision"] == "sb_call", a
+    stacks = ["btn_stack_bb", "sb_stack_bb", "bb_stack_bb"]
+    agree(f"pushfold3 AKo sb_call {payoff}", a,
+          one_row(f"SELECT * FROM '{pf3}/pushfold3.parquet' WHERE class = 'AKo' AND btn_stack_bb = 10 "
+                  "AND sb_stack_bb = 10 AND bb_stack_bb = 10 AND payoff = ? AND decision = 'sb_call'", payoff),
+          ["class", *stacks, "payoff", "seat", "decision", "frequency", "ev_act", "ev_fold", "p_faced"])
+    agree(f"pushfold3 summary {payoff}", a,
+          one_row(f"SELECT * FROM '{pf3}/summary.parquet' WHERE btn_stack_bb = 10 AND sb_stack_bb = 10 "
+                  "AND bb_stack_bb = 10 AND payoff = ?", payoff),
+          ["exploitability", "exploitability_bb", "value_btn", "value_sb", "value_bb"])
+    # A spot at unequal stacks, every decision of the small blind.
+    a = ask("pushfold", "AKs", "--stacks", "15,10,20", "--players", "3", "--position", "sb", *extra,
+            "--table", f"{pf3}/pushfold3.bin")
+    assert [a[s] for s in stacks] == [15, 10, 20] and len(a["decisions"]) == 2, a
+    for d in a["decisions"]:
+        agree(f"pushfold3 AKs 15/10/20 {d['decision']} {payoff}", {**d, "class": a["class"]},
+              one_row(f"SELECT * FROM '{pf3}/pushfold3.parquet' WHERE class = 'AKs' AND btn_stack_bb = 15 "
+                      "AND sb_stack_bb = 10 AND bb_stack_bb = 20 AND payoff = ? AND decision = ?",
+                      payoff, d["decision"]),
+              ["class", "decision", "frequency", "ev_act", "ev_fold", "p_faced"])
+    a = ask("pushfold", "T9s", "--stack", "4", "--players", "3", "--position", "bb", *extra,
+            "--table", f"{pf3}/pushfold3.bin")
+    assert [d["decision"] for d in a["decisions"]] == ["bb_call_sb", "bb_call_btn", "bb_call_both"], a
+    for d in a["decisions"]:
+        agree(f"pushfold3 T9s {d['decision']} {payoff}", {**d, "class": a["class"], "bb_stack_bb": a["bb_stack_bb"]},
+              one_row(f"SELECT * FROM '{pf3}/pushfold3.parquet' WHERE class = 'T9s' AND btn_stack_bb = 4 "
+                      "AND sb_stack_bb = 4 AND bb_stack_bb = 4 AND payoff = ? AND decision = ?", payoff, d["decision"]),
+              ["class", "bb_stack_bb", "decision", "frequency", "ev_act", "ev_fold", "p_faced"])
+
 # Hold'em strength on a board: the state's row by its index. The answer's `hole` and
 # `board` are the cards asked, the row's a representative of the state: asked again with
 # the representative, every field agrees.

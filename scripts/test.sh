@@ -133,6 +133,10 @@ expect "big blind facing a push: call 0.62 % of the time" \
   $bin query pushfold QJo --stack 20.05 --table "$out/tables/holdem_pushfold/pushfold.bin"
 expect "ante 0.125 bb" \
   $bin query pushfold "Ah 7c" --stack 10 --ante 0.125 --table "$out/tables/holdem_pushfold_ante_quick/pushfold.bin"
+expect "SB call (BTN pushed): never call; faced 23.3 % of the time; EV call -2.40403, fold -0.50000 bb" \
+  $bin query pushfold AKo --stack 10 --players 3 --position sb --facing push --table "$out/tables/holdem_pushfold3_quick/pushfold3.bin"
+expect "BB call (BTN pushed, SB called)" \
+  $bin query pushfold JTs --stack 11 --players 3 --position bb --payouts 0.5,0.3,0.2 --table "$out/tables/holdem_pushfold3_quick/pushfold3.bin"
 expect "raise to 140.34 (fold 54.6%, callers top 45.3852 %, equity 0.7731): EV +117.469 (the optimum over every raise up to the cap)" \
   $bin query zhajinhua "Ks Kh Qd" --pot 100 --call 20 --table "$out/tables/zhajinhua/zhajinhua.bin"
 expect "four_face     9/48 = 0.1875 (×20)" \

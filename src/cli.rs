@@ -237,16 +237,78 @@ pub struct PushFoldQuestion {
     pub hand: String,
     /// Effective stack in big blinds, `12` or `12bb` (answered at the table's grid stack
     /// at or below it).
-    #[arg(long, value_parser = positive_big_blinds, allow_negative_numbers = true)]
-    pub stack: f64,
+    #[arg(long, value_parser = positive_big_blinds, allow_negative_numbers = true, required_unless_present = "stacks")]
+    pub stack: Option<f64>,
     /// Ante per player in big blinds, `0.125` or `0.125bb`: the table must have been
     /// computed with it (default: 0 with tables/holdem_pushfold/pushfold.bin, else
     /// tables/holdem_pushfold_ante/pushfold.bin).
     #[arg(long, value_parser = big_blinds, allow_negative_numbers = true)]
     pub ante: Option<f64>,
-    /// The table to read.
+    /// The table to read (default: tables/holdem_pushfold/pushfold.bin, with an ante
+    /// tables/holdem_pushfold_ante/pushfold.bin, three-handed
+    /// tables/holdem_pushfold3/pushfold3.bin).
     #[arg(long)]
     pub table: Option<PathBuf>,
+    /// Players at the table: 2 (heads-up: small blind and big blind) or 3 (button, small
+    /// blind, big blind).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub players: u8,
+    /// Three-handed: the seat that decides, btn, sb or bb (default: every seat).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Three-handed: what the seat faces: none (everyone before it folded), push (the
+    /// small blind facing the button's push), sb-push or btn-push (the big blind facing
+    /// one push), push-call (the big blind facing a push and a call). Default: every
+    /// decision of the seat.
+    #[arg(long, requires = "position")]
+    pub facing: Option<String>,
+    /// Three-handed: unequal stacks, BTN,SB,BB in big blinds (`10,15,20`), instead of
+    /// --stack.
+    #[arg(long, value_parser = three_stacks, conflicts_with = "stack")]
+    pub stacks: Option<[f64; 3]>,
+    /// Three-handed: answer in ICM for these payouts (shares of the prize pool by place,
+    /// `0.5,0.3,0.2`; the table must have been computed with them); default chip EV.
+    #[arg(long, value_parser = payouts)]
+    pub payouts: Option<Payouts>,
+}
+
+/// ICM payouts as `--payouts` gives them (one flag value, a list).
+#[derive(Clone, Debug)]
+pub struct Payouts(pub Vec<f64>);
+
+/// Three stacks in big blinds, `10,15,20` (BTN, SB, BB).
+fn three_stacks(text: &str) -> Result<[f64; 3], String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [b, s, g] = parts[..] else {
+        return Err(format!(
+            "{text:?} is not three stacks: give BTN,SB,BB in big blinds, as 10,15,20"
+        ));
+    };
+    Ok([
+        positive_big_blinds(b)?,
+        positive_big_blinds(s)?,
+        positive_big_blinds(g)?,
+    ])
+}
+
+/// ICM payouts: 1 to 3 shares of the prize pool by place, decreasing, summing to at most 1.
+fn payouts(text: &str) -> Result<Payouts, String> {
+    let list = text
+        .split(',')
+        .map(|x| {
+            x.trim().parse::<f64>().map_err(|_| {
+                format!("{x:?} in {text:?} is not a number: give shares as 0.5,0.3,0.2")
+            })
+        })
+        .collect::<Result<Vec<f64>, String>>()?;
+    if list.len() > 3 {
+        return Err(format!(
+            "{text:?} pays {} places: three-handed pays at most 3",
+            list.len()
+        ));
+    }
+    crate::games::holdem::icm::validate_payouts(&list).map_err(|e| e.to_string())?;
+    Ok(Payouts(list))
 }
 
 /// A `pipeline query niuniu` question.

@@ -2512,3 +2512,190 @@ fn equity_answers_finite_figures_or_refuses_with_the_cause() {
         assert!(stderr(&out).contains("1 to 9"), "{n}: {}", stderr(&out));
     }
 }
+
+/// A tiny three-handed push/fold job: its runtime table answers `query pushfold
+/// --players 3`, and every question it cannot answer is a usage error that says why.
+#[test]
+fn three_handed_pushfold_job_and_query() {
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("pf3.toml");
+    std::fs::write(
+        &job,
+        "[job]\nkind = \"holdem.pushfold3\"\nname = \"pf3\"\n\n[pushfold3]\n\
+         stack_min = 4\nstack_max = 8\nstack_step = 4\npayouts = [0.6, 0.4]\n\
+         classes = [\"AA\", \"KK\", \"72o\"]\nspots = [[4, 6, 8]]\n",
+    )
+    .unwrap();
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        work.path().to_str().unwrap(),
+        "--quiet",
+    ]);
+    let table = work.path().join("tables/pf3/pushfold3.bin");
+    let ask = |args: &[&str]| {
+        let mut all = vec!["query", "pushfold"];
+        all.extend_from_slice(args);
+        all.extend(["--table", table.to_str().unwrap()]);
+        bin().args(&all).output().unwrap()
+    };
+    let text = |args: &[&str]| {
+        let out = ask(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // AA is always played; a stack between grid stacks is answered at the one below.
+    let all = text(&["AA", "--players", "3", "--stack", "7.5"]);
+    assert!(all.contains("stacks 4/4/4 (BTN/SB/BB)"), "{all}");
+    assert_eq!(all.matches("always").count(), 6, "{all}");
+    let sb = text(&[
+        "Ah Ad",
+        "--players",
+        "3",
+        "--stack",
+        "8",
+        "--position",
+        "sb",
+        "--facing",
+        "push",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(sb.trim()).unwrap();
+    assert_eq!(json["decision"], "sb_call");
+    assert_eq!(json["frequency"], 1.0);
+    assert_eq!(json["btn_stack_bb"], 8.0);
+    assert_eq!(json["payoff"], "chip_ev");
+    // A spot at unequal stacks, asked by its three stacks.
+    let side = text(&["AA", "--players", "3", "--stacks", "4,6,8", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(side.trim()).unwrap();
+    assert_eq!(json["sb_stack_bb"], 6.0);
+    assert_eq!(json["decisions"].as_array().map(Vec::len), Some(6));
+    let icm = text(&[
+        "KK",
+        "--players",
+        "3",
+        "--stack",
+        "4",
+        "--position",
+        "bb",
+        "--payouts",
+        "0.6,0.4",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(icm.trim()).unwrap();
+    assert_eq!(json["payoff"], "icm");
+    assert_eq!(json["decisions"].as_array().map(Vec::len), Some(3));
+    for (args, fragment) in [
+        (
+            vec!["AA", "--players", "3", "--stack", "3"],
+            "outside this table's equal stacks, 4 to 8 bb",
+        ),
+        (
+            vec!["AA", "--players", "3", "--stack", "9"],
+            "outside this table's equal stacks",
+        ),
+        (
+            vec!["QQ", "--players", "3", "--stack", "4"],
+            "does not cover class 2",
+        ),
+        (
+            vec![
+                "AA",
+                "--players",
+                "3",
+                "--stack",
+                "4",
+                "--position",
+                "bb",
+                "--facing",
+                "push",
+            ],
+            "sb-push",
+        ),
+        (
+            vec![
+                "AA",
+                "--players",
+                "3",
+                "--stack",
+                "4",
+                "--position",
+                "btn",
+                "--facing",
+                "push",
+            ],
+            "faces none",
+        ),
+        (
+            vec!["AA", "--players", "3", "--stack", "4", "--position", "co"],
+            "give btn, sb or bb",
+        ),
+        (
+            vec!["AA", "--players", "3", "--stacks", "4,8,6"],
+            "no spot with stacks 4/8/6",
+        ),
+        (
+            vec!["AA", "--players", "3", "--stacks", "4,6"],
+            "is not three stacks",
+        ),
+        (
+            vec![
+                "AA",
+                "--players",
+                "3",
+                "--stack",
+                "4",
+                "--payouts",
+                "0.5,0.3,0.2",
+            ],
+            "payouts are [0.6, 0.4]",
+        ),
+        (
+            vec![
+                "AA",
+                "--players",
+                "3",
+                "--stack",
+                "4",
+                "--payouts",
+                "0.3,0.6",
+            ],
+            "must not pay more",
+        ),
+        (
+            vec![
+                "AA",
+                "--players",
+                "3",
+                "--stack",
+                "4",
+                "--payouts",
+                "0.5,0.3,0.1,0.1",
+            ],
+            "at most 3",
+        ),
+        (vec!["AA", "--players", "4", "--stack", "4"], "2..=3"),
+        (
+            vec!["AA", "--stack", "4", "--position", "sb"],
+            "add --players 3",
+        ),
+        (
+            vec!["AA", "--players", "3", "--stack", "4", "--facing", "push"],
+            "--position",
+        ),
+        (
+            vec!["AA", "--players", "3", "--stack", "4", "--ante", "0.5"],
+            "ante of 0 bb",
+        ),
+    ] {
+        let out = ask(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(fragment),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -80,6 +80,8 @@ pub enum Game {
     HoldemStrength = 10,
     /// Hold'em three-way class equities.
     HoldemThreeWay = 11,
+    /// Hold'em three-handed push/fold equilibria.
+    HoldemPushFold3 = 12,
     /// Not a game: the pipeline's own checkpoints and shard parts, which reuse the
     /// container for its length and checksum checks.
     Pipeline = 0xFFFF,
@@ -100,6 +102,7 @@ impl Game {
             Game::BlackjackIndices,
             Game::HoldemStrength,
             Game::HoldemThreeWay,
+            Game::HoldemPushFold3,
             Game::Pipeline,
         ]
         .into_iter()
@@ -120,6 +123,7 @@ impl Game {
             Game::BlackjackIndices => "blackjack-indices",
             Game::HoldemStrength => "holdem-strength",
             Game::HoldemThreeWay => "holdem-threeway",
+            Game::HoldemPushFold3 => "holdem-pushfold3",
             Game::Pipeline => "pipeline-internal",
         }
     }

@@ -86,6 +86,17 @@
 //!   println!("AKs {:.4}, QQ {:.4}, JTs {:.4} over {} deals", r.equity_a, r.equity_b, r.equity_c, r.combos);
 //!   # Ok::<(), cardtables::Error>(())
 //!   ```
+//! - [`PushFold3`] (`tables/holdem_pushfold3/pushfold3.bin`, `holdem.pushfold3`): the
+//!   three-handed jam-or-fold equilibrium (button, small blind, big blind) at every spot
+//!   of the job, in chip EV and ICM.
+//!   ```no_run
+//!   use cardtables::pushfold3::Decision;
+//!   let table = cardtables::PushFold3::open("tables/holdem_pushfold3/pushfold3.bin")?;
+//!   let spot = table.equal_spot(10.0, None)?; // chip EV at 10 bb each
+//!   let play = table.play(spot, Decision::SbCall, "AKo")?;
+//!   println!("SB calls a push {:.0}% of the time", 100.0 * play.frequency);
+//!   # Ok::<(), cardtables::Error>(())
+//!   ```
 //! - [`Stud`] (`tables/showhand/stud.bin`, `stud.showhand`): five-card stud starting
 //!   hands against each other, per deck size.
 //!   ```no_run
@@ -133,6 +144,7 @@ pub mod indexer;
 pub mod niuniu;
 pub mod niuniu_bidding;
 pub mod pushfold;
+pub mod pushfold3;
 pub mod range;
 pub mod stud;
 pub mod zhajinhua;
@@ -148,6 +160,7 @@ pub use holdem_threeway::{HoldemThreeWay, ThreeWayQueryError, ThreeWayResult};
 pub use niuniu::Niuniu;
 pub use niuniu_bidding::NiuniuBidding;
 pub use pushfold::{PushFold, PushFoldQueryError};
+pub use pushfold3::{PushFold3, PushFold3QueryError};
 pub use range::{Range, RangeError};
 pub use stud::{Stud, StudQueryError};
 pub use zhajinhua::{QueryError as ZhajinhuaQueryError, Zhajinhua};
@@ -180,4 +193,6 @@ pub enum Error {
     Strength(#[from] StrengthQueryError),
     #[error(transparent)]
     ThreeWay(#[from] ThreeWayQueryError),
+    #[error(transparent)]
+    PushFold3(#[from] PushFold3QueryError),
 }

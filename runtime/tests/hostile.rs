@@ -9,8 +9,9 @@ use std::cell::Cell;
 use cardtables::blackjack::{self, BlackjackPayload, RuleSet};
 use cardtables::format::{self, Game, HEADER_LEN};
 use cardtables::holdem_threeway::ThreeWayPayload;
+use cardtables::pushfold3::{Decision, PushFold3Payload, DECISIONS};
 use cardtables::zhajinhua::{ZhajinhuaPayload, HANDS};
-use cardtables::{Blackjack, BlackjackIndices, HoldemThreeWay, Niuniu, Zhajinhua};
+use cardtables::{Blackjack, BlackjackIndices, HoldemThreeWay, Niuniu, PushFold3, Zhajinhua};
 
 /// Tracks the largest single allocation a thread makes while its `WATCH` is on (tests
 /// run on several threads at once, so the tracking is per thread).
@@ -199,7 +200,8 @@ fn load_all(bytes: &[u8]) -> usize {
         + usize::from(BlackjackIndices::from_bytes(bytes).is_ok())
         + usize::from(cardtables::NiuniuBidding::from_bytes(bytes).is_ok())
         + usize::from(cardtables::HoldemStrength::from_bytes(bytes).is_ok())
-        + usize::from(HoldemThreeWay::from_bytes(bytes).is_ok());
+        + usize::from(HoldemThreeWay::from_bytes(bytes).is_ok())
+        + usize::from(PushFold3::from_bytes(bytes).is_ok());
     WATCH.with(|w| w.set(false));
     let largest = LARGEST.with(|l| l.replace(0));
     assert!(
@@ -216,6 +218,75 @@ fn valid_file_loads() {
     assert_eq!(load_all(&blackjack_file()), 1);
     assert_eq!(load_all(&blackjack_indices_file()), 1);
     assert_eq!(load_all(&threeway_file()), 1);
+    assert_eq!(load_all(&pushfold3_file()), 1);
+}
+
+/// A small three-handed push/fold table: three classes, a chip-EV and an ICM spot at
+/// equal stacks and an ICM spot at unequal ones.
+fn pushfold3_file() -> Vec<u8> {
+    let classes = vec![0u8, 1, 168];
+    let spots = 3;
+    let cells = spots * DECISIONS * classes.len();
+    let payload = PushFold3Payload {
+        rules: "push/fold test".into(),
+        ante: 0.0,
+        classes,
+        payouts: vec![0.5, 0.3, 0.2],
+        stacks: vec![10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 15.0, 20.0],
+        icm: vec![0, 1, 1],
+        frequency: (0..cells).map(|i| (i % 5) as f64 / 4.0).collect(),
+        ev_act: (0..cells).map(|i| i as f64 / 10.0).collect(),
+        ev_fold: vec![-0.5; cells],
+        faced: (0..cells).map(|i| (i % 3) as f64 / 2.0).collect(),
+        value: vec![0.1; 3 * spots],
+        exploitability: vec![1e-7; spots],
+        bb_value: vec![1.0, 1.0 / 30.0, 1.0 / 45.0],
+    };
+    PushFold3::to_bytes(4, &payload).unwrap()
+}
+
+#[test]
+fn damaged_pushfold3_tables_never_panic_or_overallocate() {
+    let file = pushfold3_file();
+    let mut rng = Rng(13);
+    for cut in 0..file.len() {
+        let mut short = file[..cut].to_vec();
+        assert_eq!(load_all(&short), 0, "truncated to {cut}");
+        if cut > HEADER_LEN {
+            reseal(&mut short);
+            assert_eq!(load_all(&short), 0, "resealed at {cut}");
+        }
+    }
+    for _ in 0..1000 {
+        let mut bad = file.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = HEADER_LEN + rng.below(bad.len() - HEADER_LEN);
+            bad[at] ^= 1 << rng.below(8);
+        }
+        reseal(&mut bad);
+        // Whatever loads answers every question, in range or not, without panicking, and
+        // its frequencies lie in [0, 1].
+        if let Ok(table) = PushFold3::from_bytes(&bad) {
+            for stack in [0.0, 5.0, 10.0, 12.0, 15.0, f64::NAN, 1e300] {
+                let spots = [
+                    table.equal_spot(stack, None),
+                    table.equal_spot(stack, Some(&[0.5, 0.3, 0.2])),
+                    table.spot([10.0, stack, 20.0], Some(&[0.5, 0.3, 0.2])),
+                ];
+                for spot in spots.into_iter().flatten().chain([0, 2, 3, usize::MAX]) {
+                    for d in Decision::ALL {
+                        for class in [0usize, 1, 2, 168, 169, usize::MAX] {
+                            if let Ok(p) = table.play(spot, d, class) {
+                                assert!((0.0..=1.0).contains(&p.frequency), "{p:?}");
+                            }
+                        }
+                    }
+                    let _ = (table.value(spot), table.exploitability(spot));
+                }
+            }
+        }
+        load_all(&bad);
+    }
 }
 
 #[test]

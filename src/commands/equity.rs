@@ -66,6 +66,7 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
                 showdowns: r.matchups * u64::from(t.boards()),
                 draws: 0,
                 stopped_at_draw_limit: false,
+                outcomes: vec![],
             }
         }
         _ => {
@@ -181,6 +182,7 @@ mod tests {
             showdowns: 1,
             draws: 1,
             stopped_at_draw_limit: false,
+            outcomes: vec![],
         };
         let lines = table_lines(&[huge, "QQ".into()], &answer);
         assert_eq!(lines.len(), 3);

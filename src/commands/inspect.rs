@@ -345,6 +345,28 @@ fn contents(game: cardtables::format::Game, bytes: &[u8]) -> anyhow::Result<Cont
                 Some(table.rules().to_string()),
             )
         }
+        Game::HoldemPushFold3 => {
+            let table = cardtables::PushFold3::from_bytes(bytes)?;
+            let icm = (0..table.spots())
+                .filter(|&s| table.spot_stakes(s).is_some_and(|(_, icm)| icm))
+                .count();
+            (
+                vec![
+                    ("classes", table.classes().len().to_string()),
+                    (
+                        "spots",
+                        format!(
+                            "{} ({} chip EV, {icm} ICM)",
+                            table.spots(),
+                            table.spots() - icm
+                        ),
+                    ),
+                    ("ante", format!("{} bb", table.ante())),
+                    ("payouts", format!("{:?}", table.payouts())),
+                ],
+                Some(table.rules().to_string()),
+            )
+        }
         Game::Pipeline => (
             vec![("holds", "a pipeline checkpoint or shard part".to_string())],
             None,

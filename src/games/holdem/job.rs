@@ -1108,20 +1108,25 @@ impl PushFold3Job {
         }
     }
 
-    /// The spots: every stack in chip EV, then (with payouts) every stack in ICM.
+    /// The spots: every equal stack of the grid and then every listed spot at unequal
+    /// stacks in chip EV, then (with payouts) the same in ICM.
     fn spots(&self) -> Vec<pushfold3::Spot> {
         let models = std::iter::once(None).chain(self.settings.payouts.clone().map(Some));
+        let stacks: Vec<[f64; 3]> = self
+            .settings
+            .grid
+            .stacks()
+            .into_iter()
+            .map(|s| [s; 3])
+            .chain(self.settings.spots.iter().copied())
+            .collect();
         models
             .flat_map(|payouts| {
-                self.settings
-                    .grid
-                    .stacks()
-                    .into_iter()
-                    .map(move |stack| pushfold3::Spot {
-                        stack,
-                        ante: self.rules.ante,
-                        payouts: payouts.clone(),
-                    })
+                stacks.iter().map(move |&stacks| pushfold3::Spot {
+                    stacks,
+                    ante: self.rules.ante,
+                    payouts: payouts.clone(),
+                })
             })
             .collect()
     }
@@ -1148,11 +1153,15 @@ impl Job for PushFold3Job {
                 }
             ),
             format!(
-                "{} equal stacks from {} to {} big blinds in steps of {}, ante {}, chip EV{}; each solution's exploitability at most {:e} bb",
+                "{} equal stacks from {} to {} big blinds in steps of {}{}, ante {}, chip EV{}; each solution's exploitability at most {:e} bb",
                 g.count,
                 g.label(g.stack(0)),
                 g.label(g.stack(g.count - 1)),
                 g.step,
+                match self.settings.spots.len() {
+                    0 => String::new(),
+                    k => format!(" and {k} spots at unequal stacks"),
+                },
                 self.rules.ante,
                 match &self.settings.payouts {
                     Some(p) => format!(" and ICM for payouts {p:?}"),
@@ -1221,7 +1230,7 @@ impl Job for PushFold3Job {
         let (mut triples, mut pairs) = (vec![], vec![]);
         if let Some(path) = &self.settings.threeway {
             progress.phase("reading the three-way counts");
-            triples = batches::read_threeway(path, &self.triples)?;
+            triples = batches::read_threeway(path, &self.triples, !self.settings.spots.is_empty())?;
         }
         for unit in units {
             match unit {
@@ -1246,14 +1255,18 @@ impl Job for PushFold3Job {
         let count = spots.len();
         let mut solved = Vec::with_capacity(count);
         for (i, spot) in spots.into_iter().enumerate() {
-            progress.phase(&format!("solving spot {} of {count}", i + 1));
+            progress.phase(&format!(
+                "solving spot {} of {count} ({} bb)",
+                i + 1,
+                spot.stacks.map(|s| s.to_string()).join("/")
+            ));
             let game = pushfold3::Game::new(&showdowns, spot.clone())?;
             let target = self.settings.target_exploitability * spot.bb_value();
             let solution = game.solve(&pushfold3::SolveOptions::new(target));
             anyhow::ensure!(
                 solution.exploitability <= target,
                 "the equilibrium at {} bb{} is exploitable by {:e}, above the target {target:e}",
-                spot.stack,
+                spot.stacks.map(|s| s.to_string()).join("/"),
                 if spot.payouts.is_some() { " (ICM)" } else { "" },
                 solution.exploitability
             );
@@ -1262,6 +1275,15 @@ impl Job for PushFold3Job {
         progress.phase("building tables");
         let rules = self.settings.canonical_toml(&self.rules);
         let classes = &self.settings.classes;
+        let payload = batches::pushfold3_payload(
+            &rules,
+            self.rules.ante,
+            classes,
+            self.settings.payouts.as_deref(),
+            &solved,
+        );
+        let table = cardtables::PushFold3::to_bytes(crate::sink::rules_hash(&rules), &payload)?;
+        let entries = (payload.frequency.len()) as u64;
         Ok(Outputs {
             later: None,
             parquet: vec![
@@ -1276,7 +1298,11 @@ impl Job for PushFold3Job {
                     plain_columns: vec!["exploitability"],
                 },
             ],
-            tables: vec![],
+            tables: vec![BinaryOutput {
+                file: "pushfold3.bin".into(),
+                bytes: table,
+                entries,
+            }],
             report: self.report(meta, &showdowns, &solved)?,
             rules,
         })

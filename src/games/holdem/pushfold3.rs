@@ -1,21 +1,24 @@
 //! Three-handed push/fold (`holdem.pushfold3`): the jam-or-fold equilibrium of the
-//! button (BTN), small blind (SB) and big blind (BB) at equal stacks, in chip EV or in
-//! prize equity by ICM.
+//! button (BTN), small blind (SB) and big blind (BB), at equal or unequal stacks, in chip
+//! EV or in prize equity by ICM.
 //!
-//! **The game.** Each player starts with the stack `S` (big blinds, before posting) and
-//! posts an ante `a`; the SB posts 0.5 and the BB 1 besides. Every bet is all-in: the BTN
-//! pushes or folds; after a fold the SB pushes or folds, and the BB calls or folds; after
-//! a push the SB calls or folds, and then the BB calls or folds facing one push (the SB
-//! folded) or a push and a call. That is six decisions ([`Decision`]), each a frequency
-//! per starting-hand class. Hands that reach a showdown run out the whole board; at equal
-//! stacks every all-in player commits `S` and there is no side pot.
+//! **The game.** Each player starts with a stack (big blinds, before posting) and posts
+//! an ante `a`; the SB posts 0.5 and the BB 1 besides. Every push and call is all-in: the
+//! BTN pushes or folds; after a fold the SB pushes or folds, and the BB calls or folds;
+//! after a push the SB calls or folds, and then the BB calls or folds facing one push (the
+//! SB folded) or a push and a call. That is six decisions ([`Decision`]), each a
+//! frequency per starting-hand class. Hands that reach a showdown run out the whole board.
+//! A player all in puts in its stack, or the largest stack it faces there if that is
+//! smaller; where the stacks differ the pot splits into a main pot and a side pot, each
+//! won by the best hand among the players who put that much in.
 //!
 //! **Cards.** A deal is an ordered triple of disjoint 2-card hands, all equally likely.
 //! How often the three seats hold the classes (t, s, b) is the number of disjoint combo
 //! triples, exactly, so a fold carries its card removal into what the next player faces.
 //! At a three-way showdown each player's chance of each result (winning alone, splitting
 //! with one or both others) is exact over every deal of the triple and every board
-//! ([`super::threeway`]). At a two-way showdown after a fold the result is the two
+//! ([`super::threeway`]); with a side pot, the chance of each order the three hands
+//! finish in. At a two-way showdown after a fold the result is the two
 //! classes' exact heads-up result over every board of the 48 cards left: the folded
 //! player's cards are not removed from the deck the board comes from (their class is,
 //! from the deal). This is our choice; with it, a button that never pushes leaves the
@@ -23,7 +26,8 @@
 //!
 //! **Payoffs.** Chip EV: each player's net chips in big blinds. ICM: each player's prize
 //! equity ([`super::icm`], Malmuth–Harville) of the stacks after the hand, for a payout
-//! list; players who bust in the same hand started equal and share the places left.
+//! list; players who bust in the same hand finish in the order of their starting stacks
+//! (equal ones share the places left).
 //!
 //! **The solution and its certificate.** The strategies are found by CFR+ (regret
 //! matching with regrets floored at 0, linearly weighted average), then polished: the
@@ -43,70 +47,8 @@ use rayon::prelude::*;
 
 use super::icm;
 
-/// Seats in the order they act: button, small blind, big blind.
-pub const SEATS: usize = 3;
-pub const BTN: usize = 0;
-pub const SB: usize = 1;
-pub const BB: usize = 2;
-
-/// The six decisions: one frequency per class each (push or call against fold).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// The button pushes (first in).
-    BtnPush = 0,
-    /// The small blind pushes after the button folds.
-    SbPush = 1,
-    /// The small blind calls the button's push.
-    SbCall = 2,
-    /// The big blind calls the small blind's push (the button folded).
-    BbCallSb = 3,
-    /// The big blind calls the button's push (the small blind folded).
-    BbCallBtn = 4,
-    /// The big blind calls the button's push and the small blind's call.
-    BbCallBoth = 5,
-}
-
-pub const DECISIONS: usize = 6;
-
-impl Decision {
-    pub const ALL: [Decision; DECISIONS] = [
-        Decision::BtnPush,
-        Decision::SbPush,
-        Decision::SbCall,
-        Decision::BbCallSb,
-        Decision::BbCallBtn,
-        Decision::BbCallBoth,
-    ];
-
-    /// The seat that decides.
-    pub fn seat(self) -> usize {
-        [BTN, SB, SB, BB, BB, BB][self as usize]
-    }
-
-    /// The name in tables and queries.
-    pub fn name(self) -> &'static str {
-        [
-            "btn_push",
-            "sb_push",
-            "sb_call",
-            "bb_call_sb",
-            "bb_call_btn",
-            "bb_call_both",
-        ][self as usize]
-    }
-
-    /// The seat's name and what it faces, for reports.
-    pub fn describe(self) -> &'static str {
-        [
-            "BTN push (first in)",
-            "SB push (BTN folded)",
-            "SB call (BTN pushed)",
-            "BB call (SB pushed, BTN folded)",
-            "BB call (BTN pushed, SB folded)",
-            "BB call (BTN pushed, SB called)",
-        ][self as usize]
-    }
-}
+// Seats and decisions are the runtime table's (one meaning for both).
+pub use cardtables::pushfold3::{Decision, BB, BTN, DECISIONS, SB, SEATS};
 
 /// The three sets of winners at a three-way showdown, seats in increasing class order:
 /// one alone, two splitting, all three splitting.
@@ -123,6 +65,10 @@ pub struct Showdowns {
     /// The chance of each [`TOP_SETS`] winner set per unordered triple, seats in
     /// increasing class order (all 0 where no deal exists).
     top: Vec<[f64; 7]>,
+    /// The chance of each weak order of the three hands ([`super::threeway::ORDERS`]) per
+    /// unordered triple, as `top`; `None` where the counts were read from a table that
+    /// has no order counts (then only equal stacks can be solved).
+    orders: Option<Vec<[f64; 13]>>,
     /// `[a · n + b]`: chance that a wins, the two split, b wins, heads-up over every
     /// board of the 48 cards left.
     pair: Vec<[f64; 3]>,
@@ -164,7 +110,7 @@ impl PairCounts {
 }
 
 /// Why the showdown data cannot make a game.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum GameError {
     #[error("{0} triples given for {1} classes, expected {2}")]
     Triples(usize, usize, usize),
@@ -180,6 +126,8 @@ pub enum GameError {
     Stack(f64, f64),
     #[error("ante {0} bb: it must be finite and at least 0")]
     Ante(f64),
+    #[error("stacks {0:?} differ, and side pots need the three-way order counts, which these counts lack")]
+    NoOrders([f64; 3]),
     #[error(transparent)]
     Icm(#[from] icm::IcmError),
 }
@@ -191,6 +139,8 @@ pub struct TripleCounts {
     pub ties: [u64; 3],
     /// Each seat's equity in 60ths of a pot, summed over the showdowns.
     pub sixtieths: [u64; 3],
+    /// Showdowns per weak order of the three hands, where known.
+    pub orders: Option<[u64; 13]>,
 }
 
 /// One unordered pair's heads-up counts over every board of 48 cards.
@@ -211,6 +161,7 @@ impl TripleCounts {
             wins: r.wins,
             ties: r.ties,
             sixtieths: r.equity.map(|e| (e * 60.0 * showdowns).round() as u64),
+            orders: r.orders,
         }
     }
 
@@ -259,6 +210,28 @@ impl TripleCounts {
     }
 }
 
+/// The chance of each weak order from its counts, checked against the winner sets' chances
+/// (each set's chance is the sum of the orders that put that set on top); `None` if they
+/// disagree or do not add up to the showdowns.
+fn order_shares(counts: &[u64; 13], top: &[f64; 7], deals: u32, boards: u64) -> Option<[f64; 13]> {
+    use super::threeway::{order_winners, ORDERS};
+    let showdowns = u64::from(deals) * boards;
+    if counts.iter().try_fold(0u64, |a, &c| a.checked_add(c)) != Some(showdowns) {
+        return None;
+    }
+    if deals == 0 {
+        return Some([0.0; 13]);
+    }
+    let mut by_set = [0u64; 7];
+    for (order, &c) in ORDERS.iter().zip(counts) {
+        let winners: Vec<usize> = order_winners(order).collect();
+        let set = TOP_SETS.iter().position(|w| *w == winners.as_slice())?;
+        by_set[set] += c;
+    }
+    let shares = by_set.map(|c| c as f64 / showdowns as f64);
+    (shares == *top).then(|| counts.map(|c| c as f64 / showdowns as f64))
+}
+
 impl Showdowns {
     /// The game's card data from the triples (in [`super::threeway::triples`] order) and
     /// the unordered pairs (`a ≤ b` positions, `b` major: `C(b + 1, 2) + a`).
@@ -280,11 +253,17 @@ impl Showdowns {
         }
         let boards = super::threeway::BOARDS;
         let mut top = Vec::with_capacity(triples.len());
+        let mut orders = triples
+            .iter()
+            .all(|t| t.orders.is_some())
+            .then(|| Vec::with_capacity(triples.len()));
         for (t, (i, j, k)) in triples.iter().zip(Self::positions(n)) {
-            top.push(
-                t.top_sets(boards)
-                    .ok_or(GameError::Counts([classes[i], classes[j], classes[k]]))?,
-            );
+            let bad = GameError::Counts([classes[i], classes[j], classes[k]]);
+            let sets = t.top_sets(boards).ok_or(bad.clone())?;
+            if let (Some(list), Some(counts)) = (&mut orders, t.orders) {
+                list.push(order_shares(&counts, &sets, t.deals, boards).ok_or(bad)?);
+            }
+            top.push(sets);
         }
         let mut pair = vec![[0.0; 3]; n * n];
         let mut pair_counts = vec![[0; 3]; n * n];
@@ -313,6 +292,7 @@ impl Showdowns {
             classes,
             deals: triples.iter().map(|t| t.deals).collect(),
             top,
+            orders,
             pair,
             pair_counts,
         })
@@ -351,20 +331,43 @@ impl Showdowns {
 /// The stakes of one spot and how chips are valued.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spot {
-    /// Every player's stack before posting, in big blinds.
-    pub stack: f64,
+    /// Each seat's stack before posting (BTN, SB, BB), in big blinds.
+    pub stacks: [f64; 3],
     pub ante: f64,
     /// `None`: chip EV; else ICM for these payouts (shares of the prize pool by place).
     pub payouts: Option<Vec<f64>>,
 }
 
 impl Spot {
+    /// A spot where every seat starts with `stack`.
+    pub fn equal(stack: f64, ante: f64, payouts: Option<Vec<f64>>) -> Spot {
+        Spot {
+            stacks: [stack; 3],
+            ante,
+            payouts,
+        }
+    }
+
+    /// The stack every seat starts with, if they are equal.
+    pub fn equal_stack(&self) -> Option<f64> {
+        let [a, b, c] = self.stacks;
+        (a == b && b == c).then_some(a)
+    }
+
+    /// The chips in play.
+    fn chips(&self) -> f64 {
+        match self.equal_stack() {
+            Some(s) => 3.0 * s,
+            None => self.stacks.iter().sum(),
+        }
+    }
+
     /// What a big blind is worth in the payoffs' unit: 1 in chip EV; in ICM the prize
     /// pool paid per chip on the table, the scale of the tolerances.
     pub fn bb_value(&self) -> f64 {
         match &self.payouts {
             None => 1.0,
-            Some(p) => p.iter().sum::<f64>() / (3.0 * self.stack),
+            Some(p) => p.iter().sum::<f64>() / self.chips(),
         }
     }
 
@@ -373,33 +376,94 @@ impl Spot {
         [self.ante, 0.5 + self.ante, 1.0 + self.ante]
     }
 
-    /// Each seat's payoff when the players put in `committed` and `winners` share the
-    /// pot: net chips (bb) or prize equity.
-    fn payoff(&self, committed: [f64; 3], winners: &[usize]) -> Result<[f64; 3], GameError> {
-        let pot: f64 = committed.iter().sum();
-        let stacks: [f64; 3] = std::array::from_fn(|i| {
-            let share = if winners.contains(&i) {
-                pot / winners.len() as f64
+    /// What each of the seats in `showdown` puts in when they are all in against each
+    /// other: its stack, or the largest other stack there if that is smaller (the rest
+    /// is not called). Folded seats keep what they posted.
+    fn all_in(&self, showdown: &[usize]) -> [f64; 3] {
+        let mut committed = self.posted();
+        for &i in showdown {
+            let cover = showdown
+                .iter()
+                .filter(|&&j| j != i)
+                .map(|&j| self.stacks[j])
+                .fold(0.0, f64::max);
+            committed[i] = if showdown.len() == 1 {
+                self.stacks[i]
             } else {
-                0.0
+                self.stacks[i].min(cover)
             };
-            self.stack - committed[i] + share
-        });
+        }
+        committed
+    }
+
+    /// Each seat's payoff when the players put in `committed` and the seats at showdown
+    /// finish in `places` (0 the best hand, equal hands equal places; `None` for a seat
+    /// that folded): each pot, from the main pot up, goes to the best hand among the
+    /// seats that put in that much, split among equals. Net chips (bb) or prize equity;
+    /// in ICM, players who bust in the same hand finish in the order of their starting
+    /// stacks (equal stacks share those places).
+    fn payoff(&self, committed: [f64; 3], places: [Option<u8>; 3]) -> Result<[f64; 3], GameError> {
+        let mut levels: Vec<f64> = (0..3)
+            .filter(|&i| places[i].is_some())
+            .map(|i| committed[i])
+            .collect();
+        levels.sort_by(f64::total_cmp);
+        levels.dedup();
+        let mut won = [0.0; 3];
+        let mut below = 0.0f64;
+        for (k, &level) in levels.iter().enumerate() {
+            // This pot: what each seat put in above the pot below it, up to this level
+            // (the top pot takes all the rest, dead money included).
+            let top = k + 1 == levels.len();
+            let pot: f64 = committed
+                .iter()
+                .map(|&c| if top { c } else { c.min(level) } - below.min(c))
+                .sum();
+            let eligible = || (0..3).filter(|&i| places[i].is_some() && committed[i] >= level);
+            let best = eligible().filter_map(|i| places[i]).min();
+            let winners: Vec<usize> = eligible().filter(|&i| places[i] == best).collect();
+            for &w in &winners {
+                won[w] += pot / winners.len() as f64;
+            }
+            below = level;
+        }
+        let stacks: [f64; 3] = std::array::from_fn(|i| self.stacks[i] - committed[i] + won[i]);
         Ok(match &self.payouts {
-            None => stacks.map(|f| f - self.stack),
+            None => std::array::from_fn(|i| stacks[i] - self.stacks[i]),
             Some(p) => {
                 let e = icm::equities(&stacks, p)?;
-                [e[0], e[1], e[2]]
+                let mut e = [e[0], e[1], e[2]];
+                let busted: Vec<usize> = (0..3).filter(|&i| stacks[i] == 0.0).collect();
+                if let [x, y] = busted[..] {
+                    // The survivor is first; the larger starting stack of the two takes
+                    // second, the other third (equal ones share, as ICM gives them).
+                    let pay = |place: usize| p.get(place).copied().unwrap_or(0.0);
+                    match self.stacks[x].total_cmp(&self.stacks[y]) {
+                        std::cmp::Ordering::Greater => (e[x], e[y]) = (pay(1), pay(2)),
+                        std::cmp::Ordering::Less => (e[x], e[y]) = (pay(2), pay(1)),
+                        std::cmp::Ordering::Equal => {}
+                    }
+                }
+                e
             }
         })
     }
-}
 
-/// A terminal of the betting: who put in what and who shows down.
-struct Terminal {
-    committed: [f64; 3],
-    /// The seats at showdown, in seat order; one seat: it takes the pot.
-    showdown: Vec<usize>,
+    /// [`Spot::payoff`] when the seats in `winners` hold the best hand and every other
+    /// seat at the showdown `showdown` a worse one.
+    fn payoff_top(
+        &self,
+        committed: [f64; 3],
+        showdown: &[usize],
+        winners: &[usize],
+    ) -> Result<[f64; 3], GameError> {
+        let places = std::array::from_fn(|i| {
+            showdown
+                .contains(&i)
+                .then_some(u8::from(!winners.contains(&i)))
+        });
+        self.payoff(committed, places)
+    }
 }
 
 /// The payoffs of one spot, per terminal of the betting.
@@ -427,55 +491,58 @@ impl Payoffs {
         if !spot.ante.is_finite() || spot.ante < 0.0 {
             return Err(GameError::Ante(spot.ante));
         }
-        if !spot.stack.is_finite() || spot.stack < 1.0 + spot.ante {
-            return Err(GameError::Stack(spot.stack, 1.0 + spot.ante));
+        if let Some(&bad) = spot
+            .stacks
+            .iter()
+            .find(|s| !s.is_finite() || **s < 1.0 + spot.ante)
+        {
+            return Err(GameError::Stack(bad, 1.0 + spot.ante));
         }
         let n = game.len();
-        let s = spot.stack;
         let post = spot.posted();
-        let terminal = |t: &Terminal| -> Result<Vec<[f64; 3]>, GameError> {
-            // Payoffs for each possible winner set: the single seat, or the showdown's.
-            match t.showdown.len() {
-                1 => Ok(vec![spot.payoff(t.committed, &t.showdown)?]),
+        // Payoffs for each possible set of best hands: the single seat, or the showdown's.
+        let terminal = |showdown: &[usize]| -> Result<Vec<[f64; 3]>, GameError> {
+            let committed = spot.all_in(showdown);
+            match showdown.len() {
+                1 => Ok(vec![spot.payoff_top(committed, showdown, showdown)?]),
                 2 => {
-                    let (x, y) = (t.showdown[0], t.showdown[1]);
+                    let (x, y) = (showdown[0], showdown[1]);
                     Ok(vec![
-                        spot.payoff(t.committed, &[x])?,
-                        spot.payoff(t.committed, &[x, y])?,
-                        spot.payoff(t.committed, &[y])?,
+                        spot.payoff_top(committed, showdown, &[x])?,
+                        spot.payoff_top(committed, showdown, &[x, y])?,
+                        spot.payoff_top(committed, showdown, &[y])?,
                     ])
                 }
                 _ => TOP_SETS
                     .iter()
-                    .map(|w| spot.payoff(t.committed, w))
+                    .map(|w| spot.payoff_top(committed, showdown, w))
                     .collect(),
             }
         };
-        let single = |committed: [f64; 3], winner: usize| {
-            terminal(&Terminal {
-                committed,
-                showdown: vec![winner],
-            })
-            .map(|v| v[0])
+        let ff = spot.payoff_top(post, &[BB], &[BB])?;
+        let fpf = terminal(&[SB])?[0];
+        let pff = terminal(&[BTN])?[0];
+        let heads_up = |x: usize, y: usize| -> Result<Vec<[f64; 3]>, GameError> {
+            let outcomes = terminal(&[x, y])?;
+            Ok(game.pair.iter().map(|p| mix(p, &outcomes)).collect())
         };
-        let ff = single(post, BB)?;
-        let fpf = single([post[0], s, post[2]], SB)?;
-        let pff = single([s, post[1], post[2]], BTN)?;
-        let heads_up =
-            |committed: [f64; 3], x: usize, y: usize| -> Result<Vec<[f64; 3]>, GameError> {
-                let outcomes = terminal(&Terminal {
-                    committed,
-                    showdown: vec![x, y],
-                })?;
-                Ok(game.pair.iter().map(|p| mix(p, &outcomes)).collect())
-            };
-        let sb_bb = heads_up([post[0], s, s], SB, BB)?;
-        let btn_bb = heads_up([s, post[1], s], BTN, BB)?;
-        let btn_sb = heads_up([s, s, post[2]], BTN, SB)?;
-        let outcomes3 = terminal(&Terminal {
-            committed: [s; 3],
-            showdown: vec![BTN, SB, BB],
-        })?;
+        let sb_bb = heads_up(SB, BB)?;
+        let btn_bb = heads_up(BTN, BB)?;
+        let btn_sb = heads_up(BTN, SB)?;
+        // At equal stacks the set of best hands decides everything; with side pots the
+        // whole order of the three hands does.
+        let equal = spot.equal_stack().is_some();
+        let orders = match (&game.orders, equal) {
+            (_, true) => None,
+            (Some(o), false) => Some(o),
+            (None, false) => return Err(GameError::NoOrders(spot.stacks)),
+        };
+        let outcomes3 = terminal(&[BTN, SB, BB])?;
+        let all_in3 = spot.all_in(&[BTN, SB, BB]);
+        let by_order: Vec<[f64; 3]> = super::threeway::ORDERS
+            .iter()
+            .map(|o| spot.payoff(all_in3, o.map(Some)))
+            .collect::<Result<_, _>>()?;
         let total: f64 = {
             let mut sum = 0.0;
             for t in 0..n {
@@ -503,21 +570,44 @@ impl Payoffs {
                         Showdowns::triple_index(seats[order[0]], seats[order[1]], seats[order[2]]);
                     let at = (t * n + u) * n + v;
                     weight[at] = f64::from(game.deals[id]) / total;
-                    // The stored winner sets name sorted positions; map them to seats.
-                    let stored = &game.top[id];
                     let mut value = [0.0; 3];
-                    for (set, &p) in TOP_SETS.iter().zip(stored) {
-                        if p == 0.0 {
-                            continue;
+                    match orders {
+                        None => {
+                            // The stored winner sets name sorted positions; map them to seats.
+                            for (set, &p) in TOP_SETS.iter().zip(&game.top[id]) {
+                                if p == 0.0 {
+                                    continue;
+                                }
+                                let mut seats_won: Vec<usize> =
+                                    set.iter().map(|&k| order[k]).collect();
+                                seats_won.sort_unstable();
+                                let k = TOP_SETS
+                                    .iter()
+                                    .position(|w| *w == seats_won.as_slice())
+                                    .expect("a set of seats is a top set");
+                                for (v, o) in value.iter_mut().zip(outcomes3[k]) {
+                                    *v += p * o;
+                                }
+                            }
                         }
-                        let mut seats_won: Vec<usize> = set.iter().map(|&k| order[k]).collect();
-                        seats_won.sort_unstable();
-                        let k = TOP_SETS
-                            .iter()
-                            .position(|w| *w == seats_won.as_slice())
-                            .expect("a set of seats is a top set");
-                        for (v, o) in value.iter_mut().zip(outcomes3[k]) {
-                            *v += p * o;
+                        Some(orders) => {
+                            // The stored orders give sorted positions' places; map to seats.
+                            for (stored, &p) in super::threeway::ORDERS.iter().zip(&orders[id]) {
+                                if p == 0.0 {
+                                    continue;
+                                }
+                                let mut places = [0u8; 3];
+                                for (k, &seat) in order.iter().enumerate() {
+                                    places[seat] = stored[k];
+                                }
+                                let j = super::threeway::ORDERS
+                                    .iter()
+                                    .position(|o| *o == places)
+                                    .expect("a weak order of seats is an order");
+                                for (v, o) in value.iter_mut().zip(by_order[j]) {
+                                    *v += p * o;
+                                }
+                            }
                         }
                     }
                     three[at] = value;
@@ -1154,11 +1244,7 @@ mod tests {
         let game = showdowns(&names);
         let n = game.len();
         let (stack, ante) = (7.5, 0.25);
-        let spot = Spot {
-            stack,
-            ante,
-            payouts: None,
-        };
+        let spot = Spot::equal(stack, ante, None);
         let g = Game::new(&game, spot).unwrap();
         // Arbitrary frequencies per decision and class.
         let x: Strategy = std::array::from_fn(|d| {
@@ -1269,6 +1355,212 @@ mod tests {
         let _ = positions(&game, &names);
     }
 
+    /// Side pots and busting order by hand: BTN 10, SB 15, BB 20 all in.
+    #[test]
+    fn side_pots_and_busts_pay_as_written() {
+        let chips = Spot {
+            stacks: [10.0, 15.0, 20.0],
+            ante: 0.0,
+            payouts: None,
+        };
+        let all = chips.all_in(&[BTN, SB, BB]);
+        assert_eq!(all, [10.0, 15.0, 15.0]);
+        let at = |spot: &Spot, places: [u8; 3]| spot.payoff(all, places.map(Some)).unwrap();
+        // The BTN's best hand takes the main pot (30), the SB's the side pot (10).
+        assert_eq!(at(&chips, [0, 1, 2]), [20.0, -5.0, -15.0]);
+        // The BB's takes both.
+        assert_eq!(at(&chips, [1, 2, 0]), [-10.0, -15.0, 25.0]);
+        // The BTN and SB split the main pot, and the SB takes the side pot.
+        assert_eq!(at(&chips, [0, 0, 1]), [5.0, 10.0, -15.0]);
+        // Heads-up the smaller stack is called; the third seat's post is dead.
+        assert_eq!(chips.all_in(&[SB, BB]), [0.0, 15.0, 15.0]);
+        assert_eq!(chips.all_in(&[BTN]), [10.0, 0.5, 1.0]);
+        // ICM: the BB busts both; the SB started larger, so it finishes second.
+        let icm = Spot {
+            payouts: Some(vec![0.5, 0.3, 0.2]),
+            ..chips.clone()
+        };
+        let e = at(&icm, [1, 2, 0]);
+        assert_eq!(e, [0.2, 0.3, 0.5]);
+        let e = at(&icm, [2, 1, 0]);
+        assert_eq!(e, [0.2, 0.3, 0.5]);
+        // Equal starting stacks that bust together share the places.
+        let equal = Spot::equal(10.0, 0.0, Some(vec![0.5, 0.3, 0.2]));
+        let e = equal.payoff([10.0; 3], [1, 2, 0].map(Some)).unwrap();
+        assert_eq!(e, [0.25, 0.25, 0.5]);
+    }
+
+    /// At unequal stacks (BTN 10, SB 15, BB 20: all three in make a main pot of 30 and a
+    /// side pot of 10 between the blinds) every decision's EVs against a count over every
+    /// deal: each deal's order of the three hands from its own exact enumeration, the pots
+    /// written out by hand.
+    #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "thousands of exact deals: run with --release"
+    )]
+    fn side_pots_agree_with_a_count_over_every_deal() {
+        use crate::games::holdem::classes::class_of;
+        use crate::games::holdem::equity::{equity, Question};
+        use cardtables::{Card, Range};
+        let names = ["AA", "KK", "AKs"];
+        let game = showdowns(&names);
+        let n = game.len();
+        let a = 0.25;
+        let spot = Spot {
+            stacks: [10.0, 15.0, 20.0],
+            ante: a,
+            payouts: None,
+        };
+        let g = Game::new(&game, spot).unwrap();
+        let x: Strategy = std::array::from_fn(|d| {
+            (0..n)
+                .map(|k| ((d * 5 + k * 3) % 7) as f64 / 6.0 * 0.9 + 0.05)
+                .collect()
+        });
+        let v = g.values(&x);
+        let combos: Vec<(usize, [Card; 2])> = (0..52u8)
+            .flat_map(|a| (a + 1..52).map(move |b| (a, b)))
+            .filter_map(|(a, b)| {
+                let (p, q) = (Card::from_id(a).unwrap(), Card::from_id(b).unwrap());
+                let c = class_of(p, q) as u8;
+                game.classes
+                    .iter()
+                    .position(|&x| x == c)
+                    .map(|k| (k, [p, q]))
+            })
+            .collect();
+        let hu = |a: usize, b: usize| {
+            let (deals, equity) = game.heads_up(a, b);
+            equity / deals
+        };
+        // One deal's chance of each order of the three hands, seats BTN, SB, BB.
+        let orders = |hands: [[Card; 2]; 3]| -> Vec<([u8; 3], f64)> {
+            let q = Question {
+                ranges: hands
+                    .iter()
+                    .map(|h| Range::parse(&format!("{}{}", h[0], h[1])).unwrap())
+                    .collect(),
+                board: vec![],
+                dead: vec![],
+                std_error: 0.0,
+                max_trials: 0,
+                max_draws: 0,
+                seed: 0,
+                exact_budget: u64::MAX,
+            };
+            let answer = equity(&q).unwrap();
+            assert!(answer.exact);
+            answer
+                .outcomes
+                .iter()
+                .enumerate()
+                .filter(|(_, &p)| p > 0.0)
+                .map(|(code, &p)| {
+                    (
+                        threeway::ORDERS[threeway::order_of_outcome(code).unwrap()],
+                        p,
+                    )
+                })
+                .collect()
+        };
+        // Net chips of each seat all in three ways: the main pot of 30 to the best hand of
+        // all, the side pot of 10 to the better blind.
+        let three = |places: [u8; 3]| -> [f64; 3] {
+            let best = |seats: &[usize]| -> Vec<usize> {
+                let top = seats.iter().map(|&s| places[s]).min().unwrap();
+                seats
+                    .iter()
+                    .copied()
+                    .filter(|&s| places[s] == top)
+                    .collect()
+            };
+            let main = best(&[0, 1, 2]);
+            let side = best(&[1, 2]);
+            std::array::from_fn(|s| {
+                let mut won = 0.0;
+                if main.contains(&s) {
+                    won += 30.0 / main.len() as f64;
+                }
+                if side.contains(&s) {
+                    won += 10.0 / side.len() as f64;
+                }
+                won - [10.0, 15.0, 15.0][s]
+            })
+        };
+        let mut sums = vec![[0.0f64; 3]; DECISIONS * n];
+        let mut add = |d: usize, k: usize, w: f64, act: f64, fold: f64| {
+            let e = &mut sums[d * n + k];
+            e[0] += w * act;
+            e[1] += w * fold;
+            e[2] += w;
+        };
+        for &(t, ht) in &combos {
+            for &(sb, hs) in &combos {
+                for &(b, hb) in &combos {
+                    let cards = [ht[0], ht[1], hs[0], hs[1], hb[0], hb[1]];
+                    if (1..6).any(|i| cards[..i].contains(&cards[i])) {
+                        continue;
+                    }
+                    let e3 = orders([ht, hs, hb]).iter().fold([0.0; 3], |acc, (o, p)| {
+                        let net = three(*o);
+                        std::array::from_fn(|s| acc[s] + p * net[s])
+                    });
+                    let (pb, ps, cs, c1, c2, c3) =
+                        (x[0][t], x[1][sb], x[2][sb], x[3][b], x[4][b], x[5][b]);
+                    // Heads-up all in: the smaller stack is called, the third seat's post
+                    // is dead money.
+                    let u_tb = hu(t, b) * (20.0 + 0.5 + a) - 10.0;
+                    let u_ts = hu(t, sb) * (20.0 + 1.0 + a) - 10.0;
+                    let push = (1.0 - cs) * ((1.0 - c2) * (1.5 + 2.0 * a) + c2 * u_tb)
+                        + cs * ((1.0 - c3) * u_ts + c3 * e3[0]);
+                    add(0, t, 1.0, push, -a);
+                    let sb_push =
+                        (1.0 - c1) * (1.0 + 2.0 * a) + c1 * (hu(sb, b) * (30.0 + a) - 15.0);
+                    add(1, sb, 1.0 - pb, sb_push, -(0.5 + a));
+                    let sb_call = (1.0 - c3) * (hu(sb, t) * (20.0 + 1.0 + a) - 10.0) + c3 * e3[1];
+                    add(2, sb, pb, sb_call, -(0.5 + a));
+                    let fold = -(1.0 + a);
+                    add(3, b, (1.0 - pb) * ps, hu(b, sb) * (30.0 + a) - 15.0, fold);
+                    add(
+                        4,
+                        b,
+                        pb * (1.0 - cs),
+                        hu(b, t) * (20.0 + 0.5 + a) - 10.0,
+                        fold,
+                    );
+                    add(5, b, pb * cs, e3[2], fold);
+                }
+            }
+        }
+        for d in Decision::ALL {
+            for k in 0..n {
+                let [act, fold, w] = sums[d as usize * n + k];
+                let (ea, ef) = v.ev(d, k);
+                assert!(
+                    (ea - act / w).abs() < 1e-9,
+                    "{} {k}: {ea} vs {}",
+                    d.name(),
+                    act / w
+                );
+                assert!(
+                    (ef - fold / w).abs() < 1e-12,
+                    "{} {k}: {ef} vs {}",
+                    d.name(),
+                    fold / w
+                );
+            }
+        }
+        assert!(v.value.iter().sum::<f64>().abs() < 1e-12);
+        // Without the order counts, unequal stacks are refused.
+        let mut blind = game.clone();
+        blind.orders = None;
+        assert!(matches!(
+            Game::new(&blind, g.spot.clone()),
+            Err(GameError::NoOrders(_))
+        ));
+    }
+
     /// The polish's Jacobian, built from the deals of one class at a time, equals the
     /// change in the whole game's margins when that one frequency moves from 0 to 1, and
     /// the margins are affine in it (the midpoint gives the mean), chip EV and ICM.
@@ -1278,15 +1570,7 @@ mod tests {
         let game = showdowns(&names);
         let n = game.len();
         for payouts in [None, Some(vec![0.5, 0.3, 0.2])] {
-            let g = Game::new(
-                &game,
-                Spot {
-                    stack: 9.0,
-                    ante: 0.1,
-                    payouts,
-                },
-            )
-            .unwrap();
+            let g = Game::new(&game, Spot::equal(9.0, 0.1, payouts)).unwrap();
             let x: Strategy = std::array::from_fn(|d| {
                 (0..n)
                     .map(|k| ((d * 5 + k * 7) % 6) as f64 / 5.0 * 0.8 + 0.1)
@@ -1331,11 +1615,7 @@ mod tests {
         let game = showdowns(&["AA", "KK", "QQ", "AKs", "AKo", "JTs", "T9s", "72o"]);
         for payouts in [None, Some(vec![0.5, 0.3, 0.2])] {
             for stack in [2.0, 5.0, 10.0, 20.0] {
-                let spot = Spot {
-                    stack,
-                    ante: 0.0,
-                    payouts: payouts.clone(),
-                };
+                let spot = Spot::equal(stack, 0.0, payouts.clone());
                 let target = 1e-4 * spot.bb_value();
                 let g = Game::new(&game, spot).unwrap();
                 let sol = g.solve(&SolveOptions::new(target));
@@ -1362,20 +1642,64 @@ mod tests {
         }
     }
 
+    /// The runtime table answers every decision of every spot with the solution's
+    /// frequency, EVs and chance, found by its stacks and payoff.
+    #[test]
+    fn the_runtime_table_answers_the_solution() {
+        let game = showdowns(&["AA", "KK", "72o"]);
+        let payouts = vec![0.6, 0.4];
+        let solved: Vec<SolvedSpot> = [(3.0, None), (6.0, None), (3.0, Some(payouts.clone()))]
+            .into_iter()
+            .map(|(stack, payouts)| {
+                let spot = Spot::equal(stack, 0.0, payouts);
+                let target = 1e-6 * spot.bb_value();
+                let solution = Game::new(&game, spot.clone())
+                    .unwrap()
+                    .solve(&SolveOptions::new(target));
+                SolvedSpot { spot, solution }
+            })
+            .collect();
+        let payload = super::super::tables::pushfold3_payload(
+            "test",
+            0.0,
+            &game.classes,
+            Some(&payouts),
+            &solved,
+        );
+        let table = cardtables::PushFold3::from_bytes(
+            cardtables::PushFold3::to_bytes(1, &payload).unwrap(),
+        )
+        .unwrap();
+        // Between grid stacks: the one at or below.
+        assert_eq!(table.equal_spot(5.5, None), Ok(0));
+        for (i, s) in solved.iter().enumerate() {
+            let asked = s.spot.payouts.as_deref();
+            assert_eq!(table.equal_spot(s.spot.stacks[0], asked), Ok(i));
+            assert_eq!(table.spot(s.spot.stacks, asked), Ok(i));
+            assert_eq!(table.value(i), Some(s.solution.values.value));
+            assert_eq!(
+                table.exploitability(i),
+                Some((s.solution.exploitability, s.spot.bb_value()))
+            );
+            for d in Decision::ALL {
+                for (k, &c) in game.classes.iter().enumerate() {
+                    let play = table.play(i, d, usize::from(c)).unwrap();
+                    let (act, fold) = s.solution.values.ev(d, k);
+                    assert_eq!(play.frequency, s.solution.strategy[d as usize][k]);
+                    assert_eq!(play.faced, s.solution.faced(d, k));
+                    assert_eq!(play.ev, act.is_finite().then_some(act));
+                    assert_eq!(play.ev_fold, fold.is_finite().then_some(fold));
+                }
+            }
+        }
+    }
+
     /// A strategy that is not an equilibrium is certified as exploitable: pushing every
     /// hand from the button while the blinds call only AA is beaten.
     #[test]
     fn a_bad_strategy_is_exploitable() {
         let game = showdowns(&["AA", "KK", "72o"]);
-        let g = Game::new(
-            &game,
-            Spot {
-                stack: 10.0,
-                ante: 0.0,
-                payouts: None,
-            },
-        )
-        .unwrap();
+        let g = Game::new(&game, Spot::equal(10.0, 0.0, None)).unwrap();
         let aa = positions(&game, &["AA"])[0];
         let x: Strategy = std::array::from_fn(|d| {
             (0..3)
@@ -1401,6 +1725,7 @@ mod tests {
                 60 * 300_000 + 30 * 754,
                 60 * 70_000,
             ],
+            orders: None,
         };
         assert!(good.top_sets(1_370_754).is_some());
         let mut bad = TripleCounts { ..good };
@@ -1424,24 +1749,8 @@ mod tests {
     fn bad_spots_are_refused() {
         let game = showdowns(&["AA", "KK", "72o"]);
         for (stack, ante) in [(0.9, 0.0), (1.2, 0.5), (f64::NAN, 0.0), (5.0, -1.0)] {
-            assert!(Game::new(
-                &game,
-                Spot {
-                    stack,
-                    ante,
-                    payouts: None
-                }
-            )
-            .is_err());
+            assert!(Game::new(&game, Spot::equal(stack, ante, None)).is_err());
         }
-        assert!(Game::new(
-            &game,
-            Spot {
-                stack: 5.0,
-                ante: 0.0,
-                payouts: Some(vec![0.3, 0.5])
-            }
-        )
-        .is_err());
+        assert!(Game::new(&game, Spot::equal(5.0, 0.0, Some(vec![0.3, 0.5]))).is_err());
     }
 }

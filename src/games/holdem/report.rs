@@ -1668,15 +1668,30 @@ impl PushFold3Job {
     ) -> anyhow::Result<Report> {
         use pushfold3::{Decision, SolveOptions};
         let classes = &self.settings.classes;
+        let unequal = !self.settings.spots.is_empty();
+        // The equal-stack spots, by their stack: the charts and checks are about them.
+        let all_spots = spots;
+        let spots: Vec<(f64, &SolvedSpot)> = all_spots
+            .iter()
+            .filter_map(|s| Some((s.spot.equal_stack()?, s)))
+            .collect();
         let grid = &self.settings.grid;
         let label = |s: f64| grid.label(s);
         let ante = self.rules.ante;
         let mut md = header("Texas Hold'em three-handed push/fold", meta);
         md.push_str(&format!(
             ". The button (BTN), small blind (SB, 0.5) and big blind (BB, 1) start with equal \
-             stacks from {} to {} bb{}; every bet is all-in. Hands are dealt from {}.\n",
+             stacks from {} to {} bb{}{}; every bet is all-in. Hands are dealt from {}.\n",
             label(grid.stack(0)),
             label(grid.stack(grid.count - 1)),
+            if unequal {
+                format!(
+                    ", and at {} spots of unequal stacks",
+                    self.settings.spots.len()
+                )
+            } else {
+                String::new()
+            },
             if ante > 0.0 {
                 format!(", each posting an ante of {ante} bb")
             } else {
@@ -1705,19 +1720,37 @@ impl PushFold3Job {
                 path.display()
             ));
         }
-        md.push_str(&holdem_conventions(&[
+        let game_text = if unequal {
+            "The game: the BTN pushes or folds; after a fold the SB pushes or folds and the BB \
+             calls or folds; after a push the SB calls or folds, then the BB calls or folds \
+             facing one push or a push and a call. Every push and call is all-in: a player \
+             puts in its stack, or the largest stack it faces if that is smaller (the rest is \
+             not called). Where stacks differ, the main pot goes to the best hand of all and \
+             a side pot to the better of the players who put more in, which the three-way \
+             counts decide exactly by the order of the three hands."
+        } else {
             "The game: the BTN pushes or folds; after a fold the SB pushes or folds and the BB \
              calls or folds; after a push the SB calls or folds, then the BB calls or folds \
              facing one push or a push and a call. Stacks are equal, so every all-in player \
-             commits the same and there is no side pot.",
+             commits the same and there is no side pot."
+        };
+        let icm_text = if unequal {
+            "Payoffs: chip EV is net chips in big blinds. ICM is each player's share of the \
+             prize pool by Malmuth-Harville after the hand; players busted in the same hand \
+             finish in the order of their starting stacks (equal stacks share the places)."
+        } else {
+            "Payoffs: chip EV is net chips in big blinds. ICM is each player's share of the \
+             prize pool by Malmuth-Harville after the hand; players busted in the same hand \
+             started equal and share the places left."
+        };
+        md.push_str(&holdem_conventions(&[
+            game_text,
             "Cards: a deal is three disjoint hands, all equally likely, so a fold carries its \
              card removal into what the next seat faces. Three-way showdowns are exact over \
              every deal of the three classes and every board. A two-way showdown after a fold \
              uses the two classes' exact heads-up result over every board of the 48 cards \
              left: the folded hand's cards are not taken out of the board's deck (our choice).",
-            "Payoffs: chip EV is net chips in big blinds. ICM is each player's share of the \
-             prize pool by Malmuth-Harville after the hand; players busted in the same hand \
-             started equal and share the places left.",
+            icm_text,
             "Strategies are one frequency per class and decision (every combo of a class \
              plays alike). Ranges are the share of the hands dealt to the seat that push or \
              call. A chart cell is the largest stack of the grid at which the class plays at \
@@ -1733,10 +1766,11 @@ impl PushFold3Job {
         } else {
             vec!["chip_ev"]
         };
-        let by_model = |m: &str| -> Vec<&SolvedSpot> {
+        let by_model = |m: &str| -> Vec<(f64, &SolvedSpot)> {
             spots
                 .iter()
-                .filter(|s| batches::payoff_name(s) == m)
+                .filter(|s| batches::payoff_name(s.1) == m)
+                .copied()
                 .collect()
         };
         let pct = |x: f64| format!("{:.1}", 100.0 * x);
@@ -1749,26 +1783,40 @@ impl PushFold3Job {
         let mut columns = vec!["stack (bb)", "payoff"];
         columns.extend(Decision::ALL.iter().map(|d| d.name()));
         columns.extend(["exploitability", "in bb"]);
-        let rows: Vec<Vec<String>> = spots
-            .iter()
-            .map(|s| {
-                let mut row = vec![label(s.spot.stack), batches::payoff_name(s).to_string()];
-                row.extend(Decision::ALL.iter().map(|&d| pct(s.solution.range(d))));
-                row.push(exploitability_text(s.solution.exploitability));
-                row.push(exploitability_text(
-                    s.solution.exploitability / s.spot.bb_value(),
-                ));
-                row
-            })
-            .collect();
+        let row = |stack: String, s: &SolvedSpot| {
+            let mut row = vec![stack, batches::payoff_name(s).to_string()];
+            row.extend(Decision::ALL.iter().map(|&d| pct(s.solution.range(d))));
+            row.push(exploitability_text(s.solution.exploitability));
+            row.push(exploitability_text(
+                s.solution.exploitability / s.spot.bb_value(),
+            ));
+            row
+        };
+        let rows: Vec<Vec<String>> = spots.iter().map(|&(x, s)| row(label(x), s)).collect();
         md.push_str("Each decision's range in % of the hands dealt to the seat.\n\n");
         md.push_str(&markdown_table(&columns, &rows));
+        if unequal {
+            md.push_str(
+                "\n### Unequal stacks\n\nEach seat's stack before posting, BTN / SB / BB \
+                 (bb); ranges in % as above.\n\n",
+            );
+            columns[0] = "stacks (bb)";
+            let rows: Vec<Vec<String>> = all_spots
+                .iter()
+                .filter(|s| s.spot.equal_stack().is_none())
+                .map(|s| {
+                    let stacks = s.spot.stacks.map(label).join(" / ");
+                    row(stacks, s)
+                })
+                .collect();
+            md.push_str(&markdown_table(&columns, &rows));
+        }
         // Charts: per model and decision, the largest stack at which each class plays.
-        let threshold = |model: &[&SolvedSpot], d: Decision, k: usize| -> String {
+        let threshold = |model: &[(f64, &SolvedSpot)], d: Decision, k: usize| -> String {
             model
                 .iter()
-                .filter(|s| s.solution.strategy[d as usize][k] >= 0.5)
-                .map(|s| s.spot.stack)
+                .filter(|s| s.1.solution.strategy[d as usize][k] >= 0.5)
+                .map(|s| s.0)
                 .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
                 .map_or_else(|| "–".to_string(), label)
         };
@@ -1807,8 +1855,8 @@ impl PushFold3Job {
             let rows: Vec<Vec<String>> = chip
                 .iter()
                 .zip(&icm)
-                .map(|(c, i)| {
-                    let mut row = vec![label(c.spot.stack)];
+                .map(|((x, c), (_, i))| {
+                    let mut row = vec![label(*x)];
                     row.extend(Decision::ALL.iter().map(|&d| {
                         format!(
                             "{} / {}",
@@ -1824,13 +1872,13 @@ impl PushFold3Job {
         // The consistency check: with the button forced to fold, the blinds play heads-up.
         let mut lines = vec![];
         let mut worst = 0.0f64;
-        for s in by_model("chip_ev") {
+        for (stack, s) in by_model("chip_ev") {
             let game = pushfold3::Game::new(showdowns, s.spot.clone())?;
             let mut opts = SolveOptions::new(1e-12);
             opts.fixed[Decision::BtnPush as usize] = Some(vec![0.0; classes.len()]);
             let forced = game.solve(&opts);
             worst = worst.max(forced.exploitability);
-            lines.push((s.spot.stack, forced));
+            lines.push((stack, forced));
         }
         md.push_str(&format!(
             "\n## Checks on this run\n\nThe run fails unless the first holds.\n\n\
@@ -1875,15 +1923,13 @@ impl PushFold3Job {
         let headline = models
             .iter()
             .filter_map(|&m| {
-                let at = by_model(m).into_iter().min_by(|a, b| {
-                    (a.spot.stack - 10.0)
-                        .abs()
-                        .total_cmp(&(b.spot.stack - 10.0).abs())
-                })?;
+                let (stack, at) = by_model(m)
+                    .into_iter()
+                    .min_by(|a, b| (a.0 - 10.0).abs().total_cmp(&(b.0 - 10.0).abs()))?;
                 Some(format!(
                     "{} at {} bb: BTN pushes {}%, exploitability {}",
                     if m == "icm" { "ICM" } else { "chip EV" },
-                    label(at.spot.stack),
+                    label(stack),
                     pct(at.solution.range(Decision::BtnPush)),
                     exploitability_text(at.solution.exploitability)
                 ))

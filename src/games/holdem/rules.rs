@@ -175,6 +175,7 @@ struct PushFold3Section {
     target_exploitability: f64,
     payouts: Option<Vec<f64>>,
     threeway: Option<String>,
+    spots: Vec<Vec<f64>>,
 }
 
 impl Default for PushFold3Section {
@@ -187,6 +188,7 @@ impl Default for PushFold3Section {
             target_exploitability: 1e-4,
             payouts: None,
             threeway: None,
+            spots: vec![],
         }
     }
 }
@@ -206,6 +208,9 @@ pub struct PushFold3Settings {
     /// counts from instead of computing them (hours with all 169 classes); `None`: the
     /// job computes them.
     pub threeway: Option<std::path::PathBuf>,
+    /// Spots at unequal stacks besides the equal-stack grid: each seat's stack (BTN, SB,
+    /// BB) before posting, in big blinds.
+    pub spots: Vec<[f64; 3]>,
 }
 
 impl PushFold3Settings {
@@ -241,6 +246,49 @@ impl PushFold3Settings {
                 ));
             }
         }
+        if s.spots.len() + grid.count > MAX_STACKS3 {
+            return Err(spec.field_error(
+                "pushfold3.spots",
+                format!(
+                    "{} spots and {} equal stacks: a job solves at most {MAX_STACKS3} spots",
+                    s.spots.len(),
+                    grid.count
+                ),
+            ));
+        }
+        let mut spots = Vec::with_capacity(s.spots.len());
+        for (i, spot) in s.spots.iter().enumerate() {
+            let at = "pushfold3.spots";
+            let [b, sb, bb] = spot[..] else {
+                return Err(spec.field_error(
+                    at,
+                    format!(
+                        "spot {}: {} stacks: give the three seats' stacks, [BTN, SB, BB] in big blinds",
+                        i + 1,
+                        spot.len()
+                    ),
+                ));
+            };
+            for (seat, x) in ["BTN", "SB", "BB"].iter().zip([b, sb, bb]) {
+                if !(x.is_finite() && x >= 1.0 + rules.ante && x <= MAX_STACK) {
+                    return Err(spec.field_error(
+                        at,
+                        format!(
+                            "spot {}: the {seat}'s stack {x} bb: each stack must cover the big blind and ante ({} bb) and be at most {MAX_STACK}",
+                            i + 1,
+                            1.0 + rules.ante
+                        ),
+                    ));
+                }
+            }
+            if spots.contains(&[b, sb, bb]) || (b == sb && sb == bb && grid.stacks().contains(&b)) {
+                return Err(spec.field_error(
+                    at,
+                    format!("spot {}: {b}/{sb}/{bb} is already a spot", i + 1),
+                ));
+            }
+            spots.push([b, sb, bb]);
+        }
         let threeway = match s.threeway.as_deref() {
             None => None,
             Some(path) if path.trim().is_empty() => {
@@ -257,6 +305,7 @@ impl PushFold3Settings {
             target_exploitability: s.target_exploitability,
             payouts: s.payouts,
             threeway,
+            spots,
         })
     }
 
@@ -277,8 +326,21 @@ impl PushFold3Settings {
                     .join(", ")
             ),
         };
+        // Written only when there are some, so equal-stack jobs keep their rules hash.
+        let spots = if self.spots.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "# spots at unequal stacks: BTN, SB, BB\nspots = [{}]\n",
+                self.spots
+                    .iter()
+                    .map(|s| format!("[{:?}, {:?}, {:?}]", s[0], s[1], s[2]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         format!(
-            "{}# three-handed push/fold at equal stacks; hands dealt from these classes\nclasses = [{}]\n{payouts}",
+            "{}# three-handed push/fold at equal stacks; hands dealt from these classes\nclasses = [{}]\n{payouts}{spots}",
             rules.canonical_toml(),
             names.join(", ")
         )

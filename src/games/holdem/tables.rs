@@ -16,7 +16,7 @@ use super::pushfold::{charted, intervals, range_share, Equilibrium};
 use super::pushfold3::{Decision, SolvedSpot, BB, BTN, SB};
 use super::rules::StackGrid;
 use super::sweep::DEALS_PER_COMBO;
-use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS};
+use super::threeway::{TripleResult, BOARDS as THREEWAY_BOARDS, ORDER_NAMES};
 use crate::cards::matchups::{two_cards, Matchup};
 use crate::sink::columns::Columns;
 
@@ -432,7 +432,7 @@ pub(super) fn threeway_batch(results: &[TripleResult]) -> anyhow::Result<RecordB
             .iter()
             .map(move |r| (r.deals > 0).then_some(r.equity[s]))
     };
-    Columns::new()
+    let columns = Columns::new()
         .str("class_a", name(0))
         .str("class_b", name(1))
         .str("class_c", name(2))
@@ -449,7 +449,17 @@ pub(super) fn threeway_batch(results: &[TripleResult]) -> anyhow::Result<RecordB
         .u64(
             "showdowns",
             results.iter().map(|r| u64::from(r.deals) * THREEWAY_BOARDS),
-        )
+        );
+    // The job computes every order count (`None` only comes from reading an old table).
+    ORDER_NAMES
+        .iter()
+        .enumerate()
+        .fold(columns, |c, (o, name)| {
+            c.u64(
+                name,
+                results.iter().map(move |r| r.orders.map_or(0, |x| x[o])),
+            )
+        })
         .batch()
 }
 
@@ -496,7 +506,9 @@ pub(super) fn pushfold3_batch(classes: &[u8], spots: &[SolvedSpot]) -> anyhow::R
     };
     let seat = |d: Decision| ["btn", "sb", "bb"][d.seat()];
     Columns::new()
-        .f64("stack_bb", rows.iter().map(|r| r.0.spot.stack))
+        .f64("btn_stack_bb", rows.iter().map(|r| r.0.spot.stacks[BTN]))
+        .f64("sb_stack_bb", rows.iter().map(|r| r.0.spot.stacks[SB]))
+        .f64("bb_stack_bb", rows.iter().map(|r| r.0.spot.stacks[BB]))
         .str("payoff", rows.iter().map(|r| payoff_name(r.0)))
         .str("seat", rows.iter().map(|r| seat(r.1)))
         .str("decision", rows.iter().map(|r| r.1.name()))
@@ -526,7 +538,9 @@ pub(super) fn pushfold3_summary_batch(spots: &[SolvedSpot]) -> anyhow::Result<Re
     let value = |seat: usize| spots.iter().map(move |s| s.solution.values.value[seat]);
     let gain = |seat: usize| spots.iter().map(move |s| s.solution.gains[seat]);
     Columns::new()
-        .f64("stack_bb", spots.iter().map(|s| s.spot.stack))
+        .f64("btn_stack_bb", spots.iter().map(|s| s.spot.stacks[BTN]))
+        .f64("sb_stack_bb", spots.iter().map(|s| s.spot.stacks[SB]))
+        .f64("bb_stack_bb", spots.iter().map(|s| s.spot.stacks[BB]))
         .str("payoff", spots.iter().map(payoff_name))
         .f64("btn_push_share", range(Decision::BtnPush))
         .f64("sb_push_share", range(Decision::SbPush))
@@ -561,6 +575,57 @@ pub(super) fn pushfold3_summary_batch(spots: &[SolvedSpot]) -> anyhow::Result<Re
         .batch()
 }
 
+/// The runtime payload of `pushfold3.bin`: every spot's strategies, EVs (0 where a
+/// decision cannot be reached), chances, values and certificate.
+pub(super) fn pushfold3_payload(
+    rules: &str,
+    ante: f64,
+    classes: &[u8],
+    payouts: Option<&[f64]>,
+    spots: &[SolvedSpot],
+) -> cardtables::pushfold3::PushFold3Payload {
+    let cells = || {
+        spots.iter().flat_map(|s| {
+            Decision::ALL
+                .into_iter()
+                .flat_map(move |d| (0..classes.len()).map(move |k| (s, d, k)))
+        })
+    };
+    let ev = |act: bool| -> Vec<f64> {
+        cells()
+            .map(|(s, d, k)| {
+                let (a, f) = s.solution.values.ev(d, k);
+                let v = if act { a } else { f };
+                if v.is_finite() {
+                    v
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    };
+    cardtables::pushfold3::PushFold3Payload {
+        rules: rules.to_string(),
+        ante,
+        classes: classes.to_vec(),
+        payouts: payouts.map(<[f64]>::to_vec).unwrap_or_default(),
+        stacks: spots.iter().flat_map(|s| s.spot.stacks).collect(),
+        icm: spots
+            .iter()
+            .map(|s| u8::from(s.spot.payouts.is_some()))
+            .collect(),
+        frequency: cells()
+            .map(|(s, d, k)| s.solution.strategy[d as usize][k])
+            .collect(),
+        ev_act: ev(true),
+        ev_fold: ev(false),
+        faced: cells().map(|(s, d, k)| s.solution.faced(d, k)).collect(),
+        value: spots.iter().flat_map(|s| s.solution.values.value).collect(),
+        exploitability: spots.iter().map(|s| s.solution.exploitability).collect(),
+        bb_value: spots.iter().map(|s| s.spot.bb_value()).collect(),
+    }
+}
+
 /// Most rows a `threeway.parquet` may hold: one per triple of the 169 classes.
 const THREEWAY_MAX_ROWS: i64 = 818_805;
 
@@ -571,12 +636,16 @@ const THREEWAY_MAX_BYTES: u64 = 1 << 30;
 /// job's `threeway.parquet`, each checked against the bounds of [`super::threeway::check`]
 /// and its deals against a direct count. A file that is not such a table, lacks a triple,
 /// holds one twice or holds impossible counts is an error naming the file and the row.
-pub(super) fn read_threeway(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<TripleResult>> {
+pub(super) fn read_threeway(
+    path: &Path,
+    triples: &[[u8; 3]],
+    need_orders: bool,
+) -> anyhow::Result<Vec<TripleResult>> {
     let shown = path.display();
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     // The Parquet decoder panics on some damaged inputs: such a file is an error too.
-    let read = std::panic::catch_unwind(|| read_threeway_rows(path, triples));
+    let read = std::panic::catch_unwind(|| read_threeway_rows(path, triples, need_orders));
     std::panic::set_hook(hook);
     read.unwrap_or_else(|_| {
         Err(anyhow::anyhow!(
@@ -586,7 +655,11 @@ pub(super) fn read_threeway(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<
     .with_context(|| format!("{shown}: not a usable holdem.threeway table"))
 }
 
-fn read_threeway_rows(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<TripleResult>> {
+fn read_threeway_rows(
+    path: &Path,
+    triples: &[[u8; 3]],
+    need_orders: bool,
+) -> anyhow::Result<Vec<TripleResult>> {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Float64Type, Int64Type};
     use arrow_array::Array;
@@ -622,7 +695,18 @@ fn read_threeway_rows(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<Tr
         "class_a", "class_b", "class_c", "equity_a", "equity_b", "equity_c", "wins_a", "wins_b",
         "wins_c", "ties_a", "ties_b", "ties_c", "combos",
     ];
-    let mask = ProjectionMask::columns(builder.parquet_schema(), COLUMNS);
+    // A table written before the order counts existed has none: it serves equal stacks.
+    let schema = builder.parquet_schema();
+    let has_orders = (0..schema.num_columns()).any(|i| schema.column(i).name() == ORDER_NAMES[0]);
+    anyhow::ensure!(
+        has_orders || !need_orders,
+        "it has no order counts (order_a_b_c, …), which unequal stacks need: it was written before holdem.threeway counted them; run holdem.threeway again"
+    );
+    let wanted = COLUMNS
+        .iter()
+        .chain(if has_orders { &ORDER_NAMES[..] } else { &[] })
+        .copied();
+    let mask = ProjectionMask::columns(schema, wanted);
     let reader = builder
         .with_projection(mask)
         .with_batch_size(8192)
@@ -665,6 +749,16 @@ fn read_threeway_rows(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<Tr
         let ties = [int("ties_a")?, int("ties_b")?, int("ties_c")?];
         let equity = [float("equity_a")?, float("equity_b")?, float("equity_c")?];
         let combos = int("combos")?;
+        let orders = if has_orders {
+            Some(
+                ORDER_NAMES
+                    .iter()
+                    .map(|name| int(name))
+                    .collect::<anyhow::Result<Vec<_>>>()?,
+            )
+        } else {
+            None
+        };
         for i in 0..batch.num_rows() {
             let at = row + i + 1;
             let class = |s: usize| -> anyhow::Result<u8> {
@@ -698,8 +792,17 @@ fn read_threeway_rows(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<Tr
                         0.0
                     }
                 }),
+                orders: match &orders {
+                    Some(columns) => {
+                        let mut o = [0u64; 13];
+                        for (slot, column) in o.iter_mut().zip(columns) {
+                            *slot = count(column)?;
+                        }
+                        Some(o)
+                    }
+                    None => None,
+                },
             };
-            super::threeway::check(classes, &r).map_err(|e| anyhow::anyhow!("row {at}: {e}"))?;
             let direct = super::threeway::deals(&masks, classes);
             anyhow::ensure!(
                 r.deals == direct,
@@ -707,6 +810,7 @@ fn read_threeway_rows(path: &Path, triples: &[[u8; 3]]) -> anyhow::Result<Vec<Tr
                 r.deals,
                 triple_name(classes)
             );
+            super::threeway::check(classes, &r).map_err(|e| anyhow::anyhow!("row {at}: {e}"))?;
             anyhow::ensure!(
                 found[k].is_none(),
                 "row {at}: {} a second time",

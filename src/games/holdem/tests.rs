@@ -336,6 +336,7 @@ fn the_heads_up_game_from_three_handed_pair_counts_is_the_class_matrix_game() {
             wins: [if i == 0 { boards } else { 0 }, 0, 0],
             ties: [0; 3],
             sixtieths: [if i == 0 { 60 * boards } else { 0 }, 0, 0],
+            orders: None,
         })
         .collect();
     let showdowns = Showdowns::new((0..CLASSES as u8).collect(), &triples, &pairs).unwrap();
@@ -477,10 +478,10 @@ fn pushfold3_reads_the_threeway_counts_it_would_compute() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("threeway.parquet");
     let bytes = threeway_file(&path, &results, "holdem.threeway");
-    assert_eq!(read_threeway(&path, &wanted).unwrap(), results);
+    assert_eq!(read_threeway(&path, &wanted, true).unwrap(), results);
     // A subset of the classes reads the subset of the triples, in its own order.
     let few = triples(&[class("AA"), class("72o")]);
-    let got = read_threeway(&path, &few).unwrap();
+    let got = read_threeway(&path, &few, true).unwrap();
     assert_eq!(got.len(), 4);
     for (r, t) in got.iter().zip(&few) {
         assert_eq!(r.classes, *t);
@@ -490,7 +491,7 @@ fn pushfold3_reads_the_threeway_counts_it_would_compute() {
     let refused = |results: &[super::threeway::TripleResult], kind: &str, words: &str| {
         let p = dir.path().join("bad.parquet");
         threeway_file(&p, results, kind);
-        let e = format!("{:#}", read_threeway(&p, &wanted).unwrap_err());
+        let e = format!("{:#}", read_threeway(&p, &wanted, true).unwrap_err());
         assert!(e.contains(words) && e.contains("bad.parquet"), "{e}");
     };
     refused(&results, "holdem.pushfold", "not holdem.threeway");
@@ -504,12 +505,49 @@ fn pushfold3_reads_the_threeway_counts_it_would_compute() {
     let mut counts = results.clone();
     counts[9].wins[0] = u64::from(counts[9].deals) * super::threeway::BOARDS + 1;
     refused(&counts, "holdem.threeway", "out of bounds");
+    // Order counts that do not give the wins and ties are refused.
+    let mut orders = results.clone();
+    if let Some(o) = &mut orders[5].orders {
+        o.swap(0, 2);
+    }
+    refused(&orders, "holdem.threeway", "out of bounds");
+    // A table written before the order counts: read for equal stacks, refused for
+    // unequal ones.
+    let old = dir.path().join("old.parquet");
+    {
+        use crate::sink::parquet::{write, ParquetOutput};
+        let batch = super::tables::threeway_batch(&results).unwrap();
+        let keep: Vec<usize> = (0..batch.num_columns())
+            .filter(|&i| !batch.schema().field(i).name().starts_with("order_"))
+            .collect();
+        let output = ParquetOutput {
+            file: "threeway.parquet".into(),
+            batches: vec![batch.project(&keep).unwrap()].into(),
+            plain_columns: vec![],
+        };
+        let meta = vec![("pipeline.kind".to_string(), "holdem.threeway".to_string())];
+        let (staged, _) = write(&old, &output, &meta).unwrap();
+        staged.commit().unwrap();
+    }
+    let without: Vec<_> = results
+        .iter()
+        .map(|r| super::threeway::TripleResult {
+            orders: None,
+            ..r.clone()
+        })
+        .collect();
+    assert_eq!(read_threeway(&old, &wanted, false).unwrap(), without);
+    let e = format!("{:#}", read_threeway(&old, &wanted, true).unwrap_err());
+    assert!(e.contains("no order counts"), "{e}");
     // Every truncation and scattered bit flips: an error or a reading, never a panic; a
     // reading that passes the checks is still validated by the solver's exact counts.
     let damaged = dir.path().join("damaged.parquet");
     for cut in (0..bytes.len()).step_by(97) {
         std::fs::write(&damaged, &bytes[..cut]).unwrap();
-        assert!(read_threeway(&damaged, &wanted).is_err(), "cut at {cut}");
+        assert!(
+            read_threeway(&damaged, &wanted, true).is_err(),
+            "cut at {cut}"
+        );
     }
     let mut rng = rand_pcg::Pcg64::new(7, 11);
     for _ in 0..300 {
@@ -518,7 +556,7 @@ fn pushfold3_reads_the_threeway_counts_it_would_compute() {
         let at = rng.random_range(0..b.len());
         b[at] ^= 1 << rng.random_range(0..8u32);
         std::fs::write(&damaged, &b).unwrap();
-        let _ = read_threeway(&damaged, &wanted);
+        let _ = read_threeway(&damaged, &wanted, true);
     }
 }
 

@@ -32,6 +32,82 @@ pub struct TripleResult {
     pub ties: [u64; 3],
     /// Each seat's equity: its wins plus its shares of split pots, over the showdowns.
     pub equity: [f64; 3],
+    /// Showdowns by how the three hands finish, one count per weak order of [`ORDERS`]:
+    /// what side pots need (who wins the main pot, and who of the other two the side
+    /// pot). `None` only when read from a table written before these counts existed.
+    pub orders: Option<[u64; 13]>,
+}
+
+/// The 13 ways three hands can finish (weak orders): each seat's place, 0 the best, seats
+/// that tie sharing a place. Named in `threeway.parquet` by [`ORDER_NAMES`].
+pub const ORDERS: [[u8; 3]; 13] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [2, 0, 1],
+    [1, 2, 0],
+    [2, 1, 0],
+    [0, 1, 1],
+    [1, 0, 1],
+    [1, 1, 0],
+    [0, 0, 1],
+    [0, 1, 0],
+    [1, 0, 0],
+    [0, 0, 0],
+];
+
+/// Column names of [`ORDERS`]: the seats from the best hand to the worst, `_` between
+/// places, tied seats together (`order_a_bc`: a wins, b and c tie below it).
+pub const ORDER_NAMES: [&str; 13] = [
+    "order_a_b_c",
+    "order_a_c_b",
+    "order_b_a_c",
+    "order_b_c_a",
+    "order_c_a_b",
+    "order_c_b_a",
+    "order_a_bc",
+    "order_b_ac",
+    "order_c_ab",
+    "order_ab_c",
+    "order_ac_b",
+    "order_bc_a",
+    "order_abc",
+];
+
+/// The weak order of an outcome code of the equity engine (the top holders' mask, and
+/// how the other two compare below a lone top hand), as an index of [`ORDERS`].
+pub(crate) fn order_of_outcome(code: usize) -> Option<usize> {
+    let top = code & 7;
+    let below = code >> 3;
+    let mut places = [1u8; 3];
+    match top.count_ones() {
+        0 => return None,
+        1 => {
+            let p = top.trailing_zeros() as usize;
+            places[p] = 0;
+            let others: Vec<usize> = (0..3).filter(|&s| s != p).collect();
+            match below {
+                0 => {}
+                1 => places[others[1]] = 2,
+                2 => places[others[0]] = 2,
+                _ => return None,
+            }
+        }
+        _ if below == 0 => {
+            for (s, place) in places.iter_mut().enumerate() {
+                if top >> s & 1 == 1 {
+                    *place = 0;
+                }
+            }
+        }
+        _ => return None,
+    }
+    ORDERS.iter().position(|o| *o == places)
+}
+
+/// The seats holding the best hand in a weak order.
+pub fn order_winners(order: &[u8; 3]) -> impl Iterator<Item = usize> + '_ {
+    (0..3).filter(|&s| order[s] == 0)
 }
 
 /// Every triple (with repeats) of the covered classes, in storage order.
@@ -82,6 +158,7 @@ pub fn solve(classes: [u8; 3]) -> TripleResult {
                 wins: [0; 3],
                 ties: [0; 3],
                 equity: [0.0; 3],
+                orders: Some([0; 13]),
             }
         }
         Err(e) => panic!("three classes {classes:?} are always a valid question: {e}"),
@@ -95,12 +172,20 @@ pub fn solve(classes: [u8; 3]) -> TripleResult {
     // The shares are integer counts over the showdowns, each below 2^53: rounding their
     // products with the showdowns recovers the counts.
     let count = |share: f64| (share * showdowns).round() as u64;
+    let mut orders = [0u64; 13];
+    for (code, &share) in answer.outcomes.iter().enumerate() {
+        if share > 0.0 {
+            let o = order_of_outcome(code).expect("three players' outcome codes are weak orders");
+            orders[o] += count(share);
+        }
+    }
     TripleResult {
         classes,
         deals: deals as u32, // at most 12³
         wins: std::array::from_fn(|s| count(answer.win[s])),
         ties: std::array::from_fn(|s| count(answer.tie[s])),
         equity: std::array::from_fn(|s| answer.equity[s]),
+        orders: Some(orders),
     }
 }
 
@@ -121,9 +206,25 @@ pub fn deals(masks: &[Vec<u64>], classes: [u8; 3]) -> u32 {
 /// rely on.
 pub fn check(expected: [u8; 3], r: &TripleResult) -> Result<(), String> {
     let showdowns = u64::from(r.deals) * BOARDS;
+    // The orders add up to the showdowns, and give each seat's wins and ties.
+    let orders_agree = r.orders.is_none_or(|orders| {
+        let mut wins = [0u64; 3];
+        let mut ties = [0u64; 3];
+        for (order, &n) in ORDERS.iter().zip(&orders) {
+            let top = order_winners(order).count();
+            for s in order_winners(order) {
+                if top == 1 {
+                    wins[s] += n;
+                } else {
+                    ties[s] += n;
+                }
+            }
+        }
+        orders.iter().sum::<u64>() == showdowns && wins == r.wins && ties == r.ties
+    });
     let ok = r.classes == expected
         && r.deals <= cardtables::holdem_threeway::MAX_DEALS
-        && (0..3).all(|s| r.wins[s] + r.ties[s] <= showdowns)
+        && orders_agree
         && if r.deals == 0 {
             r.equity == [0.0; 3]
         } else {

@@ -59,6 +59,10 @@ pub struct Answer {
     /// reaching its standard error.
     pub draws: u64,
     pub stopped_at_draw_limit: bool,
+    /// Three players counted exactly before the flop only (else empty): the share of the
+    /// showdowns with each outcome code (see `preflop::outcome`): who holds the top hand,
+    /// and when one player alone does, how the other two compare.
+    pub outcomes: Vec<f64>,
 }
 
 /// Most whole deals a Monte Carlo question draws, accepted or drawn again for a shared
@@ -104,6 +108,8 @@ struct Sums {
     equity: Vec<f64>,
     win: Vec<f64>,
     tie: Vec<f64>,
+    /// Weighted showdowns by outcome code (three players counted before the flop).
+    outcomes: Vec<f64>,
 }
 
 impl Sums {
@@ -112,6 +118,7 @@ impl Sums {
             equity: vec![0.0; players],
             win: vec![0.0; players],
             tie: vec![0.0; players],
+            outcomes: vec![0.0; OUTCOMES],
             ..Sums::default()
         }
     }
@@ -123,6 +130,9 @@ impl Sums {
             self.equity[i] += other.equity[i];
             self.win[i] += other.win[i];
             self.tie[i] += other.tie[i];
+        }
+        for (a, b) in self.outcomes.iter_mut().zip(&other.outcomes) {
+            *a += b;
         }
         self
     }
@@ -136,14 +146,25 @@ struct Counts {
     equity: [u64; MAX_PLAYERS],
     win: [u64; MAX_PLAYERS],
     tie: [u64; MAX_PLAYERS],
+    /// Showdowns by outcome code, three players only (`preflop::outcome`).
+    outcomes: [u64; OUTCOMES],
 }
+
+/// Outcome codes of a three-player showdown: the top holders' bit mask, plus how the other
+/// two compare in bits 3–4 when one player alone holds the top hand.
+pub const OUTCOMES: usize = 32;
 
 impl Counts {
     /// The counts of showdowns tallied by who won: `by_winners[m]` showdowns were won by
-    /// the players in the bit mask `m` (a split when more than one).
-    fn from_winners(by_winners: &[u64; 1 << MAX_PLAYERS]) -> Counts {
+    /// the players in the bit mask `m & (2^players − 1)` (a split when more than one);
+    /// with three players the higher bits of `m` tell how the others compare.
+    fn from_winners(by_winners: &[u64; 1 << MAX_PLAYERS], players: usize) -> Counts {
         let mut counts = Counts::default();
-        for (m, &showdowns) in by_winners.iter().enumerate() {
+        if players == 3 {
+            counts.outcomes.copy_from_slice(&by_winners[..OUTCOMES]);
+        }
+        for (code, &showdowns) in by_winners.iter().enumerate() {
+            let m = code & ((1 << players) - 1);
             let winners = m.count_ones() as usize;
             for p in (0..MAX_PLAYERS).filter(|p| m >> p & 1 == 1) {
                 counts.equity[p] += showdowns * SHARE_OF[winners];
@@ -168,6 +189,9 @@ impl Sums {
             self.equity[i] += weight * c.equity[i] as f64;
             self.win[i] += weight * c.win[i] as f64;
             self.tie[i] += weight * c.tie[i] as f64;
+        }
+        for (a, &b) in self.outcomes.iter_mut().zip(&c.outcomes) {
+            *a += weight * b as f64;
         }
     }
 }
@@ -289,7 +313,11 @@ pub fn equity(q: &Question) -> Result<Answer, EquityError> {
         let per_group = runouts.min(preflop::CASES);
         if let Some(groups) = preflop::groups(&holdings, dead, per_group, q.exact_budget) {
             let total = preflop::enumerate(tables(), &groups, players, &deck);
-            return exact_answer(&total);
+            let mut answer = exact_answer(&total)?;
+            if players == 3 {
+                answer.outcomes = total.outcomes.iter().map(|x| x / total.weight).collect();
+            }
+            return Ok(answer);
         }
     } else {
         let work = holdings
@@ -335,6 +363,7 @@ fn answer(s: &Sums, exact: bool, std_error: f64, showdowns: u64) -> Answer {
     Answer {
         draws: showdowns,
         stopped_at_draw_limit: false,
+        outcomes: vec![],
         equity: s
             .equity
             .iter()

@@ -227,7 +227,7 @@ fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> C
     // The winners of a board by ranks alone (no one has a flush), from its ranks' keys.
     let ranks_only = |board_key: u64| -> usize {
         let strength: [u16; N] = std::array::from_fn(|p| t.non_flush_key(board_key + holes[p].key));
-        winners(&strength)
+        outcome(&strength)
     };
     let mut by_winners = [0i64; 1 << MAX_PLAYERS];
     // Boards moved out of each rank multiset's ranks-only count.
@@ -263,7 +263,7 @@ fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> C
                         }
                     });
                     let ways = ways as i64;
-                    by_winners[winners(&strength)] += ways;
+                    by_winners[outcome(&strength)] += ways;
                     let mut ranks = [0usize; 5];
                     for (slot, r) in ranks.iter_mut().zip(
                         (0..13)
@@ -299,7 +299,30 @@ fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> C
     });
     Counts::from_winners(
         &by_winners.map(|boards| u64::try_from(boards).expect("a count of boards")),
+        N,
     )
+}
+
+/// The outcome code of a showdown ([`super::OUTCOMES`]): the bit mask of the players
+/// holding the top strength; with three players and one alone on top, plus `1 << 3` when
+/// the lower-seated of the other two beats the higher-seated, `2 << 3` when the reverse
+/// (0: they tie), so that the code tells the whole order of the three hands.
+#[inline]
+pub(super) fn outcome<const N: usize>(strength: &[u16; N]) -> usize {
+    let top = winners(strength);
+    if N != 3 || top.count_ones() != 1 {
+        return top;
+    }
+    let (x, y) = match top {
+        1 => (1, 2),
+        2 => (0, 2),
+        _ => (0, 1),
+    };
+    top | match strength[x].cmp(&strength[y]) {
+        std::cmp::Ordering::Greater => 1 << 3,
+        std::cmp::Ordering::Less => 2 << 3,
+        std::cmp::Ordering::Equal => 0,
+    }
 }
 
 /// The set of players holding the top strength, as a bit mask.
@@ -434,9 +457,22 @@ mod tests {
                     ])
                 })
                 .collect();
-            by_winners[winners(&strength)] += 1;
+            // With three players, the order of the two below a lone top hand too.
+            let mut code = winners(&strength);
+            if strength.len() == 3 && code.count_ones() == 1 {
+                let below: Vec<u16> = (0..3)
+                    .filter(|&p| code >> p & 1 == 0)
+                    .map(|p| strength[p])
+                    .collect();
+                code |= match below[0].cmp(&below[1]) {
+                    std::cmp::Ordering::Greater => 8,
+                    std::cmp::Ordering::Less => 16,
+                    std::cmp::Ordering::Equal => 0,
+                };
+            }
+            by_winners[code] += 1;
         });
-        Counts::from_winners(&by_winners)
+        Counts::from_winners(&by_winners, holes.len())
     }
 
     #[test]

@@ -614,6 +614,7 @@ pub(super) fn monte_carlo(
         equity: each.iter().map(|e| e.0 as f64).collect(),
         win: each.iter().map(|e| e.2 as f64).collect(),
         tie: each.iter().map(|e| e.3 as f64).collect(),
+        outcomes: vec![],
     };
     let std_error = tally.std_error(players);
     Ok(Answer {
