@@ -1,7 +1,8 @@
 /*
  * cardtables.h: the C ABI of cardtables-ffi, O(1) answers from every runtime table that
  * `pipeline` writes: niuniu.bin, niuniu_bidding.bin, zhajinhua.bin, holdem.bin,
- * holdem_headsup.bin, holdem_threeway.bin, pushfold.bin, stud.bin, blackjack.bin, blackjack_indices.bin.
+ * holdem_headsup.bin, holdem_threeway.bin, pushfold.bin, pushfold3.bin, stud.bin, blackjack.bin,
+ * blackjack_indices.bin.
  *
  * Link with libcardtables_ffi (static: libcardtables_ffi.a plus -lpthread -ldl -lm on
  * Linux; shared: libcardtables_ffi.so / .dylib / .dll). A test in the crate checks that
@@ -248,6 +249,32 @@ ct_status ct_pushfold_call(const ct_pushfold *table, const char *hand, double st
 ct_status ct_pushfold_value(const ct_pushfold *table, double stack, double *value, double *exploitability);
 /* The ante and the grid's stacks (*count values); any output may be NULL. */
 ct_status ct_pushfold_grid(const ct_pushfold *table, double *ante, const double **stacks, size_t *count);
+
+/* ---- Hold'em three-handed push/fold (pushfold3.bin, job kind holdem.pushfold3) -- */
+
+typedef struct ct_pushfold3 ct_pushfold3;
+
+typedef struct ct_pushfold3_play {
+    uint32_t decision;       /* 0 btn_push, 1 sb_push, 2 sb_call, 3 bb_call_sb, 4 bb_call_btn, 5 bb_call_both */
+    double stacks[3];        /* the spot's stacks, BTN, SB, BB, big blinds */
+    uint8_t icm;             /* 1: an ICM spot (EVs in shares of the prize pool); 0: chip EV (big blinds) */
+    double frequency;        /* how often the class pushes or calls */
+    double ev;               /* EV of acting; NaN where no deal reaches the decision */
+    double ev_fold;          /* EV of folding; NaN likewise */
+    double p_faced;          /* the chance a seat dealt the class faces the decision */
+} ct_pushfold3_play;
+
+ct_status ct_pushfold3_open(const char *path, ct_pushfold3 **out);
+ct_status ct_pushfold3_from_bytes(const uint8_t *bytes, size_t len, ct_pushfold3 **out);
+void ct_pushfold3_free(ct_pushfold3 *handle);
+/* stacks: 3 doubles, BTN then SB then BB; equal stacks are answered at the grid stack at
+ * or below them, unequal ones must be one of the table's spots. payouts: NULL for chip EV,
+ * else the table's ICM payouts, 1 to 3 of them. */
+ct_status ct_pushfold3_spot(const ct_pushfold3 *table, const double *stacks, const double *payouts, size_t payout_count, size_t *spot);
+/* hand: a class ("AKo") or two cards ("Ah Kd"); decision 0 to 5 as in ct_pushfold3_play. */
+ct_status ct_pushfold3_hand(const ct_pushfold3 *table, size_t spot, uint32_t decision, const char *hand, ct_pushfold3_play *out);
+/* The spot's exploitability in its unit and in big blinds; either may be NULL. */
+ct_status ct_pushfold3_exploitability(const ct_pushfold3 *table, size_t spot, double *exploitability, double *exploitability_bb);
 
 /* ---- Five-card stud (stud.bin, job kind stud.tables) ------------------------------ */
 

@@ -7,7 +7,7 @@
 //!
 //! - **Handles.** Each table file has its opaque handle type (`ct_niuniu`,
 //!   `ct_niuniu_bidding`, `ct_zhajinhua`, `ct_holdem`, `ct_holdem_headsup`,
-//!   `ct_holdem_threeway`, `ct_holdem_strength`, `ct_pushfold`, `ct_stud`, `ct_blackjack`,
+//!   `ct_holdem_threeway`, `ct_holdem_strength`, `ct_pushfold`, `ct_pushfold3`, `ct_stud`, `ct_blackjack`,
 //!   `ct_blackjack_indices`), made by
 //!   `ct_<table>_open(path, &handle)` or `ct_<table>_from_bytes(bytes, len, &handle)`
 //!   and released by `ct_<table>_free` (which accepts NULL). A handle is immutable once
@@ -44,6 +44,7 @@ mod indexer;
 mod niuniu;
 mod niuniu_bidding;
 mod pushfold;
+mod pushfold3;
 mod stud;
 mod zhajinhua;
 
@@ -55,6 +56,7 @@ pub use holdem_threeway::*;
 pub use niuniu::*;
 pub use niuniu_bidding::*;
 pub use pushfold::*;
+pub use pushfold3::*;
 pub use stud::*;
 pub use zhajinhua::*;
 

@@ -12,7 +12,7 @@ use cardtables::holdem::{HoldemPayload, CLASSES};
 use super::*;
 
 const HEADER: &str = include_str!("../include/cardtables.h");
-const SOURCES: [&str; 13] = [
+const SOURCES: [&str; 14] = [
     include_str!("lib.rs"),
     include_str!("indexer.rs"),
     include_str!("holdem_strength.rs"),
@@ -23,6 +23,7 @@ const SOURCES: [&str; 13] = [
     include_str!("holdem_headsup.rs"),
     include_str!("holdem_threeway.rs"),
     include_str!("pushfold.rs"),
+    include_str!("pushfold3.rs"),
     include_str!("stud.rs"),
     include_str!("blackjack.rs"),
     include_str!("blackjack_indices.rs"),
@@ -242,7 +243,7 @@ fn the_header_declares_the_structs_field_by_field_and_the_status_codes() {
             structs += 1;
         }
     }
-    assert_eq!(structs, 12);
+    assert_eq!(structs, 13);
     for (name, value) in [
         ("CT_OK", CT_OK),
         ("CT_INVALID_ARGUMENT", CT_INVALID_ARGUMENT),
@@ -980,5 +981,110 @@ fn three_way_classes_answer_in_the_order_asked() {
         );
         ct_holdem_threeway_free(handle);
         ct_holdem_threeway_free(null_mut());
+    }
+}
+
+#[test]
+fn three_handed_pushfold_answers_each_spot_and_decision() {
+    use cardtables::pushfold3::{PushFold3Payload, DECISIONS};
+    // Two classes (AA, KK); a chip-EV spot at 10 bb each and an ICM spot at 10/15/20.
+    let cells = 2 * DECISIONS * 2;
+    let payload = PushFold3Payload {
+        rules: "x".into(),
+        ante: 0.0,
+        classes: vec![0, 1],
+        payouts: vec![0.5, 0.3, 0.2],
+        stacks: vec![10.0, 10.0, 10.0, 10.0, 15.0, 20.0],
+        icm: vec![0, 1],
+        frequency: (0..cells).map(|i| i as f64 / cells as f64).collect(),
+        ev_act: (0..cells).map(|i| i as f64).collect(),
+        ev_fold: vec![-1.0; cells],
+        faced: (0..cells).map(|i| if i == 3 { 0.0 } else { 0.5 }).collect(),
+        value: vec![0.0; 6],
+        exploitability: vec![1e-5, 2e-6],
+        bb_value: vec![1.0, 1.0 / 45.0],
+    };
+    let bytes = cardtables::PushFold3::to_bytes(1, &payload).unwrap();
+    let mut handle = null_mut();
+    let aa = CString::new("Ah Ad").unwrap();
+    let qq = CString::new("QQ").unwrap();
+    // SAFETY: valid pointers throughout; the handle is freed once.
+    unsafe {
+        assert_eq!(
+            ct_pushfold3_from_bytes(bytes.as_ptr(), bytes.len(), &mut handle),
+            CT_OK
+        );
+        let mut spot = usize::MAX;
+        let equal = [10.0, 10.0, 10.0];
+        assert_eq!(
+            ct_pushfold3_spot(handle, equal.as_ptr(), null(), 0, &mut spot),
+            CT_OK
+        );
+        assert_eq!(spot, 0);
+        let mut out = std::mem::MaybeUninit::<CtPushfold3Play>::uninit();
+        assert_eq!(
+            ct_pushfold3_hand(handle, 0, 1, aa.as_ptr(), out.as_mut_ptr()),
+            CT_OK
+        );
+        let play = out.assume_init_read();
+        // AA is covered position 0: cell (0 · 6 + 1) · 2 + 0 = 2.
+        assert_eq!((play.decision, play.icm, play.ev), (1, 0, 2.0));
+        assert_eq!(play.stacks, [10.0; 3]);
+        // Cell 3 (KK at sb_push) is never reached: NaN EVs.
+        let kk = CString::new("KK").unwrap();
+        assert_eq!(
+            ct_pushfold3_hand(handle, 0, 1, kk.as_ptr(), out.as_mut_ptr()),
+            CT_OK
+        );
+        let play = out.assume_init_read();
+        assert!(play.ev.is_nan() && play.ev_fold.is_nan() && play.p_faced == 0.0);
+        let side = [10.0, 15.0, 20.0];
+        let payouts = [0.5, 0.3, 0.2];
+        assert_eq!(
+            ct_pushfold3_spot(handle, side.as_ptr(), payouts.as_ptr(), 3, &mut spot),
+            CT_OK
+        );
+        assert_eq!(spot, 1);
+        let (mut x, mut xbb) = (0.0, 0.0);
+        assert_eq!(
+            ct_pushfold3_exploitability(handle, 1, &mut x, &mut xbb),
+            CT_OK
+        );
+        assert_eq!((x, xbb), (2e-6, 2e-6 * 45.0));
+        // Questions the table cannot answer.
+        assert_eq!(
+            ct_pushfold3_spot(handle, side.as_ptr(), null(), 0, &mut spot),
+            CT_QUERY_ERROR
+        );
+        assert_eq!(
+            ct_pushfold3_spot(handle, side.as_ptr(), payouts.as_ptr(), 2, &mut spot),
+            CT_QUERY_ERROR
+        );
+        assert_eq!(
+            ct_pushfold3_spot(handle, side.as_ptr(), payouts.as_ptr(), 9, &mut spot),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_pushfold3_spot(handle, null(), null(), 0, &mut spot),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_pushfold3_hand(handle, 0, 6, aa.as_ptr(), out.as_mut_ptr()),
+            CT_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            ct_pushfold3_hand(handle, 0, 0, qq.as_ptr(), out.as_mut_ptr()),
+            CT_QUERY_ERROR
+        );
+        assert_eq!(
+            ct_pushfold3_hand(handle, 2, 0, aa.as_ptr(), out.as_mut_ptr()),
+            CT_QUERY_ERROR
+        );
+        assert_eq!(
+            ct_pushfold3_exploitability(handle, 7, null_mut(), null_mut()),
+            CT_QUERY_ERROR
+        );
+        ct_pushfold3_free(handle);
+        ct_pushfold3_free(null_mut());
     }
 }

@@ -111,6 +111,19 @@ impl ReprField for String {
     }
 }
 
+impl ReprField for bool {
+    fn repr(&self) -> String {
+        if *self { "True" } else { "False" }.to_string()
+    }
+}
+
+impl<T: ReprField> ReprField for Vec<T> {
+    fn repr(&self) -> String {
+        let items: Vec<String> = self.iter().map(ReprField::repr).collect();
+        format!("[{}]", items.join(", "))
+    }
+}
+
 impl<T: ReprField> ReprField for Option<T> {
     fn repr(&self) -> String {
         self.as_ref().map_or("None".to_string(), ReprField::repr)
@@ -825,6 +838,111 @@ table_class!(PushFold, cardtables::PushFold, |table| PushFold { table };
     }
 );
 
+/// One class's play at one decision of a three-handed push/fold spot.
+#[pyclass(frozen, get_all, module = "cardtables")]
+struct PushFold3Play {
+    /// The decision: "btn_push", "sb_push", "sb_call", "bb_call_sb", "bb_call_btn",
+    /// "bb_call_both".
+    decision: String,
+    /// The spot's stacks, BTN, SB, BB, in big blinds.
+    stacks: Vec<f64>,
+    /// True for an ICM spot (EVs in shares of the prize pool), false for chip EV (bb).
+    icm: bool,
+    /// How often the class pushes or calls.
+    frequency: f64,
+    /// EV of acting and of folding; None where no deal reaches the decision.
+    ev: Option<f64>,
+    ev_fold: Option<f64>,
+    /// The chance that a seat dealt the class faces the decision.
+    p_faced: f64,
+}
+
+py_repr!(PushFold3Play {
+    decision,
+    stacks,
+    icm,
+    frequency,
+    ev,
+    ev_fold,
+    p_faced
+});
+
+/// A three-handed push/fold table (`pushfold3.bin`, job kind `holdem.pushfold3`).
+#[pyclass(frozen, module = "cardtables")]
+struct PushFold3 {
+    table: cardtables::PushFold3,
+}
+
+table_class!(PushFold3, cardtables::PushFold3, |table| PushFold3 { table };
+    /// The ante each player posts, in big blinds.
+    #[getter]
+    fn ante(&self) -> f64 {
+        self.table.ante()
+    }
+
+    /// The ICM spots' payouts (empty if every spot is chip EV).
+    #[getter]
+    fn payouts(&self) -> Vec<f64> {
+        self.table.payouts().to_vec()
+    }
+
+    /// Number of spots.
+    #[getter]
+    fn spots(&self) -> usize {
+        self.table.spots()
+    }
+
+    /// The spot of `stacks` (BTN, SB, BB in big blinds; equal stacks are answered at the
+    /// grid stack at or below them, unequal ones must be a spot of the table), chip EV
+    /// without `payouts`, else ICM for the table's payouts.
+    #[pyo3(signature = (stacks, payouts=None))]
+    fn spot(&self, stacks: Vec<f64>, payouts: Option<Vec<f64>>) -> PyResult<usize> {
+        let [a, b, c] = stacks[..] else {
+            return Err(PyValueError::new_err(format!(
+                "{} stacks: give the BTN's, SB's and BB's",
+                stacks.len()
+            )));
+        };
+        let payouts = payouts.as_deref();
+        if a == b && b == c {
+            self.table.equal_spot(a, payouts)
+        } else {
+            self.table.spot([a, b, c], payouts)
+        }
+        .map_err(query_error)
+    }
+
+    /// How a hand ("AKo", "Ah Kd") plays at `decision` ("sb_call", ...) of `spot`.
+    fn play(&self, spot: usize, decision: &str, hand: &str) -> PyResult<PushFold3Play> {
+        use cardtables::pushfold3::Decision;
+        let d = Decision::ALL
+            .into_iter()
+            .find(|d| d.name() == decision)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Decision::ALL.iter().map(|d| d.name()).collect();
+                query_error(format!("{decision:?} is not a decision: {}", names.join(", ")))
+            })?;
+        let p = self.table.play(spot, d, hand).map_err(query_error)?;
+        Ok(PushFold3Play {
+            decision: d.name().to_string(),
+            stacks: p.stacks.to_vec(),
+            icm: p.icm,
+            frequency: p.frequency,
+            ev: p.ev,
+            ev_fold: p.ev_fold,
+            p_faced: p.p_faced,
+        })
+    }
+
+    /// The spot's exploitability in its unit (bb, or shares of the prize pool).
+    fn exploitability(&self, spot: usize) -> PyResult<f64> {
+        self.table
+            .exploitability(spot)
+            .map(|(x, _)| x)
+            .ok_or_else(|| query_error(format!("spot {spot}: the table has {} spots", self.table.spots())))
+    }
+);
+
 /// A five-card stud table (`stud.bin`, job kind `stud.tables`).
 #[pyclass(frozen, module = "cardtables")]
 struct Stud {
@@ -1166,6 +1284,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<StartingHands>()?;
     m.add_class::<PushFold>()?;
     m.add_class::<PushFoldPlay>()?;
+    m.add_class::<PushFold3>()?;
+    m.add_class::<PushFold3Play>()?;
     m.add_class::<Stud>()?;
     m.add_class::<NiuniuBidding>()?;
     m.add_class::<BiddingAnswer>()?;

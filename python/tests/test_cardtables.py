@@ -229,6 +229,26 @@ def test_pushfold_answers_equal_the_parquet_rows(tables):
         table.push("AKo", 1e6)
 
 
+def test_pushfold3_answers_equal_the_parquet_rows(tables):
+    folder = tables / "holdem_pushfold3_quick"
+    table = cardtables.PushFold3.open(folder / "pushfold3.bin")
+    rows = pq.read_table(folder / "pushfold3.parquet").to_pylist()
+    for row in rows[::7]:
+        stacks = [row["btn_stack_bb"], row["sb_stack_bb"], row["bb_stack_bb"]]
+        payouts = table.payouts if row["payoff"] == "icm" else None
+        spot = table.spot(stacks, payouts)
+        play = table.play(spot, row["decision"], row["class"])
+        assert play.stacks == stacks and play.icm == (row["payoff"] == "icm")
+        assert play.frequency == row["frequency"] and play.p_faced == row["p_faced"]
+        assert play.ev == row["ev_act"] and play.ev_fold == row["ev_fold"]
+    with pytest.raises(cardtables.QueryError, match="not a decision"):
+        table.play(0, "utg_push", "AA")
+    with pytest.raises(cardtables.QueryError, match="no spot with stacks"):
+        table.spot([10, 20, 30])
+    with pytest.raises(ValueError):
+        table.spot([10, 20])
+
+
 def test_stud_answers_equal_the_parquet_rows(tables):
     table = cardtables.Stud.open(tables / "showhand_quick" / "stud.bin")
     assert table.decks == [28]

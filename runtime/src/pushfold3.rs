@@ -186,7 +186,7 @@ pub struct PushFold3Play {
     pub ev: Option<f64>,
     pub ev_fold: Option<f64>,
     /// The chance that a seat dealt this class faces the decision.
-    pub faced: f64,
+    pub p_faced: f64,
 }
 
 impl PushFold3Play {
@@ -467,7 +467,7 @@ impl PushFold3 {
             frequency: p.frequency[i],
             ev: reached.then_some(p.ev_act[i]),
             ev_fold: reached.then_some(p.ev_fold[i]),
-            faced: p.faced[i],
+            p_faced: p.faced[i],
         })
     }
 

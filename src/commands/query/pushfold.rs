@@ -255,7 +255,7 @@ fn three_handed(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
             "  {}: {}; faced {:.1} % of the time; {evs}",
             d.describe(),
             frequency(play.frequency, action),
-            100.0 * play.faced
+            100.0 * play.p_faced
         ));
         let mut o = serde_json::Map::new();
         o.insert("decision".into(), d.name().into());
@@ -265,7 +265,7 @@ fn three_handed(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
         o.insert("ev_act".into(), play.ev.into());
         o.insert("ev_fold".into(), play.ev_fold.into());
         o.insert("margin".into(), play.margin().into());
-        o.insert("p_faced".into(), play.faced.into());
+        o.insert("p_faced".into(), play.p_faced.into());
         o.insert(
             "charted".into(),
             cardtables::pushfold::charted(play.frequency).into(),

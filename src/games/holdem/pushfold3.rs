@@ -1686,7 +1686,7 @@ mod tests {
                     let play = table.play(i, d, usize::from(c)).unwrap();
                     let (act, fold) = s.solution.values.ev(d, k);
                     assert_eq!(play.frequency, s.solution.strategy[d as usize][k]);
-                    assert_eq!(play.faced, s.solution.faced(d, k));
+                    assert_eq!(play.p_faced, s.solution.faced(d, k));
                     assert_eq!(play.ev, act.is_finite().then_some(act));
                     assert_eq!(play.ev_fold, fold.is_finite().then_some(fold));
                 }
