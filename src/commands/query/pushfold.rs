@@ -56,6 +56,17 @@ fn chart(f: f64, action: &str) -> String {
     }
 }
 
+/// An ante asked for must be the one the table was computed with.
+fn check_ante(asked: Option<f64>, ante: f64, path: &std::path::Path) -> anyhow::Result<()> {
+    match asked {
+        Some(a) if (a - ante).abs() > 1e-12 => Err(UsageError::error(format!(
+            "{} was computed with an ante of {ante} bb, not {a}: pass the table of a job with that ante (--table)",
+            path.display(),
+        ))),
+        _ => Ok(()),
+    }
+}
+
 pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     if q.players == 3 {
         return three_handed(q, out);
@@ -80,15 +91,7 @@ pub fn query(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let table = open_table(&path, q.table.is_some(), job, |p| {
         cardtables::PushFold::open(p)
     })?;
-    if let Some(ante) = q.ante {
-        if (ante - table.ante()).abs() > 1e-12 {
-            return Err(UsageError::error(format!(
-                "{} was computed with an ante of {} bb, not {ante}: pass the table of a job with that ante (--table)",
-                path.display(),
-                table.ante()
-            )));
-        }
-    }
+    check_ante(q.ante, table.ante(), &path)?;
     let answer = |e: PushFoldQueryError| -> anyhow::Error {
         match e {
             PushFoldQueryError::Stack { .. } => usage(&e),
@@ -167,15 +170,7 @@ fn three_handed(q: &PushFoldQuestion, out: &mut Answer) -> anyhow::Result<()> {
     let table = open_table(&path, q.table.is_some(), "holdem_pushfold3.toml", |p| {
         PushFold3::open(p)
     })?;
-    if let Some(ante) = q.ante {
-        if (ante - table.ante()).abs() > 1e-12 {
-            return Err(UsageError::error(format!(
-                "{} was computed with an ante of {} bb, not {ante}: pass the table of a job with that ante (--table)",
-                path.display(),
-                table.ante()
-            )));
-        }
-    }
+    check_ante(q.ante, table.ante(), &path)?;
     let answer = |e: E| -> anyhow::Error { usage(&e) };
     let payouts = q.payouts.as_ref().map(|p| &p.0[..]);
     let spot = match (q.stacks, q.stack) {

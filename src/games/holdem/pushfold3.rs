@@ -1226,6 +1226,23 @@ mod tests {
         Showdowns::new(classes, &triples, &pairs).unwrap()
     }
 
+    /// Every combo of the covered classes, with its class position.
+    fn class_combos(game: &Showdowns) -> Vec<(usize, [cardtables::Card; 2])> {
+        use crate::games::holdem::classes::class_of;
+        use cardtables::Card;
+        (0..52u8)
+            .flat_map(|a| (a + 1..52).map(move |b| (a, b)))
+            .filter_map(|(a, b)| {
+                let (p, q) = (Card::from_id(a).unwrap(), Card::from_id(b).unwrap());
+                let c = class_of(p, q) as u8;
+                game.classes
+                    .iter()
+                    .position(|&x| x == c)
+                    .map(|k| (k, [p, q]))
+            })
+            .collect()
+    }
+
     fn positions(game: &Showdowns, names: &[&str]) -> Vec<usize> {
         names
             .iter()
@@ -1238,8 +1255,6 @@ mod tests {
     /// the stored results seat by seat (not through the winner sets).
     #[test]
     fn values_agree_with_a_count_over_every_deal() {
-        use crate::games::holdem::classes::class_of;
-        use cardtables::Card;
         let names = ["AA", "KK", "AKs"];
         let game = showdowns(&names);
         let n = game.len();
@@ -1253,17 +1268,7 @@ mod tests {
                 .collect()
         });
         let v = g.values(&x);
-        let combos: Vec<(usize, [Card; 2])> = (0..52u8)
-            .flat_map(|a| (a + 1..52).map(move |b| (a, b)))
-            .filter_map(|(a, b)| {
-                let (p, q) = (Card::from_id(a).unwrap(), Card::from_id(b).unwrap());
-                let c = class_of(p, q) as u8;
-                game.classes
-                    .iter()
-                    .position(|&x| x == c)
-                    .map(|k| (k, [p, q]))
-            })
-            .collect();
+        let combos = class_combos(&game);
         let hu = |a: usize, b: usize| {
             let (deals, equity) = game.heads_up(a, b);
             equity / deals
@@ -1400,8 +1405,7 @@ mod tests {
         ignore = "thousands of exact deals: run with --release"
     )]
     fn side_pots_agree_with_a_count_over_every_deal() {
-        use crate::games::holdem::classes::class_of;
-        use crate::games::holdem::equity::{equity, Question};
+        use crate::games::holdem::equity::equity;
         use cardtables::{Card, Range};
         let names = ["AA", "KK", "AKs"];
         let game = showdowns(&names);
@@ -1419,36 +1423,19 @@ mod tests {
                 .collect()
         });
         let v = g.values(&x);
-        let combos: Vec<(usize, [Card; 2])> = (0..52u8)
-            .flat_map(|a| (a + 1..52).map(move |b| (a, b)))
-            .filter_map(|(a, b)| {
-                let (p, q) = (Card::from_id(a).unwrap(), Card::from_id(b).unwrap());
-                let c = class_of(p, q) as u8;
-                game.classes
-                    .iter()
-                    .position(|&x| x == c)
-                    .map(|k| (k, [p, q]))
-            })
-            .collect();
+        let combos = class_combos(&game);
         let hu = |a: usize, b: usize| {
             let (deals, equity) = game.heads_up(a, b);
             equity / deals
         };
         // One deal's chance of each order of the three hands, seats BTN, SB, BB.
         let orders = |hands: [[Card; 2]; 3]| -> Vec<([u8; 3], f64)> {
-            let q = Question {
-                ranges: hands
+            let q = threeway::exact_question(
+                hands
                     .iter()
                     .map(|h| Range::parse(&format!("{}{}", h[0], h[1])).unwrap())
                     .collect(),
-                board: vec![],
-                dead: vec![],
-                std_error: 0.0,
-                max_trials: 0,
-                max_draws: 0,
-                seed: 0,
-                exact_budget: u64::MAX,
-            };
+            );
             let answer = equity(&q).unwrap();
             assert!(answer.exact);
             answer

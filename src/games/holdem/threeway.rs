@@ -126,10 +126,17 @@ pub fn triples(classes: &[u8]) -> Vec<[u8; 3]> {
 /// The exact preflop question of some classes (indices below 169) all in against each
 /// other: every deal of their combos, every board.
 pub fn classes_question(classes: &[u8]) -> Question {
-    let ranges = classes
-        .iter()
-        .map(|&c| Range::parse(&class_name(usize::from(c))).expect("a class name is a range"))
-        .collect();
+    exact_question(
+        classes
+            .iter()
+            .map(|&c| Range::parse(&class_name(usize::from(c))).expect("a class name is a range"))
+            .collect(),
+    )
+}
+
+/// The exact preflop question of some ranges all in against each other: every deal of
+/// their holdings, every board.
+pub fn exact_question(ranges: Vec<Range>) -> Question {
     Question {
         ranges,
         board: vec![],
