@@ -123,6 +123,20 @@ impl HandClass for &String {
     }
 }
 
+/// Checks a table's list of covered classes: not empty, increasing class indices below 169
+/// (so a class is found by binary search).
+pub(crate) fn check_class_list(classes: &[u8]) -> Result<(), crate::format::TableError> {
+    if classes.is_empty()
+        || classes.windows(2).any(|w| w[0] >= w[1])
+        || classes.iter().any(|&c| usize::from(c) >= CLASSES)
+    {
+        return Err(crate::format::TableError::Invalid(
+            "classes must be increasing class indices below 169".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Class index (pairs AA…22, then suited AK…32, then offsuit) of a hand given as a class
 /// name (`AKs`, `qq`, `T9o`) or as two cards (`As Kd`).
 pub fn class_of_text(text: &str) -> Result<usize, HoldemQueryError> {

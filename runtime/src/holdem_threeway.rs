@@ -82,12 +82,7 @@ pub struct HoldemThreeWay {
 
 fn validate(p: &ThreeWayPayload) -> Result<(), TableError> {
     let invalid = |what: &str| Err(TableError::Invalid(what.into()));
-    if p.classes.is_empty()
-        || p.classes.windows(2).any(|w| w[0] >= w[1])
-        || p.classes.iter().any(|&c| usize::from(c) >= CLASSES)
-    {
-        return invalid("classes must be increasing class indices below 169");
-    }
+    crate::holdem::check_class_list(&p.classes)?;
     let n = triples(p.classes.len());
     if p.deals.len() != n || p.equity.len() != 3 * n {
         return invalid("deals and equities must hold one entry (three equities) per triple");

@@ -234,12 +234,7 @@ pub struct PushFold3 {
 
 fn validate(p: &PushFold3Payload) -> Result<(), TableError> {
     let invalid = |m: &str| Err(TableError::Invalid(m.into()));
-    if p.classes.is_empty()
-        || p.classes.windows(2).any(|w| w[0] >= w[1])
-        || p.classes.iter().any(|&c| usize::from(c) >= CLASSES)
-    {
-        return invalid("classes must be increasing class indices below 169");
-    }
+    crate::holdem::check_class_list(&p.classes)?;
     if !(p.ante.is_finite() && p.ante >= 0.0) {
         return invalid("the ante must be finite and not negative");
     }

@@ -1226,6 +1226,30 @@ mod tests {
         Showdowns::new(classes, &triples, &pairs).unwrap()
     }
 
+    /// Each decision's EVs equal the counted sums `[act, fold, weight]` per (decision,
+    /// class): acting to `tolerance`, folding to 1e-12.
+    fn assert_evs(v: &Values, sums: &[[f64; 3]], tolerance: f64) {
+        let n = sums.len() / DECISIONS;
+        for d in Decision::ALL {
+            for k in 0..n {
+                let [act, fold, w] = sums[d as usize * n + k];
+                let (ea, ef) = v.ev(d, k);
+                assert!(
+                    (ea - act / w).abs() < tolerance,
+                    "{} {k}: {ea} vs {}",
+                    d.name(),
+                    act / w
+                );
+                assert!(
+                    (ef - fold / w).abs() < 1e-12,
+                    "{} {k}: {ef} vs {}",
+                    d.name(),
+                    fold / w
+                );
+            }
+        }
+    }
+
     /// Every combo of the covered classes, with its class position.
     fn class_combos(game: &Showdowns) -> Vec<(usize, [cardtables::Card; 2])> {
         use crate::games::holdem::classes::class_of;
@@ -1337,24 +1361,7 @@ mod tests {
                 }
             }
         }
-        for d in Decision::ALL {
-            for k in 0..n {
-                let [a, f, w] = sums[d as usize * n + k];
-                let (ea, ef) = v.ev(d, k);
-                assert!(
-                    (ea - a / w).abs() < 1e-12,
-                    "{} {k}: {ea} vs {}",
-                    d.name(),
-                    a / w
-                );
-                assert!(
-                    (ef - f / w).abs() < 1e-12,
-                    "{} {k}: {ef} vs {}",
-                    d.name(),
-                    f / w
-                );
-            }
-        }
+        assert_evs(&v, &sums, 1e-12);
         // Chip EV is constant-sum: the seats' values add to 0.
         assert!(v.value.iter().sum::<f64>().abs() < 1e-12);
         let _ = positions(&game, &names);
@@ -1520,24 +1527,7 @@ mod tests {
                 }
             }
         }
-        for d in Decision::ALL {
-            for k in 0..n {
-                let [act, fold, w] = sums[d as usize * n + k];
-                let (ea, ef) = v.ev(d, k);
-                assert!(
-                    (ea - act / w).abs() < 1e-9,
-                    "{} {k}: {ea} vs {}",
-                    d.name(),
-                    act / w
-                );
-                assert!(
-                    (ef - fold / w).abs() < 1e-12,
-                    "{} {k}: {ef} vs {}",
-                    d.name(),
-                    fold / w
-                );
-            }
-        }
+        assert_evs(&v, &sums, 1e-9);
         assert!(v.value.iter().sum::<f64>().abs() < 1e-12);
         // Without the order counts, unequal stacks are refused.
         let mut blind = game.clone();
