@@ -17,7 +17,7 @@ use crate::sink::atomic_write;
 /// results for the same job file (a Monte Carlo stream consumed differently: see
 /// `CHANGELOG.md`), so that an older build's checkpoint or parts are refused, never mixed
 /// with this build's units into tables that no single build would write.
-pub const UNITS_REVISION: u64 = 4;
+pub const UNITS_REVISION: u64 = 5;
 
 /// File name prefix of shard parts: `part-00001-of-00004.bin`.
 pub const PART_PREFIX: &str = "part-";

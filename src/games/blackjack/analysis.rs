@@ -478,16 +478,35 @@ pub(super) struct ChartStart {
     pub evs: ActionEvs,
 }
 
+/// A hand of three or more cards against one upcard, from one shoe, that the chart
+/// reaches by hitting: a later decision of a round whose starting hand the chart hit
+/// (hands after a split are not among them). There the choice is stand or hit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChartLater {
+    /// Its cards per rank.
+    pub cards: [u8; RANKS],
+    /// The chart row it is played by (hard or soft total).
+    pub row: usize,
+    /// Whether the chart hits it.
+    pub chart_hits: bool,
+    /// Per round: what standing on it, instead of hitting and then playing the chart,
+    /// adds to the round's EV over every way the chart reaches it (negative where
+    /// hitting is better). Taking the other play than the chart's changes the round's EV
+    /// by this (chart hits) or by its negative (chart stands).
+    pub stand_gain: f64,
+}
+
 /// Every starting hand against upcard `u` dealt from the shoe `full` (cards per rank
-/// before the upcard), each first action followed by the chart `column`'s play; and the
-/// round's EV, given this upcard, when the chart is played throughout (naturals and
-/// dealer blackjacks included). What the count-index search values for each shoe it draws.
+/// before the upcard), each first action followed by the chart `column`'s play; every
+/// later hand the chart reaches by hitting ([`ChartLater`]); and the round's EV, given
+/// this upcard, when the chart is played throughout (naturals and dealer blackjacks
+/// included). What the count-index search values for each shoe it draws.
 pub(super) fn chart_starts(
     rules: &BlackjackRules,
     full: [u32; RANKS],
     u: usize,
     column: &[Cell],
-) -> (Vec<ChartStart>, f64) {
+) -> (Vec<ChartStart>, Vec<ChartLater>, f64) {
     let g = Hands::get();
     let total: u32 = full.iter().sum();
     let base = Base::Finite {
@@ -582,7 +601,90 @@ pub(super) fn chart_starts(
             s.evs[s.chart as usize]
         }
     });
-    (out, p_up * round)
+    let later = chart_later(&mut main, &starts, &out, &chart_hits, &mut memo, p_up);
+    (out, later, p_up * round)
+}
+
+/// The hands of three or more cards the chart reaches by hitting from the starting hands
+/// `out` (of `starts`, against the upcard of chance `p_up`), each valued both ways.
+///
+/// A start's value per round is `p_up × its deal chance × main's value` (the peek's
+/// conditioning and the no-blackjack chance cancel), and main's value of hitting is the
+/// sum over each card drawn of its chance times the value of playing on. So a later hand
+/// `c` weighs `p_up × Σ deal chance × Π draw chances` over the ways the chart reaches it,
+/// and changing its play from hitting to standing changes the round's EV by that weight
+/// times `stand(c) − hit(c)`.
+fn chart_later(
+    main: &mut Context,
+    starts: &Starts,
+    out: &[ChartStart],
+    chart_hits: &[bool],
+    memo: &mut [f64],
+    p_up: f64,
+) -> Vec<ChartLater> {
+    let g = Hands::get();
+    let base = main.base;
+    let mut reach = vec![0.0f64; g.len()];
+    for (i, s) in out.iter().enumerate() {
+        if s.weight > 0.0 && s.chart == Action::Hit {
+            let (a, b) = starts.pairs[i];
+            reach[g.pair(a, b) as usize] += p_up * starts.deal_probability[i];
+        }
+    }
+    // A hand's children come after it, so its reach is complete when it is met.
+    let mut reached = Vec::new();
+    for h in 0..g.len() as u32 {
+        let r = reach[h as usize];
+        if r == 0.0 {
+            continue;
+        }
+        let hand = g.hand(h);
+        if hand.cards >= 3 {
+            reached.push(h);
+        }
+        if hand.cards == 2 || chart_hits[h as usize] {
+            for rank in 0..RANKS {
+                let p = base.draw(hand, rank);
+                let c = g.child(h, rank);
+                if p > 0.0 && c != hands::BUSTED {
+                    reach[c as usize] += r * p;
+                }
+            }
+        }
+    }
+    // The stand values the valuing below reads and the chart's play has not: the hands
+    // the chart hits, and the children of those it stands on.
+    let mut need: Vec<u32> = Vec::new();
+    for &h in &reached {
+        if chart_hits[h as usize] {
+            need.push(h);
+        } else {
+            let hand = g.hand(h);
+            need.extend(
+                (0..RANKS)
+                    .filter(|&rank| base.draw(hand, rank) > 0.0)
+                    .map(|rank| g.child(h, rank))
+                    .filter(|&c| c != hands::BUSTED),
+            );
+        }
+    }
+    need.sort_unstable();
+    need.dedup();
+    main.prefill_stands(need);
+    reached
+        .into_iter()
+        .map(|h| {
+            let hand = g.hand(h);
+            let stand = main.stand(h);
+            let hit = main.hit(h, chart_hits, memo);
+            ChartLater {
+                cards: hand.counts,
+                row: row_of(hand, false),
+                chart_hits: chart_hits[h as usize],
+                stand_gain: reach[h as usize] * (stand - hit),
+            }
+        })
+        .collect()
 }
 
 /// Everything about one upcard: the dealer's outcomes, the optimal play's EVs and the

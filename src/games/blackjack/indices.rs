@@ -13,12 +13,19 @@
 //! follow exactly the law of the shoe given its count), and values each *exactly*: for
 //! every upcard and starting hand, the EV of every first action (stand, hit, double,
 //! split, surrender) from that shoe, every later decision the basic strategy chart's, and
-//! the round's EV under the chart. Only the shoe is sampled; no EV is simulated.
+//! the round's EV under the chart; and for every *later hand* (three or more cards, that
+//! the chart reaches by hitting a starting hand it does not split), standing and hitting.
+//! Only the shoe is sampled; no EV is simulated.
 //!
 //! A chart *cell* (row × upcard) is worth, per round, the sum over its starting hands of
 //! their chance times their EV. The *gain* of an action in a cell at count `t` is the
-//! expectation, over the shoes at `t`, of the cell's value with that first action minus
-//! its value with the chart's, per round played. It, the round's EV and insurance's are
+//! expectation, over the shoes at `t`, of what playing it instead of the chart's play on
+//! every hand of the cell the chart reaches adds to the round, per round played: on its
+//! starting hands as their first action, and on its later hands (where the choice is
+//! stand or hit) as that decision. So a stand-or-hit index means what published index
+//! tables mean by it (stand on every hard 16 against a ten, of two cards or more). A
+//! path meets a total at most once, so the hands' changes add up exactly. Hands after a
+//! split are played by the chart throughout. It, the round's EV and insurance's are
 //! estimated from the points drawn at `t` by regression on the shoe's [covariates], whose
 //! exact mean at `t` is known ([`Moments::estimate`]: a control variate). An index is
 //! where that gain changes sign: the lowest count from which the action beats the chart
@@ -515,6 +522,12 @@ pub struct CountSample {
     /// decision was made at it): the sums of the decisions made at that count. Empty
     /// under [`CountAt::RoundStart`].
     pub decision: Vec<Option<AtDecision>>,
+    /// Under [`CountAt::Decision`], per count of the range (by position; `None` where no
+    /// later hand was decided at it): per chart cell and action, each point's gain of the
+    /// action over the chart's on its later hands (three or more cards, reached by
+    /// hitting) decided at that count. Empty under [`CountAt::RoundStart`], where later
+    /// hands are in `cells`' gains.
+    pub later: Vec<Option<Vec<[Moments; ACTIONS]>>>,
 }
 
 impl CountSample {
@@ -553,6 +566,22 @@ impl CountSample {
                 (Some(a), Some(b)) => a.merge(b),
             }
         }
+        if self.later.len() < o.later.len() {
+            self.later.resize(o.later.len(), None);
+        }
+        for (a, b) in self.later.iter_mut().zip(&o.later) {
+            match (a.as_mut(), b) {
+                (_, None) => {}
+                (None, Some(b)) => *a = Some(b.clone()),
+                (Some(a), Some(b)) => {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        for k in 0..ACTIONS {
+                            x[k].merge(&y[k]);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Checks the lengths `finish` relies on, for a range of `counts` counts.
@@ -569,6 +598,21 @@ impl CountSample {
         if !self.decision.iter().flatten().all(AtDecision::well_formed) {
             return Err(format!(
                 "sums at a decision count of the wrong length (expected {CELLS} cells, \
+                 {COVARIATES} covariates)"
+            ));
+        }
+        if self.later.len() > counts {
+            return Err(format!(
+                "later hands at {} counts, the range has {counts}",
+                self.later.len()
+            ));
+        }
+        let later_ok = |cells: &Vec<[Moments; ACTIONS]>| {
+            cells.len() == CELLS && cells.iter().flatten().all(Moments::well_formed)
+        };
+        if !self.later.iter().flatten().all(later_ok) {
+            return Err(format!(
+                "later hands' sums of the wrong length (expected {CELLS} cells, \
                  {COVARIATES} covariates)"
             ));
         }
@@ -692,6 +736,10 @@ pub fn value_point(
     let mut round = 0.0;
     // Under `at_decision`: each hand's (shift of its cards, cell, chance, values).
     let mut decided: Vec<(i64, usize, f64, [f64; ACTIONS])> = Vec::new();
+    // Each later hand's gains over the chart: per cell (at the count before the round),
+    // or under `at_decision` with the shift of its cards and their number.
+    let mut later_gain = vec![[0.0f64; ACTIONS]; CELLS];
+    let mut later_at: Vec<(i64, u32, usize, [f64; ACTIONS])> = Vec::new();
     let twice_tags = at_decision.map_or([0; RANKS], Counter::twice_tags);
     let shift_of = |cards: [usize; 3]| cards.iter().map(|&c| twice_tags[c]).sum::<i64>();
     for u in 0..RANKS {
@@ -699,8 +747,30 @@ pub fn value_point(
             continue;
         }
         let column: Vec<Cell> = (0..CHART_ROWS).map(|row| chart[row * RANKS + u]).collect();
-        let (starts, ev) = chart_starts(rules, *shoe, u, &column);
+        let (starts, later, ev) = chart_starts(rules, *shoe, u, &column);
         round += ev;
+        for l in &later {
+            let cell = l.row * RANKS + u;
+            // The play the chart does not make on it: standing where it hits, else hitting.
+            let mut gain = [0.0; ACTIONS];
+            if l.chart_hits {
+                gain[Action::Stand as usize] = l.stand_gain;
+            } else {
+                gain[Action::Hit as usize] = -l.stand_gain;
+            }
+            if at_decision.is_some() {
+                let shift = twice_tags[u]
+                    + (0..RANKS)
+                        .map(|r| i64::from(l.cards[r]) * twice_tags[r])
+                        .sum::<i64>();
+                let removed = 1 + l.cards.iter().map(|&n| u32::from(n)).sum::<u32>();
+                later_at.push((shift, removed, cell, gain));
+            } else {
+                for (g, x) in later_gain[cell].iter_mut().zip(gain) {
+                    *g += x;
+                }
+            }
+        }
         for s in starts.iter().filter(|s| s.weight > 0.0) {
             let cell = s.row * RANKS + u;
             cell_weight[cell] += s.weight;
@@ -731,6 +801,7 @@ pub fn value_point(
             x: &x,
         };
         add_decisions(chart, shoe, &allowed, &mut decided, &point, out);
+        add_later(&later_at, &allowed, &point, out);
     }
     out.points += 1;
     out.design.add(&x);
@@ -751,7 +822,7 @@ pub fn value_point(
                 sums.value[k] += cell_value[cell][k];
                 // Under the count at the decision, the gains are summed by that count.
                 if at_decision.is_none() {
-                    sums.gain[k].add(cell_value[cell][k] - base, &x);
+                    sums.gain[k].add(cell_value[cell][k] - base + later_gain[cell][k], &x);
                 }
             }
         }
@@ -782,8 +853,55 @@ impl Point<'_> {
     /// Position in the range of the count at a decision whose three cards add `shift`
     /// to twice the running count.
     fn at(&self, shift: i64) -> usize {
+        self.at_cards(shift, 3)
+    }
+
+    /// Position in the range of the count at a decision whose `cards` cards (the upcard
+    /// and the player's) add `shift` to twice the running count.
+    fn at_cards(&self, shift: i64, cards: u32) -> usize {
         let c = self.counter;
-        (c.count_of_twice(self.twice_seen + shift, self.left - 3, self.decks) - c.low) as usize
+        let left = self.left.saturating_sub(cards);
+        (c.count_of_twice(self.twice_seen + shift, left, self.decks) - c.low) as usize
+    }
+}
+
+/// Adds one decision point's later hands (`later`: the shift of each one's cards, their
+/// number with the upcard, its cell and its gains per round) to the sums at their counts
+/// at the decision: per count and cell, the point's gain of each action is one sample of
+/// the statistic whose mean over the points of the count before the round is the gain of
+/// such hands decided at that count (zero at a point without any). As at the count before
+/// the round, only in cells and actions the point's two-card hands `allowed`.
+fn add_later(
+    later: &[(i64, u32, usize, [f64; ACTIONS])],
+    allowed: &[[bool; ACTIONS]],
+    point: &Point,
+    out: &mut CountSample,
+) {
+    let mut at: Vec<(usize, usize, [f64; ACTIONS])> = later
+        .iter()
+        .map(|&(shift, cards, cell, gain)| (point.at_cards(shift, cards), cell, gain))
+        .collect();
+    at.sort_by_key(|e| (e.0, e.1));
+    for group in at.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (d, cell) = (group[0].0, group[0].1);
+        if !allowed[cell].contains(&true) {
+            continue;
+        }
+        let mut gain = [0.0; ACTIONS];
+        for e in group {
+            for (g, x) in gain.iter_mut().zip(&e.2) {
+                *g += x;
+            }
+        }
+        if out.later.len() <= d {
+            out.later.resize(d + 1, None);
+        }
+        let sums = out.later[d].get_or_insert_with(|| vec![Default::default(); CELLS]);
+        for (k, &g) in gain.iter().enumerate() {
+            if g != 0.0 && allowed[cell][k] {
+                sums[cell][k].add(g, point.x);
+            }
+        }
     }
 }
 
@@ -1065,7 +1183,7 @@ pub fn summarize(
         .collect();
     if let Some(laws) = decision_laws {
         // Every cell's figures and insurance's, from the decisions made at each count.
-        insurance = at_decision(chart, samples, laws, &mut rows);
+        insurance = at_decision(chart, samples, law, laws, &mut rows);
     }
 
     let mut indices = Vec::new();
@@ -1190,11 +1308,18 @@ pub fn summarize(
 fn at_decision(
     chart: &[Cell],
     samples: &[CountSample],
+    law: &CountLaw,
     laws: &[DecisionLaw],
     rows: &mut [CountRow],
 ) -> Vec<(f64, f64)> {
     let counts = rows.len();
     let freq: Vec<f64> = rows.iter().map(|r| r.frequency).collect();
+    // Each count's fit, for the later hands' gains (estimated over all its points).
+    let fits: Vec<Option<Fit>> = samples
+        .iter()
+        .zip(&law.mean)
+        .map(|(s, mean)| s.design.fit(s.points, mean))
+        .collect();
     let allowed: Vec<[bool; ACTIONS]> = (0..CELLS)
         .map(|c| std::array::from_fn(|k| samples.iter().any(|s| s.cells[c].allowed[k])))
         .collect();
@@ -1228,7 +1353,9 @@ fn at_decision(
             row.insurance_ev = (f64::NAN, f64::NAN);
             continue;
         }
-        let combine = |get: &dyn Fn(&ShiftSums) -> &Moments| -> (f64, f64) {
+        // Per count before the round: the expectation's part from there and the sum of
+        // its parts' standard errors (they share points, so the sum bounds its error).
+        let by_t = |get: &dyn Fn(&ShiftSums) -> &Moments| -> Vec<(f64, f64)> {
             let mut per_t = vec![(0.0, 0.0); counts];
             for (t, p, x, fit) in &parts {
                 let m = get(x);
@@ -1239,9 +1366,13 @@ fn at_decision(
                 per_t[*t].0 += p * e;
                 per_t[*t].1 += p * se;
             }
+            per_t
+        };
+        let sum_up = |per_t: &[(f64, f64)]| -> (f64, f64) {
             let se2: f64 = per_t.iter().map(|v| v.1 * v.1).sum();
             (per_t.iter().map(|v| v.0).sum(), se2.sqrt())
         };
+        let combine = |get: &dyn Fn(&ShiftSums) -> &Moments| sum_up(&by_t(get));
         // Plain sums (a cell's chance and values, for its EVs): Σ_t frequency(t) · mean.
         let total = |get: &dyn Fn(&AtDecision) -> f64| -> f64 {
             samples
@@ -1268,7 +1399,26 @@ fn at_decision(
                 } else {
                     f64::NAN
                 };
-                let (m, se) = combine(&|x| &x.gain[c][k]);
+                let mut per_t = by_t(&|x| &x.gain[c][k]);
+                // The later hands decided here: at each count t before the round, the
+                // mean over all its points of their gain, times t's frequency.
+                for (t, sample) in samples.iter().enumerate() {
+                    let Some(m) = sample
+                        .later
+                        .get(d)
+                        .and_then(Option::as_ref)
+                        .map(|x| &x[c][k])
+                    else {
+                        continue;
+                    };
+                    if m.sum_x.is_empty() && m.sum == 0.0 {
+                        continue;
+                    }
+                    let (e, se) = m.estimate(sample.points, fits[t].as_ref());
+                    per_t[t].0 += freq[t] * e;
+                    per_t[t].1 += freq[t] * se;
+                }
+                let (m, se) = sum_up(&per_t);
                 cell.gain[k] = (m / f, se / f);
             }
         }

@@ -136,7 +136,7 @@ const ANALYSIS_SECONDS: f64 = 0.1;
 const OPTIMAL_SPLIT_SECONDS: f64 = 32.0;
 const SIMULATED_ROUNDS_PER_SECOND: f64 = 12e6;
 const COUNTED_ROUNDS_PER_SECOND: f64 = 9.5e6;
-const SECONDS_PER_INDEX_POINT: f64 = 0.03;
+const SECONDS_PER_INDEX_POINT: f64 = 0.046;
 
 impl Job for StrategyJob {
     type Unit = Unit;
@@ -335,20 +335,20 @@ impl Job for StrategyJob {
     }
 }
 
-/// Decision points per unit of `blackjack.indices` (about 35 seconds on one core; a
+/// Decision points per unit of `blackjack.indices` (about 30 seconds on one core; a
 /// unit's sums are some 650 kB, so units of a few points would make checkpoints and
 /// parts large).
 pub const POINTS_PER_UNIT: u32 = 700;
 
-/// Decision points per unit under `count_at = "decision"` (about 105 seconds on one core):
-/// its sums are kept per count at the decision and per shift of the decision's cards, some
-/// 3 MB a unit whatever its points, so fewer, larger units keep checkpoints and parts
-/// small.
+/// Decision points per unit under `count_at = "decision"` (about 95 seconds on one core):
+/// its sums are kept per count at the decision and per shift of the decision's cards, a
+/// few MB a unit whatever its points (the six-deck job's 21 units peak at 232 MB when it
+/// finishes), so fewer, larger units keep checkpoints and parts small.
 pub const POINTS_PER_DECISION_UNIT: u32 = 2_100;
 
 /// About how much one unit's sums take in memory (an upper estimate from the shipped
-/// six-deck job), under each convention.
-const DECISION_UNIT_BYTES: u128 = 5 << 20;
+/// six-deck job's peak memory ÷ its units), under each convention.
+const DECISION_UNIT_BYTES: u128 = 12 << 20;
 const ROUND_START_UNIT_BYTES: u128 = 1 << 20;
 /// The most memory a `blackjack.indices` job's units may take together when it finishes.
 const MAX_SUMS_BYTES: u128 = 16 << 30;

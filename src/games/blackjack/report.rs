@@ -955,23 +955,29 @@ pub fn build_indices(
          decision points at that count (a shoe with another count is drawn again, so the \
          points follow the law of the shoe given its count) and values each *exactly*: for \
          every upcard and two-card hand, the EV of every first action with every later \
-         decision the basic strategy chart's, and the round's EV under the chart. Only the \
-         shoe is sampled, so the spread of the EVs is the spread of the shoes at that count, \
+         decision the basic strategy chart's, and the round's EV under the chart; and every \
+         later hand of three or more cards the chart reaches by hitting, both standing and \
+         hitting. Only the shoe is sampled, so the spread of the EVs is the spread of the shoes at that count, \
          and every figure carries its standard error. Each figure at a count is the points' \
          mean corrected by regression on the shoe's composition (each rank's share of the \
          cards left, the share of the shoe left, and their products two by two), whose \
          exact mean at that count is known: a control variate, with the same expectation and a smaller error. Each \
          count's frequency is exact. An index is where the gain of a \
          deviation over the chart, per round, changes sign along the counts; its *crossing* \
-         interpolates between the two counts around the change.",
+         interpolates between the two counts around the change. A deviation is played on \
+         every hand of its cell, as published index tables mean it: a stand-or-hit index \
+         (stand on hard 16 against a ten) also changes the later hands of that total (a \
+         16 made of three or more cards), whose gains its gain includes.",
     );
     if settings.count_at == CountAt::Decision {
         md.push_str(
             " A decision is stated at its count when it is made: the count before the round \
-             moved by the upcard and the player's two cards. The points drawn at each count \
-             before the round are regrouped by that count, with the exact chance of each \
-             (count before, count at the decision) pair and the shoe's exact mean \
-             composition there for the regression.",
+             moved by the upcard and the player's cards (two, or more for a later hand). The \
+             points drawn at each count before the round are regrouped by that count: for \
+             two-card hands with the exact chance of each (count before, count at the \
+             decision) pair and the shoe's exact mean composition there for the regression; \
+             for later hands, the mean over all the points of each count before the round \
+             of the gains decided at each count, by the same regression as there.",
         );
     }
     md.push('\n');
@@ -987,8 +993,9 @@ pub fn build_indices(
     lines.push(index_conventions(settings.count_at));
     if settings.count_at == CountAt::Decision {
         lines.push(
-            "A cell's figures at a count (its chance, EVs and gains) gather its hands decided \
-             at that count, per round at that count: their expectation over all rounds ÷ the \
+            "A cell's figures at a count (its chance and EVs, of its two-card hands; its \
+             gains, of those and of its later hands) gather its hands decided at that count, \
+             per round at that count: their expectation over all rounds ÷ the \
              frequency of the count before a round, so that over all counts at those \
              frequencies they sum to the cell's total. The round's EV by count is at the count \
              before the round (the count a bet is placed at); the EV with indices at a count \

@@ -1268,7 +1268,7 @@ fn chart_starts_at_the_full_shoe_give_the_chart_ev() {
             let column: Vec<_> = (0..CHART_ROWS)
                 .map(|row| a.chart[row * RANKS + u])
                 .collect();
-            let (starts, ev) = chart_starts(&r, full, u, &column);
+            let (starts, _, ev) = chart_starts(&r, full, u, &column);
             total += ev;
             // Stand and double do not depend on later play: they are the tables' values.
             for (i, s) in starts.iter().enumerate() {
@@ -1294,6 +1294,80 @@ fn chart_starts_at_the_full_shoe_give_the_chart_ev() {
             a.chart_ev
         );
     }
+}
+
+/// A later hand's gain (`ChartLater::stand_gain`) is what changing the chart's play on it
+/// changes the round's EV by. Oracle: flip a whole stand-or-hit row of the chart (a path
+/// meets a hard total at most once, so the row's hands change the round independently)
+/// and compare the round's EV before and after with the two-card starts' changes plus the
+/// later hands' gains; no splitting, so no hand after a split is involved. A part-dealt
+/// single deck, each upcard, rows the chart hits and rows it stands on.
+#[test]
+fn a_later_hands_gain_is_what_flipping_its_play_changes_the_round_by() {
+    use super::analysis::chart_starts;
+    use cardtables::blackjack::{ACTIONS, CHART_ROWS};
+    let r = BlackjackRules {
+        max_split_hands: 1,
+        ..rules(1)
+    };
+    let a = analyze(&r);
+    let mut shoe = r.shoe().unwrap();
+    for (rank, gone) in [(TEN, 3), (4, 2), (1, 1), (ACE, 1)] {
+        shoe[rank] -= gone;
+    }
+    let stand = [Action::Stand as u8; ACTIONS];
+    let hit = [Action::Hit as u8; ACTIONS];
+    let mut checked = 0;
+    for u in 0..RANKS {
+        let column: Vec<_> = (0..CHART_ROWS)
+            .map(|row| a.chart[row * RANKS + u])
+            .collect();
+        let (starts, later, ev) = chart_starts(&r, shoe, u, &column);
+        for row in [
+            Row::Hard(12),
+            Row::Hard(13),
+            Row::Hard(16),
+            Row::Soft(17),
+            Row::Soft(18),
+        ] {
+            let at = row.index().unwrap();
+            let first = Action::from_code(column[at][0]).unwrap();
+            let flipped = match first {
+                Action::Hit => stand,
+                Action::Stand => hit,
+                _ => continue,
+            };
+            let mut other = column.clone();
+            other[at] = flipped;
+            let (_, _, ev_flipped) = chart_starts(&r, shoe, u, &other);
+            let new = Action::from_code(flipped[0]).unwrap();
+            let from_starts: f64 = starts
+                .iter()
+                .filter(|s| s.row == at && s.weight > 0.0)
+                .map(|s| s.weight * (s.evs[new as usize] - s.evs[first as usize]))
+                .sum();
+            let from_later: f64 = later
+                .iter()
+                .filter(|l| l.row == at)
+                .map(|l| {
+                    assert_eq!(l.chart_hits, first == Action::Hit);
+                    if l.chart_hits {
+                        l.stand_gain
+                    } else {
+                        -l.stand_gain
+                    }
+                })
+                .sum();
+            let want = ev_flipped - ev;
+            let got = from_starts + from_later;
+            assert!(
+                (want - got).abs() < 1e-13,
+                "upcard {u}, {row:?}: flipped {want}, starts {from_starts} + later {from_later}"
+            );
+            checked += usize::from(from_later != 0.0);
+        }
+    }
+    assert!(checked >= 30, "{checked} rows with later hands");
 }
 
 /// The sums of one decision point valued from `shoe`.
@@ -2094,10 +2168,13 @@ fn decisions_are_summed_at_the_count_that_includes_the_upcard_and_the_players_ca
             for k in 0..5 {
                 let value: f64 = decided().map(|d| d.cells[c].value[k]).sum();
                 assert!((value - before.cells[c].value[k]).abs() < 1e-15);
+                // Two-card hands by the shift of their cards, later hands (three or more
+                // cards, reached by hitting) by the count they are decided at.
                 let gain: f64 = decided()
                     .flat_map(|d| &d.shifts)
                     .map(|x| x.gain[c][k].sum)
-                    .sum();
+                    .sum::<f64>()
+                    + at.later.iter().flatten().map(|x| x[c][k].sum).sum::<f64>();
                 assert!(
                     (gain - before.cells[c].gain[k].sum).abs() < 1e-14,
                     "{c} {k}"
@@ -2133,6 +2210,50 @@ fn decisions_are_summed_at_the_count_that_includes_the_upcard_and_the_players_ca
         for (d, x) in at.decision.iter().enumerate() {
             let w = x.as_ref().map_or(0.0, |x| x.cells[cell].weight);
             assert_eq!(w > 0.0, counts.contains(&d), "count {}", d as i32 - 6);
+        }
+        // Its later hands (a hard 16 of three or more cards) at the count with every one
+        // of their cards: each count they are summed at is one some such hand makes.
+        let mut later_counts = std::collections::BTreeSet::new();
+        let mut hand = [0u32; 10];
+        fn sixteens(from: usize, total: u32, hand: &mut [u32; 10], out: &mut Vec<[u32; 10]>) {
+            if total == 16 {
+                if hand.iter().sum::<u32>() >= 3 {
+                    out.push(*hand);
+                }
+                return;
+            }
+            for r in from..10 {
+                if total + (r as u32) < 16 {
+                    hand[r] += 1;
+                    sixteens(r, total + r as u32 + 1, hand, out);
+                    hand[r] -= 1;
+                }
+            }
+        }
+        let mut all = Vec::new();
+        sixteens(0, 0, &mut hand, &mut all);
+        for h in all {
+            let mut need = h;
+            need[TEN] += 1;
+            if (0..10).any(|r| need[r] > shoe[r]) {
+                continue;
+            }
+            let n: u32 = need.iter().sum();
+            let rc = running + (0..10).map(|k| i64::from(need[k]) * hi_lo(k)).sum::<i64>();
+            let left = i64::from(cards - n);
+            later_counts.insert(((rc * 52).div_euclid(left).clamp(-6, 6) + 6) as usize);
+        }
+        let stand = Action::Stand as usize;
+        let summed: Vec<usize> = (0..at.later.len())
+            .filter(|&d| {
+                at.later[d]
+                    .as_ref()
+                    .is_some_and(|x| x[cell][stand].sum != 0.0)
+            })
+            .collect();
+        assert!(!summed.is_empty());
+        for d in summed {
+            assert!(later_counts.contains(&d), "count {}", d as i32 - 6);
         }
     }
 }
