@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use cardtables::Ranking;
 use clap::{Parser, Subcommand};
 
 use crate::engine::Shard;
@@ -92,11 +93,28 @@ pub struct EquityArgs {
     /// (default: tables/holdem_headsup/holdem_headsup.bin when it exists).
     #[arg(long)]
     pub table: Option<PathBuf>,
+    /// The order `top N%` takes the classes in: `vs1`, by exact equity against one random
+    /// hand, or `vs3`, by equity against three random hands as PokerStove's and Equilab's
+    /// hand rankings (docs/ranges.md).
+    #[arg(long, default_value = "vs1", value_parser = ranking)]
+    pub ranking: Ranking,
     /// Print one JSON object: `equity`, `win`, `tie` (one per player, in argument
     /// order), `exact`, `std_error`, and `showdowns` or `trials` (Monte Carlo also:
     /// `draws`, whole deals drawn, and `target_reached`).
     #[arg(long)]
     pub json: bool,
+}
+
+/// A `top N%` ranking: `vs1` or `vs3`.
+fn ranking(text: &str) -> Result<Ranking, String> {
+    match text.trim() {
+        "vs1" => Ok(Ranking::VsOneRandom),
+        "vs3" => Ok(Ranking::VsThreeRandom),
+        _ => Err(format!(
+            "{text:?} is not a ranking: use vs1 (equity against one random hand, the default) \
+             or vs3 (against three random hands, as PokerStove and Equilab rank hands)"
+        )),
+    }
 }
 
 /// A Monte Carlo standard error target: 1e-5 to 0.1.
@@ -617,6 +635,11 @@ mod tests {
         assert_eq!(deck("32"), Ok(32));
         assert!(deck("36").unwrap_err().contains("52, 32 (7 to A) or 28"));
         assert!(deck("x").is_err());
+        assert_eq!(ranking("vs3"), Ok(Ranking::VsThreeRandom));
+        assert_eq!(ranking(" vs1 "), Ok(Ranking::VsOneRandom));
+        assert!(ranking("vs2")
+            .unwrap_err()
+            .contains("vs1 (equity against one random hand"));
         assert_eq!(threads("0"), Ok(0));
         assert_eq!(threads("1024"), Ok(1024));
         assert!(threads("1025").unwrap_err().contains("1..=1024"));

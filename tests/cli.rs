@@ -2489,6 +2489,26 @@ fn equity_answers_finite_figures_or_refuses_with_the_cause() {
         let out = equity(&[span, "random", "--board", "Ks 7d 2c", "--json"]);
         assert_eq!(out.status.code(), Some(0), "{span}: {}", stderr(&out));
     }
+    // `top N%` by the ranking asked: under vs3, 10% is the set its order names, and the
+    // answer is that set's; an unknown ranking is bad input, listing the two.
+    let json = |args: &[&str]| {
+        let out = equity(args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["equity"].clone()
+    };
+    let flop = ["--board", "Ks 7d 2c", "--json"];
+    let top = json(&[&["10%", "random", "--ranking", "vs3"][..], &flop].concat());
+    let named = json(&[&["77+, A9s+, KTs+, QTs+, AJo+, KQo", "random"][..], &flop].concat());
+    assert_eq!(top, named);
+    assert_ne!(top, json(&[&["10%", "random"][..], &flop].concat()));
+    let out = equity(&["10%", "random", "--ranking", "vs2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("vs1") && stderr(&out).contains("vs3"),
+        "{}",
+        stderr(&out)
+    );
     // A --table the question does not use: a warning; one that does not exist when it is
     // used: bad input, naming the file, not "run … first, or pass --table".
     let nt = no_table.to_str().unwrap();

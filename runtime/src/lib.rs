@@ -161,7 +161,7 @@ pub use niuniu::Niuniu;
 pub use niuniu_bidding::NiuniuBidding;
 pub use pushfold::{PushFold, PushFoldQueryError};
 pub use pushfold3::{PushFold3, PushFold3QueryError};
-pub use range::{Range, RangeError};
+pub use range::{Range, RangeError, Ranking};
 pub use stud::{Stud, StudQueryError};
 pub use zhajinhua::{QueryError as ZhajinhuaQueryError, Zhajinhua};
 

@@ -12,7 +12,7 @@
 //! | `AhKh`, `Ah Kh`, `♥A♥K` | one holding |
 //! | `AsKx`, `AxKx`, `AxAx` | `x` for any suit: every holding the pattern allows |
 //! | `random` (or `any`) | all 1,326 holdings |
-//! | `top 10%` (or `10%`) | the strongest classes by [`PREFLOP_ORDER`], until they hold at least that share of 1,326 holdings |
+//! | `top 10%` (or `10%`) | the strongest classes by a [`Ranking`] ([`PREFLOP_ORDER`] unless [`Range::parse_ranked`] names another), until they hold at least that share of 1,326 holdings |
 //!
 //! Any token may end in `:w`, a weight from 0 to 1 (`AKo:0.5`). Tokens may also stand in
 //! a group, `[50]AKo, AQs[/50]` (Equilab's form): each token in it weighs the group's
@@ -39,6 +39,45 @@ J7o Q4o 97s J4s T6s J3s Q3o 98o 87s T7o J6o 96s J2s Q2o T5s J5o T4s 97o 86s J4o 
 J3o 87o T2s 85s 96o J2o T5o 94s 75s T4o 93s 86o 65s 84s 95o T3o 92s 76o 74s T2o 54s 85o 64s 83s \
 94o 75o 82s 73s 93o 65o 53s 63s 84o 92o 43s 74o 72s 54o 64o 52s 62s 83o 42s 82o 73o 53o 63o \
 32s 43o 72o 52o 62o 42o 32o";
+
+/// The 169 starting classes, strongest first, by equity against three random hands (ties
+/// counting their share): the model of the hand rankings in PokerStove and Equilab,
+/// "hand vs 3 randoms". Sampled, not exact: each class by `pipeline equity CLASS random
+/// random random --std-error 5e-5 --seed 2026`, to a standard error of at most 5e-5; 23
+/// neighbours whose equities differ by less than three standard errors of the
+/// difference (2.1e-4) may stand in either order. `top N%` follows it under
+/// [`Ranking::VsThreeRandom`]; a test in the pipeline samples the classes again.
+pub const PREFLOP_ORDER_VS3: &str =
+    "AA KK QQ JJ TT AKs 99 AQs AKo AJs KQs 88 ATs AQo KJs QJs KTs AJo KQo A9s QTs 77 ATo JTs \
+KJo A8s K9s QJo A7s KTo Q9s A5s 66 QTo A6s J9s A9o A4s T9s K8s JTo A3s K7s A8o Q8s K9o \
+A2s J8s K6s 55 T8s A7o 98s Q9o K5s A5o J9o Q7s T9o K4s A6o K8o A4o J7s Q6s T7s K3s 97s \
+87s A3o 44 Q5s K7o K2s Q8o Q4s J8o A2o T8o J6s K6o 76s T6s 98o 86s Q3s 96s J5s K5o Q2s \
+J4s 33 Q7o 65s K4o 75s J7o J3s T5s T7o 85s Q6o 87o 95s 97o K3o T4s J2s 54s Q5o 64s T3s \
+K2o 22 74s Q4o T2s 84s 76o J6o 94s 86o T6o 53s 96o 93s Q3o J5o 63s 43s 92s Q2o 73s J4o \
+65o 83s 75o 52s 82s 85o T5o J3o 95o 42s 54o 62s T4o J2o 72s 64o 32s T3o 74o 84o T2o 94o \
+53o 93o 63o 43o 92o 73o 83o 52o 82o 42o 62o 72o 32o";
+
+/// The order of the 169 classes that a `top N%` token takes its classes from, strongest
+/// first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ranking {
+    /// [`PREFLOP_ORDER`]: exact equity against one random hand (the default).
+    #[default]
+    VsOneRandom,
+    /// [`PREFLOP_ORDER_VS3`]: equity against three random hands, the model of the hand
+    /// rankings in PokerStove and Equilab.
+    VsThreeRandom,
+}
+
+impl Ranking {
+    /// The 169 class names, strongest first, separated by spaces.
+    pub fn order(self) -> &'static str {
+        match self {
+            Ranking::VsOneRandom => PREFLOP_ORDER,
+            Ranking::VsThreeRandom => PREFLOP_ORDER_VS3,
+        }
+    }
+}
 
 /// Why a range could not be read.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -81,6 +120,11 @@ struct Shape {
 impl Range {
     /// Reads a range in the notation of the module docs.
     pub fn parse(text: &str) -> Result<Range, RangeError> {
+        Range::parse_ranked(text, Ranking::VsOneRandom)
+    }
+
+    /// Reads a range whose `top N%` tokens take the classes in `ranking`'s order.
+    pub fn parse_ranked(text: &str, ranking: Ranking) -> Result<Range, RangeError> {
         let mut weights = vec![0.0; HOLDINGS];
         // An open `[N]` group: its percentage, and the token that opened it.
         let mut group: Option<(f64, String)> = None;
@@ -147,7 +191,7 @@ impl Range {
                 (None, Some((percent, _))) => percent / 100.0,
                 (None, None) => 1.0,
             };
-            for index in holdings(body).map_err(|why| error(&why))? {
+            for index in holdings(body, ranking).map_err(|why| error(&why))? {
                 weights[index] = weight;
             }
             if closes {
@@ -206,7 +250,7 @@ impl Range {
 
 /// The holdings (colex indices) one token body names, or why it names none. Errors
 /// quote what the user wrote, never a rewritten form.
-fn holdings(body: &str) -> Result<Vec<usize>, String> {
+fn holdings(body: &str, ranking: Ranking) -> Result<Vec<usize>, String> {
     let lower = body.to_ascii_lowercase();
     if lower == "random" || lower == "any" {
         return Ok((0..HOLDINGS).collect());
@@ -224,7 +268,7 @@ fn holdings(body: &str) -> Result<Vec<usize>, String> {
         if !(share > 0.0 && share <= 100.0) {
             return Err("a top share runs from above 0 to 100 %".into());
         }
-        return Ok(top(share));
+        return Ok(top(share, ranking));
     }
     if lower.starts_with("top") {
         return Err("a top share ends in %: top 10%".into());
@@ -400,12 +444,12 @@ fn wildcard(body: &str) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
-/// The strongest classes by [`PREFLOP_ORDER`] until they hold at least `percent` % of
-/// the 1,326 holdings.
-fn top(percent: f64) -> Vec<usize> {
+/// The strongest classes by `ranking` until they hold at least `percent` % of the 1,326
+/// holdings.
+fn top(percent: f64, ranking: Ranking) -> Vec<usize> {
     let target = percent / 100.0 * HOLDINGS as f64;
     let mut out = Vec::new();
-    for name in PREFLOP_ORDER.split_whitespace() {
+    for name in ranking.order().split_whitespace() {
         if out.len() as f64 >= target - 1e-9 {
             break;
         }
@@ -472,6 +516,34 @@ mod tests {
         // Every class of the order, once: all holdings.
         assert_eq!(count("top 100%"), HOLDINGS);
         assert_eq!(PREFLOP_ORDER.split_whitespace().count(), 169);
+    }
+
+    /// Both rankings hold every class once, so `top 100%` is every holding under each;
+    /// `top N%` takes whole classes in the ranking's order.
+    #[test]
+    fn each_ranking_orders_every_class_once() {
+        for ranking in [Ranking::VsOneRandom, Ranking::VsThreeRandom] {
+            let names: Vec<&str> = ranking.order().split_whitespace().collect();
+            let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+            assert_eq!((names.len(), distinct.len()), (169, 169), "{ranking:?}");
+            let all = Range::parse_ranked("top 100%", ranking).unwrap();
+            assert_eq!(all.len(), HOLDINGS);
+            // Every name is a class: together they cover the 1,326 holdings.
+            let combos: usize = names.iter().map(|n| count(n)).sum();
+            assert_eq!(combos, HOLDINGS);
+        }
+        let ten = |ranking| Range::parse_ranked("10%", ranking).unwrap();
+        assert_eq!(ten(Ranking::VsOneRandom), Range::parse("10%").unwrap());
+        // Against three random hands suited and connected hands rank higher, small pairs
+        // lower, than against one.
+        assert_eq!(
+            ten(Ranking::VsThreeRandom),
+            Range::parse("77+, A9s+, KTs+, QTs+, AJo+, KQo").unwrap()
+        );
+        assert_eq!(
+            ten(Ranking::VsOneRandom),
+            Range::parse("66+, A8s+, KJs+, ATo+").unwrap()
+        );
     }
 
     #[test]

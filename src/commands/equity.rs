@@ -34,7 +34,10 @@ pub fn equity(args: &EquityArgs) -> anyhow::Result<()> {
         .ranges
         .iter()
         .enumerate()
-        .map(|(i, text)| Range::parse(text).map_err(|e| usage(format!("RANGE {}: {e}", i + 1))))
+        .map(|(i, text)| {
+            Range::parse_ranked(text, args.ranking)
+                .map_err(|e| usage(format!("RANGE {}: {e}", i + 1)))
+        })
         .collect::<anyhow::Result<_>>()?;
     let board = parse_cards(&args.board).map_err(|e| usage(format!("--board: {e}")))?;
     let dead = parse_cards(&args.dead).map_err(|e| usage(format!("--dead: {e}")))?;

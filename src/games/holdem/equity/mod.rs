@@ -878,4 +878,37 @@ mod tests {
             );
         }
     }
+
+    /// `top N%` under the `vs3` ranking takes the classes by their equity against three
+    /// random hands: sampled to a standard error of 5e-4 each, no class's equity beats
+    /// that of one ranked above it by six combined standard errors (a misplaced class
+    /// is found wherever it sits in the list).
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "samples 169 classes: run with --release")]
+    fn the_vs3_ranking_follows_equity_against_three_random_hands() {
+        let order: Vec<&str> = cardtables::range::PREFLOP_ORDER_VS3
+            .split_whitespace()
+            .collect();
+        let sampled: Vec<(f64, f64)> = order
+            .iter()
+            .map(|class| {
+                let mut q = question(&[class, "random", "random", "random"], "", "");
+                q.std_error = 5e-4;
+                let a = equity(&q).unwrap();
+                assert!(!a.exact && a.std_error <= 5e-4);
+                (a.equity[0], a.std_error)
+            })
+            .collect();
+        for (i, &(above, e1)) in sampled.iter().enumerate() {
+            for (j, &(below, e2)) in sampled.iter().enumerate().skip(i + 1) {
+                assert!(
+                    below - above < 6.0 * e1.hypot(e2),
+                    "{} ranks above {}, but their equities against three random hands are \
+                     {above} and {below}",
+                    order[i],
+                    order[j]
+                );
+            }
+        }
+    }
 }
