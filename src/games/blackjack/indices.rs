@@ -530,6 +530,24 @@ pub struct CountSample {
     pub later: Vec<Option<Vec<[Moments; ACTIONS]>>>,
 }
 
+/// Adds `other`'s sums by count position into `sums` (`None`: nothing at that count).
+fn merge_by_count<T: Clone>(
+    sums: &mut Vec<Option<T>>,
+    other: &[Option<T>],
+    merge: impl Fn(&mut T, &T),
+) {
+    if sums.len() < other.len() {
+        sums.resize(other.len(), None);
+    }
+    for (a, b) in sums.iter_mut().zip(other) {
+        match (a.as_mut(), b) {
+            (_, None) => {}
+            (None, Some(b)) => *a = Some(b.clone()),
+            (Some(a), Some(b)) => merge(a, b),
+        }
+    }
+}
+
 impl CountSample {
     /// No points yet.
     pub fn empty() -> CountSample {
@@ -556,32 +574,14 @@ impl CountSample {
                 a.gain[k].merge(&b.gain[k]);
             }
         }
-        if self.decision.len() < o.decision.len() {
-            self.decision.resize(o.decision.len(), None);
-        }
-        for (a, b) in self.decision.iter_mut().zip(&o.decision) {
-            match (a.as_mut(), b) {
-                (_, None) => {}
-                (None, Some(b)) => *a = Some(b.clone()),
-                (Some(a), Some(b)) => a.merge(b),
-            }
-        }
-        if self.later.len() < o.later.len() {
-            self.later.resize(o.later.len(), None);
-        }
-        for (a, b) in self.later.iter_mut().zip(&o.later) {
-            match (a.as_mut(), b) {
-                (_, None) => {}
-                (None, Some(b)) => *a = Some(b.clone()),
-                (Some(a), Some(b)) => {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        for k in 0..ACTIONS {
-                            x[k].merge(&y[k]);
-                        }
-                    }
+        merge_by_count(&mut self.decision, &o.decision, AtDecision::merge);
+        merge_by_count(&mut self.later, &o.later, |a, b| {
+            for (x, y) in a.iter_mut().zip(b) {
+                for k in 0..ACTIONS {
+                    x[k].merge(&y[k]);
                 }
             }
-        }
+        });
     }
 
     /// Checks the lengths `finish` relies on, for a range of `counts` counts.
