@@ -919,12 +919,12 @@ const TRIPLES_PER_UNIT: usize = 32;
 
 /// One core's seconds for a triple: a fixed part, and a part per deal of its classes'
 /// combinations (the product of their combos: 64 for three suited classes, 1,728 for
-/// three offsuit ones). Fitted on one thread of the 2-core development VM to 120 triples
-/// of 8 suited classes (5.7 ms a triple) and 120 of 8 offsuit ones (45 ms); 120 of 8
-/// pairs took 7.7 ms, the model says 9.3 (repeated pairs have fewer deals).
-/// reports/BENCHMARKS.md has the runs.
-const SECONDS_PER_TRIPLE: f64 = 4.2e-3;
-const SECONDS_PER_COMBO_PRODUCT: f64 = 2.36e-5;
+/// three offsuit ones). Fitted on one thread of the idle 2-core development VM, whole
+/// process, to 120 triples of 8 suited classes (2.2 ms a triple) and 120 of 8 offsuit
+/// ones (2.9 ms); 120 of 8 pairs took 1.3 ms, the model says 2.1 (pairs' deals share more
+/// of their work). reports/BENCHMARKS.md has the runs.
+const SECONDS_PER_TRIPLE: f64 = 2.0e-3;
+const SECONDS_PER_COMBO_PRODUCT: f64 = 4.2e-7;
 
 /// What the triples cost to compute on one core, by the fitted model: per triple, a fixed
 /// part and a part in proportion to the product of its classes' combos.

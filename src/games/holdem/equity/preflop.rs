@@ -5,11 +5,14 @@
 //! the renaming keeps the dead cards where they are. Those renamings (all 24 when no card
 //! is dead) group the combinations; each group is counted once, over every board of the
 //! cards left, at the sum of its members' weights. Within a group the boards are counted
-//! by their ranks wherever their suits cannot matter (see [`boards_n`]), so a group costs
-//! a few tens of thousands of evaluations, not one per board.
+//! by their ranks wherever their suits cannot matter (see [`ranks_pass`] and
+//! [`suit_pass`]), so a group costs at most a few tens of thousands of evaluations, not
+//! one per board; and the groups of a question share those passes where they depend on
+//! the same cards (see [`enumerate`]), so most groups cost far less.
 
 use cardtables::{colex, Card};
 use rayon::prelude::*;
+use std::sync::OnceLock;
 
 use super::{mask, Counts, Hand, Holdings, Sums, MAX_PLAYERS};
 use crate::games::holdem::eval::Tables;
@@ -32,8 +35,10 @@ const MAX_COMBINATIONS: u64 = 1 << 21;
 /// Holdings of two cards.
 const HOLDINGS: usize = colex::binomial(52, 2) as usize;
 
-/// The most showdowns one group evaluates ([`boards_n`]): 6,175 rank multisets, and per
-/// suit 1,287 suited boards, 715 × 13 four-suited cases and 286 × 91 three-suited ones.
+/// The most showdowns one group evaluates ([`ranks_pass`], [`suit_pass`]): 6,175 rank
+/// multisets, and per suit 1,287 suited boards, 715 × 13 four-suited cases and 286 × 91
+/// three-suited ones. (The exact budget counts this per group, though groups now share
+/// most of it: a bound, not the cost.)
 pub(super) const CASES: u64 = 6_175 + 4 * (1_287 + 715 * 13 + 286 * 91);
 
 /// The combinations of disjoint holdings in groups under the suit renamings that keep
@@ -45,34 +50,21 @@ pub(super) fn groups(
     per_group: u64,
     budget: u64,
 ) -> Option<Vec<Group>> {
-    let renamings = renamings(dead);
+    // Per renaming that keeps `dead` in place, where each holding goes.
+    let maps: Vec<&[u16]> = renamings()
+        .iter()
+        .filter(|r| keeps(&r.suits, dead))
+        .map(|r| r.holdings.as_slice())
+        .collect();
     // A group has at most as many members as there are renamings: the product of the
     // range sizes over that many is a floor on the groups.
     let product = holdings
         .iter()
         .try_fold(1u64, |acc, h| acc.checked_mul(h.len() as u64))?;
-    if product > MAX_COMBINATIONS
-        || (product / renamings.len() as u64).checked_mul(per_group)? > budget
+    if product > MAX_COMBINATIONS || (product / maps.len() as u64).checked_mul(per_group)? > budget
     {
         return None;
     }
-    // Per renaming, where each holding goes.
-    let maps: Vec<Vec<u16>> = renamings
-        .iter()
-        .map(|suits| {
-            (0..HOLDINGS as u32)
-                .map(|i| {
-                    let mut two = [Card::from_id(0).expect("card 0"); 2];
-                    colex::unrank(i, 2, &mut two);
-                    let mut renamed = two.map(|c| {
-                        Card::new(c.rank(), suits[usize::from(c.suit())]).expect("a card")
-                    });
-                    renamed.sort_by_key(|c| c.id());
-                    colex::index_of(&renamed) as u16
-                })
-                .collect()
-        })
-        .collect();
     let seats: Vec<Vec<(u16, u64, f64)>> = holdings
         .iter()
         .map(|h| {
@@ -119,26 +111,51 @@ pub(super) fn groups(
         .map(|_| groups)
 }
 
-/// The suit renamings that map the cards of `dead` onto themselves.
-fn renamings(dead: u64) -> Vec<[u8; 4]> {
-    let mut out = Vec::new();
-    for a in 0..4u8 {
-        for b in (0..4u8).filter(|&b| b != a) {
-            for c in (0..4u8).filter(|&c| c != a && c != b) {
-                // The suit left: 0 + 1 + 2 + 3 = 6.
-                let suits = [a, b, c, 6 - a - b - c];
-                let renamed = (0..52u8)
-                    .filter(|&id| dead >> id & 1 == 1)
-                    .fold(0u64, |m, id| {
-                        m | 1 << (id / 4 * 4 + suits[usize::from(id % 4)])
-                    });
-                if renamed == dead {
-                    out.push(suits);
+/// A renaming of the suits (suit `s` becomes `suits[s]`) and where it takes each holding,
+/// by colex index.
+struct Renaming {
+    suits: [u8; 4],
+    holdings: Vec<u16>,
+}
+
+/// All 24 suit renamings with their holding maps, built once per process: every exact
+/// preflop question (each of the threeway job's 818,805) groups by them.
+fn renamings() -> &'static [Renaming] {
+    static ALL: OnceLock<Vec<Renaming>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::with_capacity(24);
+        for a in 0..4u8 {
+            for b in (0..4u8).filter(|&b| b != a) {
+                for c in (0..4u8).filter(|&c| c != a && c != b) {
+                    // The suit left: 0 + 1 + 2 + 3 = 6.
+                    let suits = [a, b, c, 6 - a - b - c];
+                    let holdings = (0..HOLDINGS as u32)
+                        .map(|i| {
+                            let mut two = [Card::from_id(0).expect("card 0"); 2];
+                            colex::unrank(i, 2, &mut two);
+                            let mut renamed = two.map(|c| {
+                                Card::new(c.rank(), suits[usize::from(c.suit())]).expect("a card")
+                            });
+                            renamed.sort_by_key(|c| c.id());
+                            colex::index_of(&renamed) as u16
+                        })
+                        .collect();
+                    out.push(Renaming { suits, holdings });
                 }
             }
         }
-    }
-    out
+        out
+    })
+}
+
+/// Whether renaming the suits by `suits` maps the cards of `dead` onto themselves.
+fn keeps(suits: &[u8; 4], dead: u64) -> bool {
+    let renamed = (0..52u8)
+        .filter(|&id| dead >> id & 1 == 1)
+        .fold(0u64, |m, id| {
+            m | 1 << (id / 4 * 4 + suits[usize::from(id % 4)])
+        });
+    renamed == dead
 }
 
 /// Seats players `p` onwards with every holding that avoids `used`, and calls `f` with
@@ -165,10 +182,56 @@ fn seat(
 
 /// Counts every group over every board of `deck` (the cards not dead) that avoids its
 /// holdings: each group at its weight.
+///
+/// A group's boards are counted in parts that many groups share, each part computed
+/// once: the boards without a flush by their ranks ([`ranks_pass`]), which depend only on
+/// the ranks each seat holds; and the boards with three or more cards of one suit, per
+/// suit ([`suit_pass`]), which depend only on those ranks, the cards of that suit each
+/// seat holds and the cards of that suit left. A triple of offsuit classes has one rank
+/// assignment, up to hundreds of groups, and a few dozen distinct suit parts.
 pub(super) fn enumerate(t: &Tables, groups: &[Group], players: usize, deck: &[Card]) -> Sums {
-    let parts: Vec<Counts> = groups
+    let seated: Vec<Seated> = groups
+        .iter()
+        .map(|g| Seated::new(t, &g.combination[..players], deck))
+        .collect();
+    // The distinct rank assignments and suit parts, each with a group that has it.
+    let mut ranks: Vec<(RankSignature, usize)> = seated
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.signature, i))
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup_by_key(|&mut (s, _)| s);
+    let mut suits: Vec<(SuitPart, usize)> = seated
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| (0..4).map(move |suit| (s.suit_part(suit), i)))
+        .collect();
+    suits.sort_unstable();
+    suits.dedup_by_key(|&mut (s, _)| s);
+    let by_ranks: Vec<Outcomes> = ranks
         .par_iter()
-        .map(|g| boards(t, &g.combination[..players], deck))
+        .map(|&(_, i)| ranks_pass(t, &seated[i], players))
+        .collect();
+    let by_suit: Vec<Outcomes> = suits
+        .par_iter()
+        .map(|&(part, i)| suit_pass(t, &seated[i], &part, players))
+        .collect();
+    let parts: Vec<Counts> = seated
+        .iter()
+        .map(|s| {
+            let at = ranks
+                .binary_search_by_key(&s.signature, |&(r, _)| r)
+                .expect("every rank assignment is listed");
+            let mut total = by_ranks[at];
+            for suit in 0..4 {
+                let at = suits
+                    .binary_search_by_key(&s.suit_part(suit), |&(p, _)| p)
+                    .expect("every suit part is listed");
+                total = add(&total, &by_suit[at]);
+            }
+            counts(&total, players)
+        })
         .collect();
     // Summed in a fixed order, so the answer does not depend on the thread count.
     let mut sums = Sums::new(players);
@@ -178,108 +241,153 @@ pub(super) fn enumerate(t: &Tables, groups: &[Group], players: usize, deck: &[Ca
     sums
 }
 
-/// Counts one combination over every board of the cards of `deck` it leaves.
-fn boards(t: &Tables, combination: &[u16], deck: &[Card]) -> Counts {
-    // One copy per table size, so the compiler unrolls the players' loop.
-    match combination.len() {
-        2 => boards_n::<2>(t, combination, deck),
-        3 => boards_n::<3>(t, combination, deck),
-        4 => boards_n::<4>(t, combination, deck),
-        5 => boards_n::<5>(t, combination, deck),
-        _ => boards_n::<6>(t, combination, deck),
+/// A combination of holdings seated, with what its parts depend on.
+struct Seated {
+    /// Each seat's hand (its key's rank fields are all the ranks pass reads of it).
+    holes: [Hand; MAX_PLAYERS],
+    signature: RankSignature,
+    /// By rank, the suits of the cards left for the board.
+    suits_left: [u8; 13],
+}
+
+impl Seated {
+    fn new(t: &Tables, combination: &[u16], deck: &[Card]) -> Seated {
+        let mut holes = [Hand::EMPTY; MAX_PLAYERS];
+        let mut signature = [0u8; 2 * MAX_PLAYERS];
+        let mut held = 0u64;
+        for ((hand, ranks), &index) in holes
+            .iter_mut()
+            .zip(signature.chunks_exact_mut(2))
+            .zip(combination)
+        {
+            let mut two = [deck[0]; 2];
+            colex::unrank(u32::from(index), 2, &mut two);
+            *hand = Hand::of(t, &two);
+            held |= mask(&two);
+            // Seat numbers past the last seat are 0, so the signature also tells seats
+            // apart from ranks: a seat's ranks are stored plus one.
+            ranks[0] = two[0].rank() + 1;
+            ranks[1] = two[1].rank() + 1;
+        }
+        let mut suits_left = [0u8; 13];
+        for c in deck.iter().filter(|c| held >> c.id() & 1 == 0) {
+            suits_left[usize::from(c.rank())] |= 1 << c.suit();
+        }
+        Seated {
+            holes,
+            signature,
+            suits_left,
+        }
+    }
+
+    /// What the boards with three or more cards of `suit` depend on.
+    fn suit_part(&self, suit: u32) -> SuitPart {
+        SuitPart {
+            signature: self.signature,
+            held: self.holes.map(|h| (h.suits >> (16 * suit)) as u16 & 0x1fff),
+            left: (0..13)
+                .filter(|&r| self.suits_left[r] >> suit & 1 == 1)
+                .fold(0, |m, r| m | 1 << r),
+        }
     }
 }
 
-/// Rank multisets of five cards, by colex index (as the evaluator indexes them).
-const RANK_MULTISETS: usize = colex::binomial(13 + 4, 5) as usize;
+/// The ranks each seat holds, in seat order (each plus one; 0 past the last seat): all
+/// the ranks pass depends on besides the deck.
+type RankSignature = [u8; 2 * MAX_PLAYERS];
 
-/// [`boards`] for `N` players, counting boards by their ranks where suits cannot matter.
-///
-/// A board with at most two cards of each suit gives no one a flush (two hole cards
-/// more make four), so its showdown depends on its ranks alone: such boards are counted
-/// per rank multiset and evaluated once. A board with three or more cards of one suit
-/// (one suit at most, in five cards) is taken by that suit's cards, which matter, and
-/// the other cards' ranks: the others hold at most two of any suit, so only their ranks
-/// matter. Those are evaluated per suited set and off-suit ranks, and only when someone
-/// can hold five of the suit; otherwise they too are decided by ranks alone.
-///
-/// So the counts are, per rank multiset, all its boards at the ranks-only showdown, then
-/// for each suited case that someone can make a flush of: its boards moved from the
-/// ranks-only winners to its own. Every count is a product of binomials of the cards of
-/// each rank (and suit) left.
-fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> Counts {
-    let mut holes = [Hand::EMPTY; N];
-    let mut held = 0u64;
-    for (hand, &index) in holes.iter_mut().zip(combination) {
-        let mut two = [deck[0]; 2];
-        colex::unrank(u32::from(index), 2, &mut two);
-        *hand = Hand::of(t, &two);
-        held |= mask(&two);
+/// All one suit's part of the flush pass depends on besides the deck.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct SuitPart {
+    signature: RankSignature,
+    /// Each seat's cards of the suit, as a rank mask.
+    held: [u16; MAX_PLAYERS],
+    /// The suit's cards left for the board, as a rank mask.
+    left: u16,
+}
+
+/// Boards by outcome code ([`super::OUTCOMES`]); a pass's own counts may be negative (the
+/// flush pass moves boards out of the ranks-only outcomes), their sum never is.
+type Outcomes = [i64; 1 << MAX_PLAYERS];
+
+fn add(a: &Outcomes, b: &Outcomes) -> Outcomes {
+    std::array::from_fn(|i| a[i] + b[i])
+}
+
+fn counts(by_winners: &Outcomes, players: usize) -> Counts {
+    Counts::from_winners(
+        &by_winners.map(|boards| u64::try_from(boards).expect("a count of boards")),
+        players,
+    )
+}
+
+/// Counts one combination over every board of the cards of `deck` it leaves: its ranks
+/// pass and its four suits' passes, as [`enumerate`] adds them.
+#[cfg(test)]
+fn boards(t: &Tables, combination: &[u16], deck: &[Card]) -> Counts {
+    let players = combination.len();
+    let seated = Seated::new(t, combination, deck);
+    let total = (0..4).fold(ranks_pass(t, &seated, players), |total, suit| {
+        add(
+            &total,
+            &suit_pass(t, &seated, &seated.suit_part(suit), players),
+        )
+    });
+    counts(&total, players)
+}
+
+// How boards are counted, by their ranks where suits cannot matter.
+//
+// A board with at most two cards of each suit gives no one a flush (two hole cards more
+// make four), so its showdown depends on its ranks alone: such boards are counted per
+// rank multiset and evaluated once. A board with three or more cards of one suit (one
+// suit at most, in five cards) is taken by that suit's cards, which matter, and the
+// other cards' ranks: the others hold at most two of any suit, so only their ranks
+// matter. Those are evaluated per suited set and off-suit ranks, and only when someone
+// can hold five of the suit; otherwise they too are decided by ranks alone.
+//
+// So the counts are, per rank multiset, all its boards at the ranks-only showdown (the
+// ranks pass), then for each suit and each suited case that someone can make a flush
+// of: its boards moved from the ranks-only outcome (the hands' strengths without
+// flushes, which the case computes anyway) to its own, where the two differ (the suit's
+// pass). Every count is a product of binomials of the cards of each rank (and suit) left.
+
+/// The ranks pass of a seated combination: every board at its ranks-only showdown.
+fn ranks_pass(t: &Tables, seated: &Seated, players: usize) -> Outcomes {
+    // One copy per table size, so the compiler unrolls the players' loop.
+    match players {
+        2 => ranks_pass_n::<2>(t, seated),
+        3 => ranks_pass_n::<3>(t, seated),
+        4 => ranks_pass_n::<4>(t, seated),
+        5 => ranks_pass_n::<5>(t, seated),
+        _ => ranks_pass_n::<6>(t, seated),
     }
-    // The cards a board can take: by rank, the mask of their suits.
-    let mut suits_left = [0u8; 13];
-    for c in deck.iter().filter(|c| held >> c.id() & 1 == 0) {
-        suits_left[usize::from(c.rank())] |= 1 << c.suit();
+}
+
+/// One suit's pass: the suited boards of that suit someone can make a flush on, moved
+/// from their ranks-only outcome to their own. `seated` gives the seats' ranks (any
+/// combination with the part's signature), `part` the suit's cards.
+fn suit_pass(t: &Tables, seated: &Seated, part: &SuitPart, players: usize) -> Outcomes {
+    match players {
+        2 => suit_pass_n::<2>(t, seated, part),
+        3 => suit_pass_n::<3>(t, seated, part),
+        4 => suit_pass_n::<4>(t, seated, part),
+        5 => suit_pass_n::<5>(t, seated, part),
+        _ => suit_pass_n::<6>(t, seated, part),
     }
-    let rank_key: [u64; 13] =
-        std::array::from_fn(|r| t.key(Card::new(r as u8, 0).expect("rank < 13")));
+}
+
+/// Each rank's card key.
+fn rank_keys(t: &Tables) -> [u64; 13] {
+    std::array::from_fn(|r| t.key(Card::new(r as u8, 0).expect("rank < 13")))
+}
+
+fn ranks_pass_n<const N: usize>(t: &Tables, seated: &Seated) -> Outcomes {
+    let holes = &seated.holes;
+    let rank_key = rank_keys(t);
     let choose = |n: u32, k: usize| u64::from(colex::binomial(n as usize, k));
-    // The winners of a board by ranks alone (no one has a flush), from its ranks' keys.
-    let ranks_only = |board_key: u64| -> usize {
-        let strength: [u16; N] = std::array::from_fn(|p| t.non_flush_key(board_key + holes[p].key));
-        outcome(&strength)
-    };
-    let mut by_winners = [0i64; 1 << MAX_PLAYERS];
-    // Boards moved out of each rank multiset's ranks-only count.
-    let mut moved = vec![0i64; RANK_MULTISETS];
-    for suit in 0..4u32 {
-        // The most cards of this suit a player holds: a flush needs 5 − that on board.
-        let most = holes
-            .iter()
-            .map(|h| (h.suits >> (16 * suit) & 0x1fff).count_ones() as usize)
-            .max()
-            .unwrap_or(0);
-        let suited_left: u16 = (0..13)
-            .filter(|&r| suits_left[r] >> suit & 1 == 1)
-            .fold(0, |m, r| m | 1 << r);
-        // Off-suit cards left by rank.
-        let off: [u32; 13] = std::array::from_fn(|r| (suits_left[r] & !(1 << suit)).count_ones());
-        for k in (5 - most).max(3)..=5 {
-            for_each_subset(suited_left, k, |suited| {
-                let suited_key: u64 = (0..13)
-                    .filter(|&r| suited >> r & 1 == 1)
-                    .map(|r| rank_key[r])
-                    .sum();
-                // The 5 − k off-suit cards, as a sorted rank multiset with its count.
-                for_each_multiset_upto(5 - k, &off, |extra, ways| {
-                    let board_key = suited_key + extra.iter().map(|&r| rank_key[r]).sum::<u64>();
-                    let strength: [u16; N] = std::array::from_fn(|p| {
-                        let plain = t.non_flush_key(board_key + holes[p].key);
-                        let flush = suited | (holes[p].suits >> (16 * suit)) as u16 & 0x1fff;
-                        if flush.count_ones() >= 5 {
-                            plain.max(t.flush(flush))
-                        } else {
-                            plain
-                        }
-                    });
-                    let ways = ways as i64;
-                    by_winners[outcome(&strength)] += ways;
-                    let mut ranks = [0usize; 5];
-                    for (slot, r) in ranks.iter_mut().zip(
-                        (0..13)
-                            .filter(|&r| suited >> r & 1 == 1)
-                            .chain(extra.iter().copied()),
-                    ) {
-                        *slot = r;
-                    }
-                    ranks.sort_unstable();
-                    moved[multiset_index(&ranks)] += ways;
-                });
-            });
-        }
-    }
-    // Every rank multiset: its boards (a product of binomials), less those moved.
-    let left: [u32; 13] = std::array::from_fn(|r| suits_left[r].count_ones());
+    let left: [u32; 13] = std::array::from_fn(|r| seated.suits_left[r].count_ones());
+    let mut by_winners: Outcomes = [0; 1 << MAX_PLAYERS];
     let mut ranks = [0usize; 5];
     each_rank_multiset(&mut ranks, 0, 0, &mut |ranks| {
         let mut all = 1u64;
@@ -290,17 +398,59 @@ fn boards_n<const N: usize>(t: &Tables, combination: &[u16], deck: &[Card]) -> C
             all *= choose(left[r], m);
             i += m;
         }
-        let rest = all as i64 - moved[multiset_index(ranks)];
-        debug_assert!(rest >= 0);
-        if rest > 0 {
-            let key = ranks.iter().map(|&r| rank_key[r]).sum();
-            by_winners[ranks_only(key)] += rest;
+        if all > 0 {
+            let key: u64 = ranks.iter().map(|&r| rank_key[r]).sum();
+            let strength: [u16; N] = std::array::from_fn(|p| t.non_flush_key(key + holes[p].key));
+            by_winners[outcome(&strength)] += all as i64;
         }
     });
-    Counts::from_winners(
-        &by_winners.map(|boards| u64::try_from(boards).expect("a count of boards")),
-        N,
-    )
+    by_winners
+}
+
+fn suit_pass_n<const N: usize>(t: &Tables, seated: &Seated, part: &SuitPart) -> Outcomes {
+    let holes = &seated.holes;
+    let rank_key = rank_keys(t);
+    let mut by_winners: Outcomes = [0; 1 << MAX_PLAYERS];
+    // The most cards of this suit a player holds: a flush needs 5 − that on board.
+    let most = part.held[..N]
+        .iter()
+        .map(|m| m.count_ones() as usize)
+        .max()
+        .unwrap_or(0);
+    // Off-suit cards left by rank.
+    let off: [u32; 13] =
+        std::array::from_fn(|r| seated.suits_left[r].count_ones() - u32::from(part.left >> r & 1));
+    for k in (5 - most).max(3)..=5 {
+        for_each_subset(part.left, k, |suited| {
+            let suited_key: u64 = (0..13)
+                .filter(|&r| suited >> r & 1 == 1)
+                .map(|r| rank_key[r])
+                .sum();
+            // The 5 − k off-suit cards, as a sorted rank multiset with its count.
+            for_each_multiset_upto(5 - k, &off, |extra, ways| {
+                let board_key = suited_key + extra.iter().map(|&r| rank_key[r]).sum::<u64>();
+                // Each hand by its ranks alone, as the ranks pass counted these boards,
+                // and with its flush.
+                let plain: [u16; N] =
+                    std::array::from_fn(|p| t.non_flush_key(board_key + holes[p].key));
+                let strength: [u16; N] = std::array::from_fn(|p| {
+                    let flush = suited | part.held[p];
+                    if flush.count_ones() >= 5 {
+                        plain[p].max(t.flush(flush))
+                    } else {
+                        plain[p]
+                    }
+                });
+                let (truth, counted) = (outcome(&strength), outcome(&plain));
+                if truth != counted {
+                    let ways = ways as i64;
+                    by_winners[truth] += ways;
+                    by_winners[counted] -= ways;
+                }
+            });
+        });
+    }
+    by_winners
 }
 
 /// The outcome code of a showdown ([`super::OUTCOMES`]): the bit mask of the players
@@ -399,15 +549,6 @@ fn each_rank_multiset(
     }
 }
 
-/// The colex index of a sorted multiset of five ranks, dense in `0..RANK_MULTISETS`.
-fn multiset_index(sorted: &[usize; 5]) -> usize {
-    sorted
-        .iter()
-        .enumerate()
-        .map(|(i, &r)| colex::binomial(r + i, i + 1) as usize)
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +614,90 @@ mod tests {
             by_winners[code] += 1;
         });
         Counts::from_winners(&by_winners, holes.len())
+    }
+
+    /// Every holding of the class of ranks `high ≥ low` (suited or not) that avoids `dead`.
+    fn class_holdings(high: u8, low: u8, suited: bool, dead: u64) -> Holdings {
+        let mut out = Holdings::new();
+        for a in 0..4u8 {
+            for b in 0..4u8 {
+                let ok = if high == low {
+                    a < b
+                } else {
+                    (a == b) == suited
+                };
+                let (x, y) = (Card::new(high, a).unwrap(), Card::new(low, b).unwrap());
+                if ok && dead & mask(&[x, y]) == 0 {
+                    let mut two = [x, y];
+                    two.sort_by_key(|c| c.id());
+                    out.push((two, 1.0));
+                }
+            }
+        }
+        out
+    }
+
+    /// `enumerate` computes each rank assignment's and each suit part's boards once and
+    /// shares them between groups: the sums must equal counting every group whole.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "slow in debug: run with --release")]
+    fn sharing_parts_between_groups_equals_counting_each_group() {
+        let t = tables();
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(9);
+        for case in 0..16 {
+            let players = 2 + case % 3;
+            // Dead cards in every other case: then the suits are not all alike.
+            let mut dead = 0u64;
+            if case % 2 == 1 {
+                while dead.count_ones() < 3 + (case as u32 % 4) {
+                    dead |= 1 << rng.random_range(0..52u32);
+                }
+            }
+            let holdings: Vec<Holdings> = (0..players)
+                .map(|_| {
+                    let mut h = Holdings::new();
+                    // One or two classes a seat (one with four seats, to stay quick), at
+                    // random weights.
+                    let classes = if players < 4 {
+                        1 + rng.random_range(0..2)
+                    } else {
+                        1
+                    };
+                    for _ in 0..classes {
+                        let (x, y) = (rng.random_range(0..13u8), rng.random_range(0..13u8));
+                        let suited = x != y && rng.random_range(0..2) == 0;
+                        for (hole, _) in class_holdings(x.max(y), x.min(y), suited, dead) {
+                            if !h.iter().any(|(o, _)| *o == hole) {
+                                h.push((hole, f64::from(rng.random_range(1..4u8))));
+                            }
+                        }
+                    }
+                    h
+                })
+                .collect();
+            let deck: Vec<Card> = (0..52u8)
+                .filter(|&id| dead >> id & 1 == 0)
+                .map(|id| Card::from_id(id).unwrap())
+                .collect();
+            let Some(groups) = groups(&holdings, dead, 1, u64::MAX) else {
+                panic!("case {case}: no groups")
+            };
+            let shared = enumerate(t, &groups, players, &deck);
+            let mut each = Sums::new(players);
+            for g in &groups {
+                each.add_counts(
+                    &boards(t, &g.combination[..players], &deck),
+                    g.weight,
+                    g.members,
+                );
+            }
+            assert_eq!(shared.showdowns, each.showdowns, "case {case}");
+            assert_eq!(shared.weight, each.weight, "case {case}");
+            assert_eq!(shared.equity, each.equity, "case {case}");
+            assert_eq!(shared.win, each.win, "case {case}");
+            assert_eq!(shared.tie, each.tie, "case {case}");
+            assert_eq!(shared.outcomes, each.outcomes, "case {case}");
+        }
     }
 
     #[test]
