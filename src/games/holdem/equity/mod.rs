@@ -695,8 +695,9 @@ mod tests {
                 "2c 3d 4h",
                 String::new(),
             ),
-            // Five random seats on the river with eleven cards left: ten are dealt, more
-            // than one 64-bit draw deals.
+            // Five random seats on the river with eleven cards left: ten are dealt, the
+            // most one 64-bit draw deals with no fixed seat (three random seats preflop
+            // above deal eleven, from two draws).
             (&["random"; 5][..], "Ah Kd 7c 7s 2h", {
                 let keep = "Qs Qh Jd Tc 9s 9h 8d 6c 5s 4h 3d Ah Kd 7c 7s 2h";
                 let keep = parse_cards(keep).unwrap();

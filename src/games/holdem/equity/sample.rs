@@ -9,7 +9,8 @@
 //!   weights, with no deal drawn again;
 //! - when every other player names one holding (`AsAh` against random hands), those cards
 //!   leave the deck like dead cards and the trial is the all-random one, dealt by
-//!   Fisher–Yates several cards a draw, the named hands scored beside the dealt ones;
+//!   Fisher–Yates up to eleven cards a draw, the named hands scored beside the dealt
+//!   ones;
 //! - the other players draw from an alias table of their weights (one 64-bit draw per
 //!   holding), and their whole deal is drawn again when two of them share a card.
 //!
@@ -632,9 +633,44 @@ struct Deck {
     len: usize,
 }
 
-/// Most cards dealt from one 64-bit draw: the product of their slot counts stays below
-/// 52⁸ ≈ 2⁴⁵·⁶, so a draw is redone with probability under 2⁻¹⁸.
-const GROUP: usize = 8;
+/// Most cards one draw can deal: the product of their slot counts stays below 2⁶⁴
+/// (52 · 51 ⋯ 42 ≈ 2⁶¹·¹; one more slot would pass it).
+const GROUP: usize = 11;
+
+/// A draw of `ways` deals is redone when its product's low word falls in the
+/// `2⁶⁴ mod ways` values below [`Deck::deal`]'s threshold; a group is kept only while that
+/// chance is at most `MOST_REDO / 2⁶⁴` = 1/16.
+const MOST_REDO: u64 = 1 << 60;
+
+/// Most cards dealt from one draw when `fixed` seats hold fixed holdings: the most whose
+/// chance of a redo from the most cards that can be live (52, or 50 beside a fixed
+/// holding) is within [`MOST_REDO`]: ten (0.1 %) and eleven (3.0 %; from 52 it would be
+/// 8.5 %). Fewer live cards (dead cards, a board) redo with chance under
+/// `ways / 2⁶⁴`, at most 8.1 % for eleven cards from 50.
+const fn group(fixed: usize) -> usize {
+    let live = if fixed == 0 { 52 } else { 50 };
+    let (mut cards, mut ways) = (0, 1u64);
+    while cards < GROUP {
+        match ways.checked_mul((live - cards) as u64) {
+            Some(more) if (u64::MAX % more + 1) % more <= MOST_REDO => {
+                ways = more;
+                cards += 1;
+            }
+            _ => break,
+        }
+    }
+    cards
+}
+
+/// The slot ranges of a deal of `cards` cards at most `group` a draw (at most three
+/// draws): the fewest draws, the cards shared out evenly between them (two short chains
+/// of products overlap where one long one would wait). Unused entries are empty.
+/// Constant where its arguments are, so that the deal unrolls.
+#[inline(always)]
+fn split(cards: usize, group: usize) -> [(usize, usize); 3] {
+    let each = cards.div_ceil(cards.div_ceil(group).max(1));
+    std::array::from_fn(|g| ((g * each).min(cards), ((g + 1) * each).min(cards)))
+}
 
 impl Deck {
     fn new(known: u64) -> Deck {
@@ -650,9 +686,10 @@ impl Deck {
     }
 
     /// The number of ways to deal slots `from..to` out of `live` cards: the product of
-    /// the slot counts `live − i` (below 2⁶⁴ for at most [`GROUP`] slots).
+    /// the slot counts `live − i` (below 2⁶⁴ for at most [`GROUP`] slots; `u64::MAX` past
+    /// that).
     fn ways(from: usize, to: usize, live: usize) -> u64 {
-        (from..to).map(|i| (live - i) as u64).product()
+        (from..to).fold(1, |w: u64, i| w.saturating_mul((live - i) as u64))
     }
 
     /// Deals slots `from..to` (at most [`GROUP`]; `ways` is [`Deck::ways`] of them) from one
@@ -746,62 +783,96 @@ fn random_batch(
     rng: rand_pcg::Pcg64,
 ) -> Tally {
     // One copy of the trial per number of seats dealt and cards to come, so the compiler
-    // unrolls the deal and keeps the cards in registers.
-    // Each with and without fixed seats (the all-random copy keeps no fixed-seat code).
+    // unrolls the deal and keeps the cards in registers; each with no fixed seat, one
+    // (the common "my hand against N random hands", unrolled too) or several.
+    macro_rules! by_fixed {
+        ($n:literal, $come:literal) => {
+            [
+                random_trials::<$n, $come, 0> as Trials,
+                random_trials::<$n, $come, 1>,
+                random_trials::<$n, $come, SEVERAL>,
+            ]
+        };
+    }
     let run = match (seating.random(players), 5 - board_cards) {
-        (0, 5) => [random_trials::<0, 5, false>, random_trials::<0, 5, true>],
-        (0, 2) => [random_trials::<0, 2, false>, random_trials::<0, 2, true>],
-        (0, 1) => [random_trials::<0, 1, false>, random_trials::<0, 1, true>],
-        (0, _) => [random_trials::<0, 0, false>, random_trials::<0, 0, true>],
-        (1, 5) => [random_trials::<1, 5, false>, random_trials::<1, 5, true>],
-        (1, 2) => [random_trials::<1, 2, false>, random_trials::<1, 2, true>],
-        (1, 1) => [random_trials::<1, 1, false>, random_trials::<1, 1, true>],
-        (1, _) => [random_trials::<1, 0, false>, random_trials::<1, 0, true>],
-        (2, 5) => [random_trials::<2, 5, false>, random_trials::<2, 5, true>],
-        (2, 2) => [random_trials::<2, 2, false>, random_trials::<2, 2, true>],
-        (2, 1) => [random_trials::<2, 1, false>, random_trials::<2, 1, true>],
-        (2, _) => [random_trials::<2, 0, false>, random_trials::<2, 0, true>],
-        (3, 5) => [random_trials::<3, 5, false>, random_trials::<3, 5, true>],
-        (3, 2) => [random_trials::<3, 2, false>, random_trials::<3, 2, true>],
-        (3, 1) => [random_trials::<3, 1, false>, random_trials::<3, 1, true>],
-        (3, _) => [random_trials::<3, 0, false>, random_trials::<3, 0, true>],
-        (4, 5) => [random_trials::<4, 5, false>, random_trials::<4, 5, true>],
-        (4, 2) => [random_trials::<4, 2, false>, random_trials::<4, 2, true>],
-        (4, 1) => [random_trials::<4, 1, false>, random_trials::<4, 1, true>],
-        (4, _) => [random_trials::<4, 0, false>, random_trials::<4, 0, true>],
-        (5, 5) => [random_trials::<5, 5, false>, random_trials::<5, 5, true>],
-        (5, 2) => [random_trials::<5, 2, false>, random_trials::<5, 2, true>],
-        (5, 1) => [random_trials::<5, 1, false>, random_trials::<5, 1, true>],
-        (5, _) => [random_trials::<5, 0, false>, random_trials::<5, 0, true>],
-        (_, 5) => [random_trials::<6, 5, false>, random_trials::<6, 5, true>],
-        (_, 2) => [random_trials::<6, 2, false>, random_trials::<6, 2, true>],
-        (_, 1) => [random_trials::<6, 1, false>, random_trials::<6, 1, true>],
-        (_, _) => [random_trials::<6, 0, false>, random_trials::<6, 0, true>],
-    }[usize::from(seating.fixed_count > 0)];
-    run(t, seating, board, known, rng)
+        (0, 5) => by_fixed!(0, 5),
+        (0, 2) => by_fixed!(0, 2),
+        (0, 1) => by_fixed!(0, 1),
+        (0, _) => by_fixed!(0, 0),
+        (1, 5) => by_fixed!(1, 5),
+        (1, 2) => by_fixed!(1, 2),
+        (1, 1) => by_fixed!(1, 1),
+        (1, _) => by_fixed!(1, 0),
+        (2, 5) => by_fixed!(2, 5),
+        (2, 2) => by_fixed!(2, 2),
+        (2, 1) => by_fixed!(2, 1),
+        (2, _) => by_fixed!(2, 0),
+        (3, 5) => by_fixed!(3, 5),
+        (3, 2) => by_fixed!(3, 2),
+        (3, 1) => by_fixed!(3, 1),
+        (3, _) => by_fixed!(3, 0),
+        (4, 5) => by_fixed!(4, 5),
+        (4, 2) => by_fixed!(4, 2),
+        (4, 1) => by_fixed!(4, 1),
+        (4, _) => by_fixed!(4, 0),
+        (5, 5) => by_fixed!(5, 5),
+        (5, 2) => by_fixed!(5, 2),
+        (5, 1) => by_fixed!(5, 1),
+        (5, _) => by_fixed!(5, 0),
+        (_, 5) => by_fixed!(6, 5),
+        (_, 2) => by_fixed!(6, 2),
+        (_, 1) => by_fixed!(6, 1),
+        (_, _) => by_fixed!(6, 0),
+    }[seating.fixed_count.min(2)];
+    let dealt_order = run(t, seating, board, known, rng);
+    // The trials counted the dealt slots' bits first, then the fixed holdings': put each
+    // bit at its seat, once per batch.
+    let seat_of: [u8; MAX_PLAYERS] = std::array::from_fn(|bit| {
+        let random = seating.random(players);
+        if bit < random {
+            seating.random_seat[bit]
+        } else {
+            seating.fixed[(bit - random).min(MAX_PLAYERS - 1)].1
+        }
+    });
+    let mut tally = Tally::new();
+    for (m, &count) in dealt_order.by_winners.iter().enumerate() {
+        let seats = (0..players)
+            .filter(|&bit| m >> bit & 1 == 1)
+            .fold(0, |acc, bit| acc | 1 << seat_of[bit]);
+        tally.by_winners[seats] += count;
+    }
+    tally.draws = dealt_order.draws;
+    tally
 }
 
-/// [`BATCH`] trials of `N` players who hold any two cards, beside the seating's fixed
-/// holdings (whose cards are in `known`), with `COME` board cards to come: the
-/// `2N + COME` cards are dealt up to [`GROUP`] from each 64-bit draw.
-fn random_trials<const N: usize, const COME: usize, const FIXED: bool>(
+/// A batch of trials of one shape (see [`random_trials`]).
+type Trials = fn(&Tables, &Seating, Hand, u64, rand_pcg::Pcg64) -> Tally;
+
+/// `F` for [`random_trials`] when two or more seats hold fixed holdings (their number is
+/// then read at run time).
+const SEVERAL: usize = MAX_PLAYERS + 1;
+
+/// [`BATCH`] trials of `N` players who hold any two cards, beside `F` fixed holdings
+/// ([`SEVERAL`]: the seating's count) whose cards are in `known`, with `COME` board cards
+/// to come: the `2N + COME` cards are dealt up to [`GROUP`] from each 64-bit draw. The
+/// tally's winner bits are in dealt order: the `N` dealt slots, then the fixed holdings.
+fn random_trials<const N: usize, const COME: usize, const F: usize>(
     t: &Tables,
     seating: &Seating,
     board: Hand,
     known: u64,
     rng: rand_pcg::Pcg64,
 ) -> Tally {
-    let fixed = &seating.fixed[..seating.fixed_count];
+    let fixed_count = if F == SEVERAL { seating.fixed_count } else { F };
+    let fixed: [Hand; MAX_PLAYERS] = std::array::from_fn(|j| seating.fixed[j].0);
     let mut d = Draws::new(rng);
     let mut deck = Deck::new(known);
     let live = deck.len;
     let dealt_cards = 2 * N + COME;
     // The draws' slot ranges and their numbers of ways, once for the batch.
-    let groups: [(usize, usize, u64); 3] = std::array::from_fn(|g| {
-        let from = (g * GROUP).min(dealt_cards);
-        let to = ((g + 1) * GROUP).min(dealt_cards);
-        (from, to, Deck::ways(from, to, live))
-    });
+    let groups = split(dealt_cards, const { group(F) })
+        .map(|(from, to)| (from, to, Deck::ways(from, to, live)));
     // Each card's evaluator key and suit bit, as `Hand` holds them.
     let card: [Hand; 64] = std::array::from_fn(|id| {
         Card::from_id(id as u8).map_or(Hand::EMPTY, |c| Hand::EMPTY.with(t, c))
@@ -820,54 +891,44 @@ fn random_trials<const N: usize, const COME: usize, const FIXED: bool>(
         let full = runout
             .iter()
             .fold(board.key, |k, &c| k + keys[usize::from(c) % 64]);
-        let strength: [u16; N] = std::array::from_fn(|p| {
-            let (a, b) = (
-                usize::from(ids[2 * p]) % 64,
-                usize::from(ids[2 * p + 1]) % 64,
-            );
-            let key = full + keys[a] + keys[b];
+        // The strength of seven cards whose keys sum to `key`, two of them (a holding)
+        // with suit bits `hand_suits`: the board's and the runout's suit bits are added
+        // to those only for the few flushes.
+        let strength = |key: u64, hand_suits: u64| {
             let strength = t.non_flush_key(key);
             match Tables::flush_suit(key) {
-                // The suits' rank bits only for the few flushes.
                 Some(s) => {
-                    let all = runout
-                        .iter()
-                        .fold(board.suits | suits[a] | suits[b], |m, &c| {
-                            m | suits[usize::from(c) % 64]
-                        });
-                    t.flush((all >> (16 * u32::from(s))) as u16)
-                }
-                None => strength,
-            }
-        });
-        let mut top = strength.iter().copied().max().unwrap_or(0);
-        let mut winners = 0;
-        if !FIXED {
-            for (p, &s) in strength.iter().enumerate() {
-                winners |= usize::from(s == top) << p;
-            }
-            tally.by_winners[winners] += 1;
-            continue;
-        }
-        let mut held = [0u16; MAX_PLAYERS];
-        for (h, &(hand, _)) in held.iter_mut().zip(fixed) {
-            let key = full + hand.key;
-            *h = match Tables::flush_suit(key) {
-                Some(s) => {
-                    let all = runout.iter().fold(board.suits | hand.suits, |m, &c| {
+                    let all = runout.iter().fold(board.suits | hand_suits, |m, &c| {
                         m | suits[usize::from(c) % 64]
                     });
                     t.flush((all >> (16 * u32::from(s))) as u16)
                 }
-                None => t.non_flush_key(key),
-            };
-            top = top.max(*h);
+                None => strength,
+            }
+        };
+        let dealt: [u16; N] = std::array::from_fn(|p| {
+            let (a, b) = (
+                usize::from(ids[2 * p]) % 64,
+                usize::from(ids[2 * p + 1]) % 64,
+            );
+            strength(full + keys[a] + keys[b], suits[a] | suits[b])
+        });
+        let mut held = [0u16; MAX_PLAYERS];
+        for (h, hand) in held.iter_mut().zip(&fixed).take(fixed_count) {
+            *h = strength(full + hand.key, hand.suits);
         }
-        for (p, &s) in strength.iter().enumerate() {
-            winners |= usize::from(s == top) << seating.random_seat[p];
+        let top = dealt
+            .iter()
+            .chain(&held[..fixed_count])
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let mut winners = 0;
+        for (p, &s) in dealt.iter().enumerate() {
+            winners |= usize::from(s == top) << p;
         }
-        for (&h, &(_, seat)) in held.iter().zip(fixed) {
-            winners |= usize::from(h == top) << seat;
+        for (j, &h) in held.iter().enumerate().take(fixed_count) {
+            winners |= usize::from(h == top) << (N + j);
         }
         tally.by_winners[winners] += 1;
     }
@@ -937,23 +998,50 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    /// Seventeen cards (six seats and a board) dealt by three draws, 300,000 times from a
+    /// Each shape's largest draw is redone with chance at most 1/16 from the most cards
+    /// it can have live (52, or 50 beside a fixed holding), and one more card would pass
+    /// that: the groups are as long as the bound allows, and no longer than `GROUP`.
+    #[test]
+    fn draws_are_as_long_as_the_bound_allows() {
+        let redo = |ways: u64| (u64::MAX % ways + 1) % ways;
+        assert_eq!((group(0), group(1), group(SEVERAL)), (10, 11, 11));
+        for (fixed, live) in [(0, 52), (1, 50)] {
+            let n = group(fixed);
+            assert!(redo(Deck::ways(0, n, live)) <= MOST_REDO, "{fixed}");
+            assert!(
+                n == GROUP || redo(Deck::ways(0, n + 1, live)) > MOST_REDO,
+                "{fixed}"
+            );
+        }
+        assert!(redo(Deck::ways(0, 11, 52)) > MOST_REDO);
+        assert!(Deck::ways(0, GROUP, 52) < u64::MAX);
+        assert_eq!(Deck::ways(0, GROUP + 1, 52), u64::MAX);
+        // Every deal of a seated shape: at most three draws, evenly shared.
+        for cards in 0..=2 * MAX_PLAYERS + 5 {
+            for fixed in [0, 1] {
+                let groups = split(cards, group(fixed));
+                let sizes = groups.map(|(from, to)| to - from);
+                assert_eq!(sizes.iter().sum::<usize>(), cards);
+                assert!(sizes.iter().all(|&n| n <= group(fixed)));
+                let used = sizes.iter().filter(|&&n| n > 0).count();
+                assert_eq!(used, cards.div_ceil(group(fixed)));
+                assert!(sizes[0] - sizes[used.max(1) - 1] <= 1);
+            }
+        }
+    }
+
+    /// Seventeen cards (six seats and a board) dealt by two draws, 300,000 times from a
     /// deck of 52: every card lands in every slot about equally often, so does every
     /// ordered pair of cards in two slots, and a deal never repeats a card.
     #[test]
     fn dealing_many_cards_from_each_draw_is_uniform() {
         let (cards, rounds) = (17, 300_000u32);
         let mut d = Draws::new(rand_pcg::Pcg64::seed_from_u64(11));
-        let groups: Vec<(usize, usize, u64)> = (0..cards)
-            .step_by(GROUP)
-            .map(|from| {
-                let to = (from + GROUP).min(cards);
-                (from, to, Deck::ways(from, to, 52))
-            })
-            .collect();
-        assert_eq!(groups.len(), 3);
+        let groups = split(cards, group(0));
+        assert_eq!(groups, [(0, 9), (9, 17), (17, 17)]);
+        let groups = groups.map(|(from, to)| (from, to, Deck::ways(from, to, 52)));
         let mut count = vec![[0u32; 52]; cards];
-        // Pairs of slots dealt from one draw (0 and 1) and from two (7 and 8).
+        // Pairs of slots dealt from one draw (0 and 1) and from two (8 and 9).
         let mut pairs = [vec![0u32; 52 * 52], vec![0u32; 52 * 52]];
         let mut ids = [0u8; 2 * MAX_PLAYERS + 5];
         for _ in 0..rounds {
@@ -968,7 +1056,7 @@ mod tests {
             for (slot, &c) in ids[..cards].iter().enumerate() {
                 count[slot][usize::from(c)] += 1;
             }
-            for (pair, (a, b)) in pairs.iter_mut().zip([(0, 1), (7, 8)]) {
+            for (pair, (a, b)) in pairs.iter_mut().zip([(0, 1), (8, 9)]) {
                 pair[usize::from(ids[a]) * 52 + usize::from(ids[b])] += 1;
             }
         }
