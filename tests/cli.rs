@@ -1917,6 +1917,31 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
         let said = String::from_utf8_lossy(&out.stdout);
         assert!(!said.contains("warning:"), "{job}: {said}");
     }
+    // Three-handed push/fold: the three-way counts, then each spot's solve (62 spots of
+    // the 818,805 triples of all 169 classes).
+    let out = run_ok(&[
+        "check",
+        repo("jobs/holdem_pushfold3.toml").to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("estimate: about 5.4 h of CPU, 2.7 h on 2 threads"),
+        "{said}"
+    );
+    // With the counts read from a table, the solves alone: four spots (one equal stack and
+    // one seating, each in chip EV and ICM), 19 CPU-minutes by the model.
+    let counts = work.path().join("threeway.parquet");
+    std::fs::write(&counts, "").unwrap();
+    let said = check(&format!(
+        "[job]\nkind = \"holdem.pushfold3\"\nname = \"p\"\n[pushfold3]\nstack_min = 10\nstack_max = 10\npayouts = [0.5, 0.3, 0.2]\nspots = [[10, 15, 20]]\nthreeway = {:?}\n",
+        counts.to_str().unwrap()
+    ));
+    assert!(
+        said.contains("estimate: about 19 min of CPU, 10 min on 2 threads"),
+        "{said}"
+    );
     let out = run_ok(&[
         "check",
         repo("jobs/blackjack.toml").to_str().unwrap(),

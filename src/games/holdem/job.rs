@@ -926,6 +926,15 @@ const TRIPLES_PER_UNIT: usize = 32;
 const SECONDS_PER_TRIPLE: f64 = 2.0e-3;
 const SECONDS_PER_COMBO_PRODUCT: f64 = 4.2e-7;
 
+/// One core's seconds to solve one spot of a `holdem.pushfold3` job, per triple of its
+/// classes (each iteration of the solver visits every triple). Fitted to the full
+/// 169-class deck (818,805 triples) on the 2-core development VM: one spot at equal stacks
+/// of 1 bb and one at 10/15/20 bb, each in chip EV and ICM (50/30/20), at exploitability
+/// 1e-4, took 1,158 CPU-seconds, 290 a spot (98–247 s wall on 2 threads); the 8-class
+/// quick deck (120 triples) solves its four spots in about 0.2 s, as the model says.
+/// reports/BENCHMARKS.md has the runs.
+const SOLVE_SECONDS_PER_TRIPLE: f64 = 3.5e-4;
+
 /// What the triples cost to compute on one core, by the fitted model: per triple, a fixed
 /// part and a part in proportion to the product of its classes' combos.
 fn triples_cpu_seconds(triples: &[[u8; 3]]) -> f64 {
@@ -1172,11 +1181,15 @@ impl Job for PushFold3Job {
         ]
     }
 
+    /// The triples (unless read from a table), then every spot's solve.
     fn cpu_seconds(&self) -> Option<f64> {
-        Some(match self.settings.threeway {
+        let counts = match self.settings.threeway {
             Some(_) => 0.0,
             None => triples_cpu_seconds(&self.triples),
-        })
+        };
+        let solves =
+            self.spots().len() as f64 * self.triples.len() as f64 * SOLVE_SECONDS_PER_TRIPLE;
+        Some(counts + solves)
     }
 
     fn run_unit(&self, index: usize) -> ShowdownUnit {
