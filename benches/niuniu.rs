@@ -7,7 +7,7 @@ use std::hint::black_box;
 use cardtables::colex::binomial;
 use cardtables::Card;
 use criterion::{criterion_group, criterion_main, Criterion};
-use pipeline::engine::{Job, JobMeta, Progress};
+use pipeline::engine::{Job, JobMeta, Progress, Stash};
 use pipeline::games::niuniu::eval::{category_table, multiset_index, multiset_ranks, MULTISETS};
 use pipeline::games::niuniu::job::HandsJob;
 use pipeline::games::niuniu::rules::{NiuniuRules, Ranking, CODES};
@@ -98,7 +98,7 @@ fn benches(c: &mut Criterion) {
             .into_par_iter()
             .map(|u| job.run_unit(u))
             .collect();
-        job.finish(&meta, units, &Progress::hidden())
+        job.finish(&meta, units, &Progress::hidden(), &Stash::none())
             .expect("finish")
     };
     group.bench_function("full_job_in_memory_all_threads", |b| b.iter(run_job));

@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use cardtables::Card;
 use criterion::{criterion_group, criterion_main, Criterion};
-use pipeline::engine::{Job, JobMeta, Progress};
+use pipeline::engine::{Job, JobMeta, Progress, Stash};
 use pipeline::games::zhajinhua::job::HandsJob;
 use pipeline::job::JobSpec;
 use rayon::prelude::*;
@@ -19,7 +19,12 @@ fn benches(c: &mut Criterion) {
         .map(|u| job.run_unit(u))
         .collect();
     let outputs = job
-        .finish(&JobMeta::of(&spec), units, &Progress::hidden())
+        .finish(
+            &JobMeta::of(&spec),
+            units,
+            &Progress::hidden(),
+            &Stash::none(),
+        )
         .expect("finish");
     let bytes = &outputs.tables[0].bytes;
     let table = cardtables::Zhajinhua::from_bytes(bytes).expect("valid table");

@@ -266,6 +266,100 @@ fn resume_after_a_crash_finishes_with_identical_outputs() {
     assert_same_outputs(reference(), &out_dir);
 }
 
+/// A three-handed push/fold job of four quick spots (8 classes, 2 and 4 bb, chip EV and
+/// ICM): minutes of solving per spot on the full deck, milliseconds here.
+const PUSHFOLD3_QUICK: &str = "[job]\nkind = \"holdem.pushfold3\"\nname = \"pf3\"\n[pushfold3]\nstack_min = 2\nstack_max = 4\nstack_step = 2\npayouts = [0.5, 0.3, 0.2]\nclasses = [\"AA\", \"KK\", \"QQ\", \"AKs\", \"AKo\", \"JTs\", \"T9s\", \"72o\"]\n";
+
+#[test]
+fn a_run_stopped_while_solving_resumes_with_the_next_spot() {
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("pf3.toml");
+    std::fs::write(&job, PUSHFOLD3_QUICK).unwrap();
+    let out_dir = work.path().join("out");
+    let stash = out_dir.join("tables/pf3/.stash");
+    // Runs the job into `out`, aborted by the test hook after `saves` solved spots.
+    let crash = |out: &Path, saves: u32, flags: &[&str]| {
+        let crashed = bin()
+            .args(["run", job.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .args(flags)
+            .env("PIPELINE_ABORT_AFTER_STASHED", saves.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            !crashed.status.success(),
+            "the test hook should abort the run"
+        );
+        stderr(&crashed)
+    };
+    let kept = |stash: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(stash)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    crash(&out_dir, 2, &["--quiet"]);
+    assert_eq!(kept(&stash), ["spot-0.bin", "spot-1.bin"]);
+    assert!(!out_dir.join("tables/pf3/pushfold3.parquet").exists());
+    // The rerun takes both solved spots: its first save is the third spot's.
+    let said = crash(&out_dir, 1, &["--quiet"]);
+    assert!(said.contains("resuming: the work saved in"), "{said}");
+    assert_eq!(kept(&stash), ["spot-0.bin", "spot-1.bin", "spot-2.bin"]);
+    // A damaged piece is said and solved again (the next save is its own).
+    let damaged = stash.join("spot-1.bin");
+    let mut bytes = std::fs::read(&damaged).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let said = crash(&out_dir, 1, &["--quiet"]);
+    assert!(
+        said.contains("note: not using") && said.contains("spot-1.bin"),
+        "{said}"
+    );
+    assert_eq!(kept(&stash), ["spot-0.bin", "spot-1.bin", "spot-2.bin"]);
+    // Resumed to the end: the outputs of an uninterrupted run, and no stash left.
+    let resumed = run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        stderr(&resumed).contains("resuming:"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert!(!stash.exists());
+    let reference = work.path().join("reference");
+    run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        reference.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_same_outputs(&reference, &out_dir);
+    // --restart discards a stash.
+    let restarted = work.path().join("restarted");
+    crash(&restarted, 1, &["--quiet"]);
+    let out = run_ok(&[
+        "run",
+        job.to_str().unwrap(),
+        "--out",
+        restarted.to_str().unwrap(),
+        "--quiet",
+        "--restart",
+    ]);
+    assert!(
+        stderr(&out).contains("note: --restart: discarding the work saved in"),
+        "{}",
+        stderr(&out)
+    );
+    assert_same_outputs(&reference, &restarted);
+}
+
 #[test]
 fn resume_with_a_changed_job_file_is_refused() {
     let work = tempfile::tempdir().unwrap();

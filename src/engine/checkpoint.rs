@@ -67,7 +67,7 @@ pub struct PartFile {
 /// a reader allocate.
 pub const MAX_INTERNAL_PAYLOAD: u64 = 16 << 30;
 
-fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+pub(super) fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
     // Measured, then encoded straight into the file: a checkpoint of hundreds of MB is
     // never held as bytes beside the units it encodes.
     let (payload, _) = format::measure(value)?;
@@ -91,7 +91,7 @@ fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
+pub(super) fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
     let bytes = format::read_file_up_to(path, MAX_INTERNAL_PAYLOAD)
         .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
     let (header, payload) = format::open_payload(&bytes, Game::Pipeline)

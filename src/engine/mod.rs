@@ -13,6 +13,7 @@
 //! - `execute`: the worker pool and checkpointed unit execution;
 //! - [`interrupt`]: stopping cleanly on SIGINT / SIGTERM, with the work saved;
 //! - `write`: the one finish-and-write path shared by run and merge, and the manifest;
+//! - [`Stash`]: what a job keeps of a long finish, so a run stopped there resumes past it;
 //! - [`run()`](fn@run) / [`merge()`](fn@merge): the two entry points.
 
 mod checkpoint;
@@ -23,6 +24,7 @@ mod manifest;
 pub mod plan;
 mod progress;
 mod run;
+mod stash;
 pub mod switch;
 mod write;
 
@@ -37,6 +39,7 @@ pub use manifest::{FileRecord, Manifest, Phases};
 pub use plan::{Parts, Shard};
 pub use progress::Progress;
 pub use run::{merge, run, saved_progress, MergeConfig, RunConfig, RunSummary, SavedProgress};
+pub use stash::Stash;
 
 use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;
@@ -176,12 +179,15 @@ pub trait Job: Send + Sync {
         Ok(())
     }
 
-    /// Builds all outputs from every unit result, in index order.
+    /// Builds all outputs from every unit result, in index order. Work that takes long
+    /// here can be kept in `stash` as it is done, so that a run stopped before its
+    /// outputs are written resumes past it.
     fn finish(
         &self,
         meta: &JobMeta,
         units: Vec<Self::Unit>,
         progress: &Progress,
+        stash: &Stash,
     ) -> anyhow::Result<Outputs>;
 }
 
@@ -198,6 +204,7 @@ pub trait ErasedJob: Send + Sync {
         meta: &JobMeta,
         units: Vec<Vec<u8>>,
         progress: &Progress,
+        stash: &Stash,
     ) -> anyhow::Result<Outputs>;
 }
 
@@ -231,6 +238,7 @@ impl<J: Job> ErasedJob for J {
         meta: &JobMeta,
         units: Vec<Vec<u8>>,
         progress: &Progress,
+        stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         // Each stored result is dropped once decoded, so the two forms of every unit are
         // never held at once.
@@ -247,6 +255,6 @@ impl<J: Job> ErasedJob for J {
                 Ok(unit)
             })
             .collect::<anyhow::Result<Vec<J::Unit>>>()?;
-        self.finish(meta, units, progress)
+        self.finish(meta, units, progress, stash)
     }
 }

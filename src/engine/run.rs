@@ -13,6 +13,7 @@ use super::interrupt::{self, Interrupted};
 use super::lock::OutputLock;
 use super::plan::{check_outputs, check_shard, lock_path, units_of, Parts, Shard};
 use super::progress::Progress;
+use super::stash::Stash;
 use super::switch;
 use super::write::{finish_and_write, Tally};
 use super::ErasedJob;
@@ -97,6 +98,22 @@ pub fn run(config: &RunConfig, spec: &JobSpec, job: &dyn ErasedJob) -> anyhow::R
                 checkpoint_path.display()
             );
             finished.extend(units);
+        }
+    }
+
+    // Work a stopped run saved while building its outputs (see `Stash`).
+    if config.shard.is_none() && Stash::exists_in(&dir) {
+        if config.restart {
+            Stash::of(&dir, &spec.hash).remove()?;
+            eprintln!(
+                "note: --restart: discarding the work saved in {}",
+                Stash::folder(&dir).display()
+            );
+        } else {
+            eprintln!(
+                "resuming: the work saved in {} is used where it fits (--restart starts over)",
+                Stash::folder(&dir).display()
+            );
         }
     }
 

@@ -10,7 +10,7 @@ use super::execute::cpu_seconds;
 use super::manifest::{FileRecord, Manifest, Phases};
 use super::progress::Progress;
 use super::switch;
-use super::{BinaryOutput, ErasedJob, JobMeta, Outputs, StreamedTable};
+use super::{BinaryOutput, ErasedJob, JobMeta, Outputs, Stash, StreamedTable};
 use crate::job::JobSpec;
 use crate::sink::parquet::ParquetOutput;
 use crate::sink::{self, Staged};
@@ -29,7 +29,9 @@ pub struct Tally {
 }
 
 /// Builds the outputs from every unit result (in unit order) and writes them under
-/// `root`; returns the paths written and the report's headline.
+/// `root`; returns the paths written and the report's headline. The job's stash in
+/// `tables/<job>/` keeps what the build saves as it goes until the outputs are written,
+/// then is removed.
 pub fn finish_and_write(
     root: &Path,
     spec: &JobSpec,
@@ -42,8 +44,9 @@ pub fn finish_and_write(
     progress.phase("building tables");
     let build_start = Instant::now();
     let meta = JobMeta::of(spec);
+    let stash = Stash::of(&root.join("tables").join(&spec.name), &spec.hash);
     let outputs = pool
-        .install(|| job.finish_bytes(&meta, units, progress))
+        .install(|| job.finish_bytes(&meta, units, progress, &stash))
         .map_err(|e| match &tally.stored {
             Some(stored) => e.context(stored.clone()),
             None => e,
@@ -52,6 +55,7 @@ pub fn finish_and_write(
     progress.phase("writing outputs");
     let written =
         pool.install(|| write_outputs(root, spec, outputs, &tally, build_seconds, progress))?;
+    stash.remove()?;
     progress.finish();
     Ok(written)
 }

@@ -34,7 +34,7 @@ use super::rules::{expand, Expanded, PostSplit, RuleSetSpec, SimulationSettings}
 use super::sim::{self, CounterTally, Counting, Player, Shuffle, Tally, ROUNDS_PER_UNIT};
 use super::tables::{self, Results};
 use crate::engine::plan::check_unit_total;
-use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
+use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress, Stash};
 use crate::job::{JobError, JobSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,6 +273,7 @@ impl Job for StrategyJob {
         meta: &JobMeta,
         units: Vec<Unit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let n = self.sets.len();
@@ -546,6 +547,7 @@ impl Job for IndicesJob {
         meta: &JobMeta,
         units: Vec<CountSample>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("index plays");
         let counts = self.counter.counts();
@@ -846,6 +848,7 @@ impl Job for CounterJob {
         meta: &JobMeta,
         units: Vec<CounterTally>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let mut by_set: Vec<Vec<&CounterTally>> = vec![Vec::new(); self.sets.len()];

@@ -47,7 +47,9 @@ use super::tables::{self as batches, Rows};
 use super::threeway::{self, TripleResult};
 use super::two_opponents::{self, TwoOpponentCounts};
 use crate::cards::matchups::{matchups, two_cards, Matchup};
-use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress, Step, StreamedTable};
+use crate::engine::{
+    stream, BinaryOutput, Job, JobMeta, Outputs, Progress, Stash, Step, StreamedTable,
+};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
 use crate::report::Report;
 use crate::sink::parquet::ParquetOutput;
@@ -88,6 +90,7 @@ impl Job for PreflopJob {
         meta: &JobMeta,
         units: Vec<ClassCounts>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let mut wins = vec![0u64; CLASSES];
@@ -206,6 +209,7 @@ impl Job for HeadsUpJob {
         meta: &JobMeta,
         units: Vec<Vec<MatchupResult>>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("checking against the preflop sweep");
         let (results, matrix) = class_matrix(&self.matchups, units)?;
@@ -374,6 +378,7 @@ impl Job for PushFoldJob {
         meta: &JobMeta,
         units: Vec<Vec<MatchupResult>>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         let (_, matrix) = class_matrix(&self.matchups, units)?;
         let game = PushFoldGame::new(&matrix);
@@ -577,6 +582,7 @@ impl Job for MultiwayJob {
         meta: &JobMeta,
         units: Vec<Unit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let mut exact = sweep::ClassCounts {
@@ -745,6 +751,7 @@ impl Job for PostflopJob {
         meta: &JobMeta,
         units: Vec<RiverUnit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         use super::rules::StreetName;
         use std::sync::Arc;
@@ -1018,6 +1025,7 @@ impl Job for ThreeWayJob {
         meta: &JobMeta,
         units: Vec<Vec<TripleResult>>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let results: Vec<TripleResult> = units.into_iter().flatten().collect();
@@ -1239,6 +1247,7 @@ impl Job for PushFold3Job {
         meta: &JobMeta,
         units: Vec<ShowdownUnit>,
         progress: &Progress,
+        stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         let (mut triples, mut pairs) = (vec![], vec![]);
         if let Some(path) = &self.settings.threeway {
@@ -1267,19 +1276,36 @@ impl Job for PushFold3Job {
         let spots = self.spots();
         let count = spots.len();
         let mut solved = Vec::with_capacity(count);
+        // Each solve is kept in the stash as it is done (minutes each on the full deck),
+        // so a run stopped here resumes with the next spot.
         for (i, spot) in spots.into_iter().enumerate() {
-            progress.phase(&format!(
-                "solving spot {} of {count} ({} bb)",
-                i + 1,
-                spot.stacks.map(|s| s.to_string()).join("/")
-            ));
+            let stacks = spot.stacks.map(|s| s.to_string()).join("/");
             let game = pushfold3::Game::new(&showdowns, spot.clone())?;
             let target = self.settings.target_exploitability * spot.bb_value();
-            let solution = game.solve(&pushfold3::SolveOptions::new(target));
+            let key = format!("spot-{i}");
+            let kept = stash
+                .load::<pushfold3::Stashed>(&key)
+                .and_then(|kept| game.recertify(kept, target));
+            let solution = match kept {
+                Some(solution) => {
+                    progress.phase(&format!(
+                        "spot {} of {count} ({stacks} bb) solved by the stopped run",
+                        i + 1
+                    ));
+                    solution
+                }
+                None => {
+                    progress.phase(&format!("solving spot {} of {count} ({stacks} bb)", i + 1));
+                    let solution = game.solve(&pushfold3::SolveOptions::new(target));
+                    if solution.exploitability <= target {
+                        stash.save(&key, &pushfold3::Stashed::of(&solution))?;
+                    }
+                    solution
+                }
+            };
             anyhow::ensure!(
                 solution.exploitability <= target,
-                "the equilibrium at {} bb{} is exploitable by {:e}, above the target {target:e}",
-                spot.stacks.map(|s| s.to_string()).join("/"),
+                "the equilibrium at {stacks} bb{} is exploitable by {:e}, above the target {target:e}",
                 if spot.payouts.is_some() { " (ICM)" } else { "" },
                 solution.exploitability
             );

@@ -916,6 +916,28 @@ pub struct SolvedSpot {
     pub solution: Solution,
 }
 
+/// What a run keeps of a solved spot while it solves the others (in its
+/// [`crate::engine::Stash`]): the strategy and how it was reached. The values and the
+/// certificate are computed again from the strategy when it is read back
+/// ([`Game::recertify`]), so a damaged or forged file can only cost a solve, never give a
+/// table a strategy its certificate does not vouch for.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Stashed {
+    pub strategy: Strategy,
+    pub iterations: usize,
+    pub newton_steps: usize,
+}
+
+impl Stashed {
+    pub fn of(solution: &Solution) -> Stashed {
+        Stashed {
+            strategy: solution.strategy.clone(),
+            iterations: solution.iterations,
+            newton_steps: solution.newton_steps,
+        }
+    }
+}
+
 /// How to solve: when to stop, and decisions held fixed (the consistency check forces the
 /// button to fold).
 #[derive(Clone, Debug)]
@@ -1008,6 +1030,28 @@ impl Game {
             }
         }
         best.expect("at least one check runs")
+    }
+
+    /// A strategy read back from a stash, certified again as [`Game::solve`] certifies
+    /// its answer (no decision held fixed): the same solution bit for bit when the
+    /// strategy is the one the solve gave. `None` when it is not a strategy of this game
+    /// (a frequency per class and decision, each in 0..=1) or misses `target`.
+    pub fn recertify(&self, stashed: Stashed, target: f64) -> Option<Solution> {
+        let n = self.classes();
+        let fits = stashed
+            .strategy
+            .iter()
+            .all(|x| x.len() == n && x.iter().all(|f| (0.0..=1.0).contains(f)));
+        if !fits {
+            return None;
+        }
+        let solution = self.certify(
+            stashed.strategy,
+            &Default::default(),
+            stashed.iterations,
+            stashed.newton_steps,
+        );
+        (solution.exploitability <= target).then_some(solution)
     }
 
     /// The certificate of a strategy: what each seat gains by a best response, summed
@@ -1616,6 +1660,44 @@ mod tests {
                     assert_eq!(sol.strategy[d as usize][aa], 1.0, "{}", d.name());
                 }
             }
+        }
+    }
+
+    /// A solved spot read back from a stash is the solve's answer bit for bit; a strategy
+    /// of the wrong shape, out of range, or short of the target is refused.
+    #[test]
+    fn a_stashed_solution_is_certified_again_as_the_solve_gave_it() {
+        let game = showdowns(&["AA", "KK", "72o"]);
+        for payouts in [None, Some(vec![0.5, 0.3, 0.2])] {
+            let spot = Spot::equal(4.0, 0.0, payouts);
+            let target = 1e-4 * spot.bb_value();
+            let g = Game::new(&game, spot).unwrap();
+            let sol = g.solve(&SolveOptions::new(target));
+            let stashed = Stashed::of(&sol);
+            let bytes = cardtables::format::encode(&stashed).unwrap();
+            let back: Stashed = cardtables::format::decode(&bytes).unwrap();
+            let again = g.recertify(back, target).expect("the solve's strategy");
+            assert_eq!(again.strategy, sol.strategy);
+            assert_eq!(again.values, sol.values);
+            assert_eq!(again.gains, sol.gains);
+            assert_eq!(again.exploitability, sol.exploitability);
+            assert_eq!(
+                (again.iterations, again.newton_steps),
+                (sol.iterations, sol.newton_steps)
+            );
+            let mut short = stashed.clone();
+            short.strategy[2].pop();
+            assert!(g.recertify(short, target).is_none());
+            let mut out_of_range = stashed.clone();
+            out_of_range.strategy[0][1] = 1.5;
+            assert!(g.recertify(out_of_range, target).is_none());
+            let mut not_a_number = stashed.clone();
+            not_a_number.strategy[4][0] = f64::NAN;
+            assert!(g.recertify(not_a_number, target).is_none());
+            // Everyone folds: far from an equilibrium.
+            let mut folds = stashed.clone();
+            folds.strategy.iter_mut().for_each(|x| x.fill(0.0));
+            assert!(g.recertify(folds, target).is_none());
         }
     }
 

@@ -26,7 +26,7 @@ use super::opponents::{counts, prepare, Counts, Multiset, Outcome};
 use super::report;
 use super::rules::{code_name, BiddingSettings, MultiwaySettings, Ranking, CODES};
 use super::tables::{self, Bidding, CategoryStats, HandRows};
-use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress};
+use crate::engine::{stream, BinaryOutput, Job, JobMeta, Outputs, Progress, Stash};
 use crate::job::{JobError, JobSpec};
 use crate::sink::parquet::{Batches, ParquetOutput};
 
@@ -164,6 +164,7 @@ impl Job for HandsJob {
         meta: &JobMeta,
         units: Vec<Vec<Counts>>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         let outcomes = self.outcomes_of_units(units)?;
         progress.phase("summing categories");
@@ -554,6 +555,7 @@ impl Job for BiddingJob {
         meta: &JobMeta,
         units: Vec<BiddingUnit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         let bidding = self.bidding(units, progress)?;
         let ranking = &self.hands.ranking;
@@ -741,6 +743,7 @@ impl Job for MultiwayJob {
         meta: &JobMeta,
         units: Vec<MultiwayUnit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         let mut counts = Vec::new();
         let mut samples = Vec::with_capacity(self.slots().len());

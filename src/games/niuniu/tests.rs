@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::eval::{category_table, facts, literal_bull, multiset_index, points, tie_order};
 use super::job::HandsJob;
 use super::rules::*;
-use crate::engine::{Job, JobMeta, Outputs, Progress};
+use crate::engine::{Job, JobMeta, Outputs, Progress, Stash};
 
 /// Every 5-card hand in colex order, cards increasing.
 fn all_hands() -> impl Iterator<Item = [Card; 5]> {
@@ -84,6 +84,7 @@ fn run_job(rules: NiuniuRules) -> Outputs {
         &JobMeta::named("test", "niuniu.hands"),
         units,
         &Progress::hidden(),
+        &Stash::none(),
     )
     .unwrap()
 }
@@ -750,7 +751,9 @@ fn the_bidding_check_units_shard_to_the_same_bytes() {
     for (u, unit) in units.iter().enumerate() {
         whole.check_unit(u, unit).unwrap();
     }
-    let one = whole.finish(&meta, units, &Progress::hidden()).unwrap();
+    let one = whole
+        .finish(&meta, units, &Progress::hidden(), &Stash::none())
+        .unwrap();
 
     let (checker, counter, merger) = (job(), job(), job());
     let mut parts: Vec<_> = (counts..n).map(|u| checker.run_unit(u)).collect();
@@ -780,7 +783,9 @@ fn the_bidding_check_units_shard_to_the_same_bytes() {
     assert!(merger
         .check_unit(counts, &BiddingUnit::Check(samples[1..].to_vec()))
         .is_err());
-    let merged = merger.finish(&meta, units, &Progress::hidden()).unwrap();
+    let merged = merger
+        .finish(&meta, units, &Progress::hidden(), &Stash::none())
+        .unwrap();
     assert!(one.tables[0].bytes == merged.tables[0].bytes);
     assert_eq!(one.report.markdown, merged.report.markdown);
     assert_eq!(one.report.charts, merged.report.charts);
@@ -807,6 +812,7 @@ fn the_bidding_job_runtime_table_matches_its_parquet_rows() {
             &JobMeta::named("test", "niuniu.bidding"),
             units,
             &Progress::hidden(),
+            &Stash::none(),
         )
         .unwrap()
     };

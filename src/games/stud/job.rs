@@ -9,7 +9,7 @@ use super::rules::StudTablesRules;
 use super::starting_hands::{solve, Scratch};
 use super::tables;
 use crate::cards::matchups::{matchups_under, two_cards, Matchup, MatchupResult};
-use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
+use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress, Stash};
 use crate::job::{JobError, JobSpec};
 use crate::sink::parquet::ParquetOutput;
 use cardtables::stud::{HeadsUpTable, StudPayload};
@@ -132,6 +132,7 @@ impl Job for TablesJob {
         meta: &JobMeta,
         all: Vec<Unit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         progress.phase("building tables");
         let mut units = Vec::new();

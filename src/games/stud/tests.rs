@@ -7,7 +7,7 @@ use arrow_array::{Array, Int16Array, Int64Array};
 use super::eval::VARIANTS;
 use super::job::TablesJob;
 use super::rules::StudTablesRules;
-use crate::engine::{Job, JobMeta, Progress};
+use crate::engine::{Job, JobMeta, Progress, Stash};
 
 /// Rows of a Parquet output, over every batch.
 fn rows(output: &crate::sink::parquet::ParquetOutput) -> usize {
@@ -32,6 +32,7 @@ fn a_job_without_headsup_decks_counts_every_variant_and_writes_every_table() {
             &JobMeta::named("showhand", "stud.tables"),
             units,
             &Progress::hidden(),
+            &Stash::none(),
         )
         .unwrap();
     let files: Vec<&str> = outputs.parquet.iter().map(|p| p.file.as_str()).collect();

@@ -17,7 +17,7 @@ use super::eval::{index_of, Evaluator, CATEGORIES, HANDS, OPPONENT_HANDS};
 use super::multiway::{self, Budget, Estimate, Sample};
 use super::rules::{BettingRules, ZhajinhuaRules};
 use crate::cards::matchups::suit_permutations;
-use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress};
+use crate::engine::{BinaryOutput, Job, JobMeta, Outputs, Progress, Stash};
 use crate::job::{JobError, JobSpec, MIN_TRIALS};
 use crate::sink::parquet::ParquetOutput;
 
@@ -386,6 +386,7 @@ impl Job for HandsJob {
         meta: &JobMeta,
         units: Vec<Unit>,
         progress: &Progress,
+        _stash: &Stash,
     ) -> anyhow::Result<Outputs> {
         let (by_class, samples) = self.split_units(units)?;
         progress.phase("building tables");
