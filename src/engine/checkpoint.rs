@@ -91,19 +91,49 @@ pub(super) fn write_internal<T: Serialize>(path: &Path, value: &T) -> anyhow::Re
     Ok(())
 }
 
-pub(super) fn read_internal<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
-    let bytes = format::read_file_up_to(path, MAX_INTERNAL_PAYLOAD)
-        .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
-    let (header, payload) = format::open_payload(&bytes, Game::Pipeline)
-        .with_context(|| format!("{} is not a usable checkpoint or part file", path.display()))?;
+/// What kind of internal file is read, for what its refusals say.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Internal {
+    Checkpoint,
+    Part,
+    StashPiece,
+}
+
+impl Internal {
+    fn noun(self) -> &'static str {
+        match self {
+            Internal::Checkpoint => "checkpoint",
+            Internal::Part => "part file",
+            Internal::StashPiece => "stash piece",
+        }
+    }
+
+    /// What to do about a file of another units revision.
+    fn remedy(self) -> &'static str {
+        match self {
+            Internal::Checkpoint => ": run the job again with --restart",
+            Internal::Part => ": run every shard again with this build",
+            // A stash piece of another build is computed again: nothing to do.
+            Internal::StashPiece => "",
+        }
+    }
+}
+
+pub(super) fn read_internal<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    kind: Internal,
+) -> anyhow::Result<T> {
+    let unusable = || format!("{} is not a usable {}", path.display(), kind.noun());
+    let bytes = format::read_file_up_to(path, MAX_INTERNAL_PAYLOAD).with_context(unusable)?;
+    let (header, payload) = format::open_payload(&bytes, Game::Pipeline).with_context(unusable)?;
     if header.rules_hash != UNITS_REVISION {
         anyhow::bail!(
             "{} holds unit results of revision {}, and this pipeline computes revision {} \
-             (CHANGELOG.md says what changed): run the job again with --restart, or \
-             run every shard again with this build",
+             (CHANGELOG.md says what changed){}",
             path.display(),
             header.rules_hash,
-            UNITS_REVISION
+            UNITS_REVISION,
+            kind.remedy()
         );
     }
     format::decode(payload).with_context(|| format!("{} does not decode", path.display()))
@@ -131,7 +161,7 @@ impl Checkpoint {
     }
 
     pub fn load(path: &Path) -> anyhow::Result<Checkpoint> {
-        read_internal(path)
+        read_internal(path, Internal::Checkpoint)
     }
 }
 
@@ -150,7 +180,7 @@ impl PartFile {
     }
 
     pub fn load(path: &Path) -> anyhow::Result<PartFile> {
-        read_internal(path)
+        read_internal(path, Internal::Part)
     }
 }
 

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
-use super::checkpoint::{read_internal, write_internal};
+use super::checkpoint::{read_internal, write_internal, Internal};
 
 /// The folder inside `tables/<job>/`.
 const FOLDER: &str = ".stash";
@@ -93,27 +93,30 @@ impl Stash {
     /// that is there but unusable is said on standard error and left for `save` to
     /// replace.
     pub fn load<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
-        let path = self.path(key)?;
+        self.read(key).unwrap_or_else(|e| {
+            eprintln!("note: {e:#}; computing it again");
+            None
+        })
+    }
+
+    /// The piece saved under `key`, none if there is none, or why the file there is
+    /// unusable.
+    fn read<T: DeserializeOwned>(&self, key: &str) -> anyhow::Result<Option<T>> {
+        let Some(path) = self.path(key) else {
+            return Ok(None);
+        };
         if !path.exists() {
-            return None;
+            return Ok(None);
         }
-        let read = read_internal::<Piece>(&path).and_then(|piece| {
-            anyhow::ensure!(
-                piece.job_hash == self.job_hash && piece.key == key,
-                "it was saved by a run of another job file"
-            );
-            cardtables::format::decode::<T>(&piece.value).context("its contents do not decode")
-        });
-        match read {
-            Ok(value) => Some(value),
-            Err(e) => {
-                eprintln!(
-                    "note: not using {} ({e:#}): computing it again",
-                    path.display()
-                );
-                None
-            }
-        }
+        let piece = read_internal::<Piece>(&path, Internal::StashPiece)?;
+        anyhow::ensure!(
+            piece.job_hash == self.job_hash && piece.key == key,
+            "{} was saved by a run of another job file",
+            path.display()
+        );
+        cardtables::format::decode::<T>(&piece.value)
+            .map(Some)
+            .with_context(|| format!("{}: its contents do not decode", path.display()))
     }
 
     /// Saves `value` under `key` (atomically: a crash leaves the previous file or none).
@@ -166,9 +169,11 @@ mod tests {
         stash.save("spot-1", &vec![0.25f64, 1.0]).unwrap();
         assert_eq!(stash.load::<Vec<f64>>("spot-1"), Some(vec![0.25, 1.0]));
         // Another job file's run does not use it, nor does another key.
-        assert_eq!(
-            Stash::of(dir.path(), "hash-b").load::<Vec<f64>>("spot-1"),
-            None
+        let other = Stash::of(dir.path(), "hash-b").read::<Vec<f64>>("spot-1");
+        let err = format!("{:#}", other.unwrap_err());
+        assert!(
+            err.contains("spot-1.bin was saved by a run of another job file"),
+            "{err}"
         );
         assert_eq!(stash.load::<Vec<f64>>("spot-2"), None);
         // A damaged file is not used, and saving again replaces it.
@@ -177,7 +182,28 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
+        let err = format!("{:#}", stash.read::<Vec<f64>>("spot-1").unwrap_err());
+        assert!(
+            err.contains("spot-1.bin is not a usable stash piece"),
+            "{err}"
+        );
         assert_eq!(stash.load::<Vec<f64>>("spot-1"), None);
+        // One of another build's units revision: said as such, with nothing to do.
+        let piece = Piece {
+            job_hash: "hash-a".into(),
+            key: "spot-1".into(),
+            value: vec![],
+        };
+        let bytes = cardtables::format::write_table(
+            cardtables::format::Game::Pipeline,
+            super::super::checkpoint::UNITS_REVISION + 1,
+            &piece,
+        )
+        .unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        let err = format!("{:#}", stash.read::<Vec<f64>>("spot-1").unwrap_err());
+        assert!(err.contains("holds unit results of revision"), "{err}");
+        assert!(err.ends_with("(CHANGELOG.md says what changed)"), "{err}");
         std::fs::write(&path, b"not a stash").unwrap();
         assert_eq!(stash.load::<Vec<f64>>("spot-1"), None);
         stash.save("spot-1", &vec![0.5f64]).unwrap();
