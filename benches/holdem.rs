@@ -271,5 +271,55 @@ fn range_equity(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(holdem, benches, strength_index, range_equity);
+/// One evaluation of a three-handed push/fold game over all 169 classes (169³ ordered
+/// triples), the step `holdem.pushfold3`'s solver repeats some thousand times a spot.
+/// The counts are made up (every triple one deal the button wins, every pair split), so
+/// no three-way enumeration is needed: the work per triple does not depend on them.
+fn pushfold3_values(c: &mut Criterion) {
+    use pipeline::games::holdem::pushfold3::{
+        Game, PairCounts, Showdowns, Spot, Strategy, TripleCounts, PAIR_BOARDS,
+    };
+    use pipeline::games::holdem::threeway::BOARDS;
+    const N: usize = 169;
+    let triples: Vec<TripleCounts> = (0..N * (N + 1) * (N + 2) / 6)
+        .map(|_| TripleCounts {
+            deals: 1,
+            wins: [BOARDS, 0, 0],
+            ties: [0; 3],
+            sixtieths: [60 * BOARDS, 0, 0],
+            orders: None,
+        })
+        .collect();
+    let pairs: Vec<PairCounts> = (0..N * (N + 1) / 2)
+        .map(|_| PairCounts {
+            showdowns: PAIR_BOARDS,
+            wins: [PAIR_BOARDS / 2, PAIR_BOARDS / 2],
+            ties: 0,
+        })
+        .collect();
+    let showdowns = Showdowns::new((0..N as u8).collect(), &triples, &pairs).expect("a game");
+    let mut group = c.benchmark_group("holdem_pushfold3");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements((N * N * N) as u64));
+    for (name, payouts) in [("chip_ev", None), ("icm", Some(vec![0.5, 0.3, 0.2]))] {
+        let game = Game::new(&showdowns, Spot::equal(10.0, 0.0, payouts)).expect("a spot");
+        let x: Strategy = std::array::from_fn(|d| {
+            (0..N)
+                .map(|k| ((d * 5 + k * 7) % 11) as f64 / 10.0)
+                .collect()
+        });
+        group.bench_function(format!("values_169_classes_{name}"), |b| {
+            b.iter(|| black_box(game.values(&x)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    holdem,
+    benches,
+    strength_index,
+    range_equity,
+    pushfold3_values
+);
 criterion_main!(holdem);

@@ -2021,11 +2021,11 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
     ]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        said.contains("estimate: about 5.4 h of CPU, 2.7 h on 2 threads"),
+        said.contains("estimate: about 82 min of CPU, 41 min on 2 threads"),
         "{said}"
     );
     // With the counts read from a table, the solves alone: four spots (one equal stack and
-    // one seating, each in chip EV and ICM), 19 CPU-minutes by the model.
+    // one seating, each in chip EV and ICM), 3 CPU-minutes by the model.
     let counts = work.path().join("threeway.parquet");
     std::fs::write(&counts, "").unwrap();
     let said = check(&format!(
@@ -2033,7 +2033,7 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
         counts.to_str().unwrap()
     ));
     assert!(
-        said.contains("estimate: about 19 min of CPU, 10 min on 2 threads"),
+        said.contains("estimate: about 3 min of CPU, 2 min on 2 threads"),
         "{said}"
     );
     let out = run_ok(&[

@@ -934,13 +934,12 @@ const SECONDS_PER_TRIPLE: f64 = 2.0e-3;
 const SECONDS_PER_COMBO_PRODUCT: f64 = 4.2e-7;
 
 /// One core's seconds to solve one spot of a `holdem.pushfold3` job, per triple of its
-/// classes (each iteration of the solver visits every triple). Fitted to the full
-/// 169-class deck (818,805 triples) on the 2-core development VM: one spot at equal stacks
-/// of 1 bb and one at 10/15/20 bb, each in chip EV and ICM (50/30/20), at exploitability
-/// 1e-4, took 1,158 CPU-seconds, 290 a spot (98–247 s wall on 2 threads); the 8-class
-/// quick deck (120 triples) solves its four spots in about 0.2 s, as the model says.
+/// classes (each evaluation visits every triple). Fitted to the full shipped job on the
+/// 2-core development VM (`jobs/holdem_pushfold3.toml`, counts read from a table, 2
+/// threads): 62 spots on the 818,805 triples of 169 classes in about 3,075 CPU-seconds
+/// besides the units and the report, 50 a spot (34.7 min wall in all).
 /// reports/BENCHMARKS.md has the runs.
-const SOLVE_SECONDS_PER_TRIPLE: f64 = 3.5e-4;
+const SOLVE_SECONDS_PER_TRIPLE: f64 = 6.1e-5;
 
 /// What the triples cost to compute on one core, by the fitted model: per triple, a fixed
 /// part and a part in proportion to the product of its classes' combos.

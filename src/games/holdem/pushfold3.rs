@@ -480,10 +480,15 @@ struct Payoffs {
     sb_bb: Vec<[f64; 3]>,
     btn_bb: Vec<[f64; 3]>,
     btn_sb: Vec<[f64; 3]>,
-    /// Three-way showdown per ordered triple `[(t · n + s) · n + b]`.
-    three: Vec<[f64; 3]>,
-    /// Disjoint combo triples per ordered triple, as shares of all of them.
+    /// The BB's payoff of `sb_bb` and of `btn_bb`, alone (read a row at a time).
+    sb_bb_bb: Vec<f64>,
+    btn_bb_bb: Vec<f64>,
+    /// Disjoint combo triples per ordered triple `[(t · n + s) · n + b]`, as shares of
+    /// all of them.
     weight: Vec<f64>,
+    /// Per seat, the three-way showdown's payoff per ordered triple times its weight: a
+    /// plane a seat, so that the evaluation reads each along the BB's classes.
+    weighted_three: [Vec<f64>; 3],
 }
 
 impl Payoffs {
@@ -557,8 +562,8 @@ impl Payoffs {
             }
             sum
         };
-        let mut three = vec![[0.0; 3]; n * n * n];
         let mut weight = vec![0.0; n * n * n];
+        let mut weighted_three: [Vec<f64>; 3] = std::array::from_fn(|_| vec![0.0; n * n * n]);
         for t in 0..n {
             for u in 0..n {
                 for v in 0..n {
@@ -610,7 +615,9 @@ impl Payoffs {
                             }
                         }
                     }
-                    three[at] = value;
+                    for (plane, v) in weighted_three.iter_mut().zip(value) {
+                        plane[at] = weight[at] * v;
+                    }
                 }
             }
         }
@@ -619,11 +626,13 @@ impl Payoffs {
             ff,
             fpf,
             pff,
+            sb_bb_bb: sb_bb.iter().map(|v| v[BB]).collect(),
+            btn_bb_bb: btn_bb.iter().map(|v| v[BB]).collect(),
             sb_bb,
             btn_bb,
             btn_sb,
-            three,
             weight,
+            weighted_three,
         })
     }
 }
@@ -692,28 +701,116 @@ pub struct Game {
     pub spot: Spot,
 }
 
-/// Sums over some of the deals: per decision and class, `[act, fold, reach]` (as
-/// [`Values`] keeps them), the BB's idle value and each seat's value.
+/// Sums over some of the deals, per decision and class: the value of acting, of
+/// folding, and how often the decision is reached (as [`Values`] keeps them), and the
+/// BB's idle value. While deals are added, the folds that are a fixed payoff times the
+/// reach (the SB's first fold, the BB's folds to one push) and the idle value are left
+/// as reach alone; [`Sums::finish`] multiplies them out.
 struct Sums {
-    decisions: [Vec<[f64; 3]>; DECISIONS],
+    act: [Vec<f64>; DECISIONS],
+    fold: [Vec<f64>; DECISIONS],
+    reach: [Vec<f64>; DECISIONS],
     bb_idle: f64,
-    value: [f64; 3],
 }
 
 impl Sums {
     fn new(n: usize) -> Sums {
         Sums {
-            decisions: std::array::from_fn(|_| vec![[0.0; 3]; n]),
+            act: std::array::from_fn(|_| vec![0.0; n]),
+            fold: std::array::from_fn(|_| vec![0.0; n]),
+            reach: std::array::from_fn(|_| vec![0.0; n]),
             bb_idle: 0.0,
-            value: [0.0; 3],
         }
+    }
+
+    /// Adds `other`, class by class.
+    fn add(&mut self, other: &Sums) {
+        let pairs = (self.act.iter_mut().zip(&other.act))
+            .chain(self.fold.iter_mut().zip(&other.fold))
+            .chain(self.reach.iter_mut().zip(&other.reach));
+        for (mine, theirs) in pairs {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.bb_idle += other.bb_idle;
+    }
+
+    /// The folds and idle value that are a payoff times the reach.
+    fn finish(mut self, p: &Payoffs) -> Sums {
+        for (d, payoff) in [(1, p.ff[SB]), (3, p.fpf[BB]), (4, p.pff[BB])] {
+            for (f, r) in self.fold[d].iter_mut().zip(&self.reach[d]) {
+                *f = payoff * r;
+            }
+        }
+        self.bb_idle *= p.ff[BB];
+        self
     }
 
     /// Each decision's margin (act − fold) per class.
     fn margin(&self, d: usize, k: usize) -> f64 {
-        let [a, f, _] = self.decisions[d][k];
-        a - f
+        self.act[d][k] - self.fold[d][k]
     }
+}
+
+/// One evaluation's values of the deals that end before a three-way showdown, which
+/// depend on two classes only: `n × n` planes indexed `[first · n + second]`, and the
+/// BB's calling frequency facing both pushes and its complement.
+struct Planes {
+    /// (SB class, BB class): the BTN's value after it folds.
+    fold_btn: Vec<f64>,
+    /// (SB class, BB class): the SB's value after the BTN folds and the SB pushes.
+    fold_push_sb: Vec<f64>,
+    /// (BTN class, BB class): the BTN's and the SB's values after the BTN pushes and
+    /// the SB folds.
+    push_fold_btn: Vec<f64>,
+    push_fold_sb: Vec<f64>,
+    call_both: Vec<f64>,
+    fold_both: Vec<f64>,
+}
+
+/// `(1 − q) · f + q · a`, seat by seat: the value where `a` is taken with frequency `q`.
+fn lerp(f: &[f64; 3], a: &[f64; 3], q: f64) -> [f64; 3] {
+    std::array::from_fn(|i| (1.0 - q) * f[i] + q * a[i])
+}
+
+/// Lanes of the evaluation's inner sums: each lane adds every fourth BB class, and the
+/// lanes are added at the end, in a fixed order (the compiler turns the lanes into
+/// vector registers; the result does not depend on the machine or the threads).
+const LANES: usize = 4;
+
+/// The lane of `a` from `i`.
+#[inline(always)]
+fn lane(a: &[f64], i: usize) -> [f64; LANES] {
+    a[i..i + LANES].try_into().expect("a whole lane")
+}
+
+/// Adds `f(l)` to the lane of `y` from `i`, lane by lane.
+#[inline(always)]
+fn add_lanes(y: &mut [f64], i: usize, f: impl Fn(usize) -> f64) {
+    let y: &mut [f64; LANES] = (&mut y[i..i + LANES]).try_into().expect("a whole lane");
+    for (l, y) in y.iter_mut().enumerate() {
+        *y += f(l);
+    }
+}
+
+/// What one row of deals (a BTN class, an SB class, the BB classes of a range) sums to.
+#[derive(Default)]
+struct RowSums {
+    /// The deals' weight.
+    weight: f64,
+    /// Weight times the BTN's value after it folds.
+    fold_btn: f64,
+    /// Weight times the SB's value after the BTN folds and it pushes.
+    fold_push_sb: f64,
+    /// Weight times the BTN's and the SB's values after the BTN pushes and the SB folds.
+    push_fold_btn: f64,
+    push_fold_sb: f64,
+    /// Weight times the BB's folding frequency facing both pushes.
+    fold_both: f64,
+    /// Weighted three-way payoffs of the BTN and the SB times the BB's calling frequency.
+    three_btn: f64,
+    three_sb: f64,
 }
 
 impl Game {
@@ -728,65 +825,191 @@ impl Game {
         self.payoffs.n
     }
 
-    /// Adds to `out` the deals with button class `t`, small-blind class `s` and a big-blind
-    /// class in `bbs`, under `x`: what each decision is worth and how often it is reached.
-    fn add_deals(&self, x: &Strategy, t: usize, s: usize, bbs: Range<usize>, out: &mut Sums) {
+    /// The strategy's [`Planes`].
+    fn planes(&self, x: &Strategy) -> Planes {
         let p = &self.payoffs;
         let n = p.n;
-        let push = x[0][t];
-        let (sb_push, sb_call) = (x[1][s], x[2][s]);
-        let ts = p.btn_sb[t * n + s];
-        let lerp = |f: &[f64; 3], a: &[f64; 3], q: f64| -> [f64; 3] {
-            std::array::from_fn(|i| (1.0 - q) * f[i] + q * a[i])
+        let mut planes = Planes {
+            fold_btn: vec![0.0; n * n],
+            fold_push_sb: vec![0.0; n * n],
+            push_fold_btn: vec![0.0; n * n],
+            push_fold_sb: vec![0.0; n * n],
+            call_both: x[Decision::BbCallBoth as usize].clone(),
+            fold_both: x[Decision::BbCallBoth as usize]
+                .iter()
+                .map(|c| 1.0 - c)
+                .collect(),
         };
-        for b in bbs {
-            let at = (t * n + s) * n + b;
-            let w = p.weight[at];
-            if w == 0.0 {
-                continue;
+        // The SB's class (BTN folded) or the BTN's (BTN pushed, SB folded) first.
+        for first in 0..n {
+            for b in 0..n {
+                let at = first * n + b;
+                let v_fp = lerp(&p.fpf, &p.sb_bb[at], x[3][b]);
+                planes.fold_btn[at] = lerp(&p.ff, &v_fp, x[1][first])[BTN];
+                planes.fold_push_sb[at] = v_fp[SB];
+                let v_pf = lerp(&p.pff, &p.btn_bb[at], x[4][b]);
+                planes.push_fold_btn[at] = v_pf[BTN];
+                planes.push_fold_sb[at] = v_pf[SB];
             }
-            let (c_sb, c_btn, c_both) = (x[3][b], x[4][b], x[5][b]);
-            let sbb = p.sb_bb[s * n + b];
-            let tb = p.btn_bb[t * n + b];
-            let three = p.three[at];
-            let v_fp = lerp(&p.fpf, &sbb, c_sb);
-            let v_f = lerp(&p.ff, &v_fp, sb_push);
-            let v_pf = lerp(&p.pff, &tb, c_btn);
-            let v_pc = lerp(&ts, &three, c_both);
-            let v_p = lerp(&v_pf, &v_pc, sb_call);
-            let btn = &mut out.decisions[0][t];
-            btn[0] += w * v_p[BTN];
-            btn[1] += w * v_f[BTN];
-            btn[2] += w;
-            let folded = w * (1.0 - push);
-            let pushed = w * push;
-            let sbp = &mut out.decisions[1][s];
-            sbp[0] += folded * v_fp[SB];
-            sbp[1] += folded * p.ff[SB];
-            sbp[2] += folded;
-            let sbc = &mut out.decisions[2][s];
-            sbc[0] += pushed * v_pc[SB];
-            sbc[1] += pushed * v_pf[SB];
-            sbc[2] += pushed;
-            let r = folded * sb_push;
-            let bb1 = &mut out.decisions[3][b];
-            bb1[0] += r * sbb[BB];
-            bb1[1] += r * p.fpf[BB];
-            bb1[2] += r;
-            let r = pushed * (1.0 - sb_call);
-            let bb2 = &mut out.decisions[4][b];
-            bb2[0] += r * tb[BB];
-            bb2[1] += r * p.pff[BB];
-            bb2[2] += r;
-            let r = pushed * sb_call;
-            let bb3 = &mut out.decisions[5][b];
-            bb3[0] += r * three[BB];
-            bb3[1] += r * ts[BB];
-            bb3[2] += r;
-            out.bb_idle += folded * (1.0 - sb_push) * p.ff[BB];
-            let v = lerp(&v_f, &v_p, push);
-            for (o, v) in out.value.iter_mut().zip(v) {
-                *o += w * v;
+        }
+        planes
+    }
+
+    /// The sums of one row of deals: BTN class `t`, SB class `s`, the BB classes of `bs`.
+    /// Besides, adds the BB's per-class sums of the row to `out`: facing the SB's push
+    /// (`sb_push` the frequency of the deals that reach it), facing both pushes
+    /// (`both`; `both_fold` that times the BTN-SB showdown's BB payoff), and to `r2` the
+    /// weight times the SB's folding frequency `sb_fold` (the BB facing the BTN's push
+    /// alone, scaled by the BTN's push once per BTN class).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn add_row(
+        &self,
+        planes: &Planes,
+        t: usize,
+        s: usize,
+        bs: &Range<usize>,
+        [sb_push, sb_fold, both, both_fold]: [f64; 4],
+        r2: &mut [f64],
+        out: &mut Sums,
+    ) -> RowSums {
+        let p = &self.payoffs;
+        let n = p.n;
+        let len = bs.len();
+        let at = (t * n + s) * n + bs.start;
+        let w = &p.weight[at..at + len];
+        let [u_btn, u_sb, u_bb] = p.weighted_three.each_ref().map(|u| &u[at..at + len]);
+        fn row<'a>(plane: &'a [f64], n: usize, first: usize, bs: &Range<usize>) -> &'a [f64] {
+            &plane[first * n + bs.start..first * n + bs.end]
+        }
+        let fold_btn = row(&planes.fold_btn, n, s, bs);
+        let fold_push_sb = row(&planes.fold_push_sb, n, s, bs);
+        let sb_bb = row(&p.sb_bb_bb, n, s, bs);
+        let push_fold_btn = row(&planes.push_fold_btn, n, t, bs);
+        let push_fold_sb = row(&planes.push_fold_sb, n, t, bs);
+        let call_both = &planes.call_both[bs.clone()];
+        let fold_both = &planes.fold_both[bs.clone()];
+        let r2 = &mut r2[..len];
+        let (bb1_act, rest) = out.act[3..].split_at_mut(2);
+        let bb1_act = &mut bb1_act[0][bs.clone()];
+        let bb3_act = &mut rest[0][bs.clone()];
+        let (bb1_reach, rest) = out.reach[3..].split_at_mut(2);
+        let bb1_reach = &mut bb1_reach[0][bs.clone()];
+        let bb3_reach = &mut rest[0][bs.clone()];
+        let bb3_fold = &mut out.fold[5][bs.clone()];
+        let mut acc = [[0.0f64; LANES]; 8];
+        let whole = len - len % LANES;
+        for i in (0..whole).step_by(LANES) {
+            let [wi, fb, fps, pfb, pfs, fbo, cb, ub, us, ubb, sbb] = [
+                w,
+                fold_btn,
+                fold_push_sb,
+                push_fold_btn,
+                push_fold_sb,
+                fold_both,
+                call_both,
+                u_btn,
+                u_sb,
+                u_bb,
+                sb_bb,
+            ]
+            .map(|a| lane(a, i));
+            for l in 0..LANES {
+                acc[0][l] += wi[l];
+                acc[1][l] += wi[l] * fb[l];
+                acc[2][l] += wi[l] * fps[l];
+                acc[3][l] += wi[l] * pfb[l];
+                acc[4][l] += wi[l] * pfs[l];
+                acc[5][l] += wi[l] * fbo[l];
+                acc[6][l] += cb[l] * ub[l];
+                acc[7][l] += cb[l] * us[l];
+            }
+            add_lanes(bb1_act, i, |l| sb_push * (sbb[l] * wi[l]));
+            add_lanes(bb1_reach, i, |l| sb_push * wi[l]);
+            add_lanes(r2, i, |l| sb_fold * wi[l]);
+            add_lanes(bb3_act, i, |l| both * ubb[l]);
+            add_lanes(bb3_fold, i, |l| both_fold * wi[l]);
+            add_lanes(bb3_reach, i, |l| both * wi[l]);
+        }
+        for i in whole..len {
+            let wi = w[i];
+            acc[0][0] += wi;
+            acc[1][0] += wi * fold_btn[i];
+            acc[2][0] += wi * fold_push_sb[i];
+            acc[3][0] += wi * push_fold_btn[i];
+            acc[4][0] += wi * push_fold_sb[i];
+            acc[5][0] += wi * fold_both[i];
+            acc[6][0] += call_both[i] * u_btn[i];
+            acc[7][0] += call_both[i] * u_sb[i];
+            bb1_act[i] += sb_push * (sb_bb[i] * wi);
+            bb1_reach[i] += sb_push * wi;
+            r2[i] += sb_fold * wi;
+            bb3_act[i] += both * u_bb[i];
+            bb3_fold[i] += both_fold * wi;
+            bb3_reach[i] += both * wi;
+        }
+        let [weight, fold_btn, fold_push_sb, push_fold_btn, push_fold_sb, fold_both, three_btn, three_sb] =
+            acc.map(|a| (a[0] + a[1]) + (a[2] + a[3]));
+        RowSums {
+            weight,
+            fold_btn,
+            fold_push_sb,
+            push_fold_btn,
+            push_fold_sb,
+            fold_both,
+            three_btn,
+            three_sb,
+        }
+    }
+
+    /// Adds to `out` the deals with a BTN class in `ts`, an SB class in `ss` and a BB
+    /// class in `bs`, under `x`: what each decision is worth and how often it is reached
+    /// (before [`Sums::finish`]).
+    fn add_deals(
+        &self,
+        x: &Strategy,
+        planes: &Planes,
+        ts: Range<usize>,
+        ss: Range<usize>,
+        bs: Range<usize>,
+        out: &mut Sums,
+    ) {
+        let p = &self.payoffs;
+        let n = p.n;
+        let mut r2 = vec![0.0; bs.len()];
+        for t in ts {
+            let push = x[0][t];
+            r2.fill(0.0);
+            let mut btn = [0.0; 3];
+            for s in ss.clone() {
+                let (sb_push, sb_call) = (x[1][s], x[2][s]);
+                let ts_payoff = p.btn_sb[t * n + s];
+                let folded = 1.0 - push;
+                let both = push * sb_call;
+                let k = [folded * sb_push, 1.0 - sb_call, both, both * ts_payoff[BB]];
+                let row = self.add_row(planes, t, s, &bs, k, &mut r2, out);
+                // The BTN: pushing meets the SB's call or fold; folding, the blinds' play.
+                btn[0] += (1.0 - sb_call) * row.push_fold_btn
+                    + sb_call * (ts_payoff[BTN] * row.fold_both + row.three_btn);
+                btn[1] += row.fold_btn;
+                btn[2] += row.weight;
+                // The SB first in after the BTN folds (its fold is the blinds lost).
+                out.act[1][s] += folded * row.fold_push_sb;
+                out.reach[1][s] += folded * row.weight;
+                // The SB facing the BTN's push.
+                out.act[2][s] += push * (ts_payoff[SB] * row.fold_both + row.three_sb);
+                out.fold[2][s] += push * row.push_fold_sb;
+                out.reach[2][s] += push * row.weight;
+                out.bb_idle += folded * (1.0 - sb_push) * row.weight;
+            }
+            out.act[0][t] += btn[0];
+            out.fold[0][t] += btn[1];
+            out.reach[0][t] += btn[2];
+            // The BB facing the BTN's push alone.
+            let bb_row = &p.btn_bb_bb[t * n + bs.start..t * n + bs.end];
+            for ((i, r), pay) in bs.clone().zip(&r2).zip(bb_row) {
+                out.act[4][i] += push * (pay * r);
+                out.reach[4][i] += push * r;
             }
         }
     }
@@ -796,37 +1019,41 @@ impl Game {
     /// on the threads.
     pub fn values(&self, x: &Strategy) -> Values {
         let n = self.classes();
+        let planes = self.planes(x);
         let partials: Vec<Sums> = (0..n)
             .into_par_iter()
             .map(|t| {
                 let mut out = Sums::new(n);
-                for s in 0..n {
-                    self.add_deals(x, t, s, 0..n, &mut out);
-                }
+                self.add_deals(x, &planes, t..t + 1, 0..n, 0..n, &mut out);
                 out
             })
             .collect();
-        let mut v = Values {
-            act: std::array::from_fn(|_| vec![0.0; n]),
-            fold: std::array::from_fn(|_| vec![0.0; n]),
-            reach: std::array::from_fn(|_| vec![0.0; n]),
-            bb_idle: 0.0,
-            value: [0.0; 3],
-        };
+        let mut sums = Sums::new(n);
         for part in &partials {
-            for (d, sums) in part.decisions.iter().enumerate() {
-                for (k, s) in sums.iter().enumerate() {
-                    v.act[d][k] += s[0];
-                    v.fold[d][k] += s[1];
-                    v.reach[d][k] += s[2];
-                }
-            }
-            v.bb_idle += part.bb_idle;
-            for (o, x) in v.value.iter_mut().zip(part.value) {
-                *o += x;
+            sums.add(part);
+        }
+        let Sums {
+            act,
+            fold,
+            reach,
+            bb_idle,
+        } = sums.finish(&self.payoffs);
+        // Each seat's value: its decisions played as `x` plays them, over the deals
+        // that reach them (the BB's besides where both others fold).
+        let mut value = [0.0, 0.0, bb_idle];
+        for d in Decision::ALL {
+            let i = d as usize;
+            for k in 0..n {
+                value[d.seat()] += x[i][k] * act[i][k] + (1.0 - x[i][k]) * fold[i][k];
             }
         }
-        v
+        Values {
+            act,
+            fold,
+            reach,
+            bb_idle,
+            value,
+        }
     }
 
     /// The sums over the deals that give the seat deciding `d` class position `k`, with
@@ -834,16 +1061,16 @@ impl Game {
     fn sums_holding(&self, x: &mut Strategy, d: usize, k: usize, q: f64) -> Sums {
         let n = self.classes();
         let keep = std::mem::replace(&mut x[d][k], q);
+        let planes = self.planes(x);
         let mut out = Sums::new(n);
+        let one = k..k + 1;
         match Decision::ALL[d].seat() {
-            BTN => (0..n).for_each(|s| self.add_deals(x, k, s, 0..n, &mut out)),
-            SB => (0..n).for_each(|t| self.add_deals(x, t, k, 0..n, &mut out)),
-            _ => (0..n)
-                .flat_map(|t| (0..n).map(move |s| (t, s)))
-                .for_each(|(t, s)| self.add_deals(x, t, s, k..k + 1, &mut out)),
+            BTN => self.add_deals(x, &planes, one, 0..n, 0..n, &mut out),
+            SB => self.add_deals(x, &planes, 0..n, one, 0..n, &mut out),
+            _ => self.add_deals(x, &planes, 0..n, 0..n, one, &mut out),
         }
         x[d][k] = keep;
-        out
+        out.finish(&self.payoffs)
     }
 
     /// The Jacobian of the margins (act − fold sums) of `which` with respect to their own
@@ -1121,9 +1348,12 @@ impl Game {
         for _round in 0..24 {
             // Chord steps: the Jacobian is formed at the round's start and again only
             // when a step fails to halve the residual (a column costs 2/n of a full
-            // evaluation, the step itself one).
+            // evaluation, the step itself one). A step from a Jacobian just formed that
+            // does not shrink the residual ends the round: the clamps or the active set
+            // stall Newton there, and the round's end updates the set.
             let mut jac: Option<Vec<Vec<f64>>> = None;
             let mut last = f64::INFINITY;
+            let mut fresh = false;
             for _ in 0..12 {
                 if mixed.is_empty() {
                     break;
@@ -1133,10 +1363,14 @@ impl Game {
                 if f.iter().all(|m| m.abs() < 1e-15) {
                     break;
                 }
+                if fresh && norm >= last {
+                    break;
+                }
                 if norm > 0.5 * last {
                     jac = None;
                 }
                 last = norm;
+                fresh = jac.is_none();
                 let jac = jac.get_or_insert_with(|| self.jacobian(&x, &mixed));
                 let Some(step) = least_squares_step(jac, &f) else {
                     break;
@@ -1198,14 +1432,32 @@ impl Game {
 /// pins them (a continuum of equilibria, or a class that is really pure).
 fn least_squares_step(jac: &[Vec<f64>], f: &[f64]) -> Option<Vec<f64>> {
     let m = jac.first()?.len();
-    let mut a = vec![vec![0.0; m]; m];
+    // JᵀJ a row at a time, in parallel: row i from column i on, each entry summed over
+    // the Jacobian's rows in order (so the threads do not change it); the lower triangle
+    // mirrors the upper.
+    let mut a: Vec<Vec<f64>> = (0..m)
+        .into_par_iter()
+        .map(|i| {
+            let mut row = vec![0.0; m];
+            for r in jac {
+                let ri = r[i];
+                for (a, &rj) in row[i..].iter_mut().zip(&r[i..]) {
+                    *a += ri * rj;
+                }
+            }
+            row
+        })
+        .collect();
+    for i in 1..m {
+        let (upper, lower) = a.split_at_mut(i);
+        for (j, above) in upper.iter().enumerate() {
+            lower[0][j] = above[i];
+        }
+    }
     let mut b = vec![0.0; m];
     for (row, fi) in jac.iter().zip(f) {
-        for i in 0..m {
-            b[i] -= row[i] * fi;
-            for j in 0..m {
-                a[i][j] += row[i] * row[j];
-            }
+        for (b, r) in b.iter_mut().zip(row) {
+            *b -= r * fi;
         }
     }
     let trace: f64 = (0..m).map(|i| a[i][i]).sum();
@@ -1217,6 +1469,8 @@ fn least_squares_step(jac: &[Vec<f64>], f: &[f64]) -> Option<Vec<f64>> {
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` if singular.
+/// The rows below a pivot are reduced in parallel (each on its own, so the threads do
+/// not change the answer).
 fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     let n = b.len();
     let scale = a.iter().flatten().fold(0.0f64, |m, &v| m.max(v.abs()));
@@ -1227,15 +1481,23 @@ fn solve_linear(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for row in col + 1..n {
-            let factor = a[row][col] / a[col][col];
-            if factor != 0.0 {
-                for c in col..n {
-                    a[row][c] -= factor * a[col][c];
+        let (done, below) = a.split_at_mut(col + 1);
+        let pivot_row = &done[col][col..];
+        let (b_done, b_below) = b.split_at_mut(col + 1);
+        let pivot_b = b_done[col];
+        below
+            .par_iter_mut()
+            .zip(b_below)
+            .with_min_len(32)
+            .for_each(|(row, b)| {
+                let factor = row[col] / pivot_row[0];
+                if factor != 0.0 {
+                    for (x, p) in row[col..].iter_mut().zip(pivot_row) {
+                        *x -= factor * p;
+                    }
+                    *b -= factor * pivot_b;
                 }
-                b[row] -= factor * b[col];
-            }
-        }
+            });
     }
     let mut x = vec![0.0; n];
     for row in (0..n).rev() {
@@ -1409,6 +1671,119 @@ mod tests {
         // Chip EV is constant-sum: the seats' values add to 0.
         assert!(v.value.iter().sum::<f64>().abs() < 1e-12);
         let _ = positions(&game, &names);
+    }
+
+    /// The evaluation as the game tree reads, one ordered triple of classes at a time:
+    /// every decision's act, fold and reach sums, the BB's idle value and each seat's
+    /// value, walked deal by deal (the slow form of [`Game::values`]).
+    fn values_by_deal(g: &Game, x: &Strategy) -> Values {
+        let p = &g.payoffs;
+        let n = p.n;
+        let mut v = Values {
+            act: std::array::from_fn(|_| vec![0.0; n]),
+            fold: std::array::from_fn(|_| vec![0.0; n]),
+            reach: std::array::from_fn(|_| vec![0.0; n]),
+            bb_idle: 0.0,
+            value: [0.0; 3],
+        };
+        let mut add = |d: usize, k: usize, r: f64, act: f64, fold: f64| {
+            v.act[d][k] += r * act;
+            v.fold[d][k] += r * fold;
+            v.reach[d][k] += r;
+        };
+        let mut bb_idle = 0.0;
+        let mut value = [0.0; 3];
+        for t in 0..n {
+            for s in 0..n {
+                for b in 0..n {
+                    let at = (t * n + s) * n + b;
+                    let w = p.weight[at];
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let three: [f64; 3] = std::array::from_fn(|i| p.weighted_three[i][at] / w);
+                    let (sbb, tb, ts) =
+                        (p.sb_bb[s * n + b], p.btn_bb[t * n + b], p.btn_sb[t * n + s]);
+                    let (push, sb_push, sb_call) = (x[0][t], x[1][s], x[2][s]);
+                    let v_fp = lerp(&p.fpf, &sbb, x[3][b]);
+                    let v_f = lerp(&p.ff, &v_fp, sb_push);
+                    let v_pf = lerp(&p.pff, &tb, x[4][b]);
+                    let v_pc = lerp(&ts, &three, x[5][b]);
+                    let v_p = lerp(&v_pf, &v_pc, sb_call);
+                    let (folded, pushed) = (w * (1.0 - push), w * push);
+                    add(0, t, w, v_p[BTN], v_f[BTN]);
+                    add(1, s, folded, v_fp[SB], p.ff[SB]);
+                    add(2, s, pushed, v_pc[SB], v_pf[SB]);
+                    add(3, b, folded * sb_push, sbb[BB], p.fpf[BB]);
+                    add(4, b, pushed * (1.0 - sb_call), tb[BB], p.pff[BB]);
+                    add(5, b, pushed * sb_call, three[BB], ts[BB]);
+                    bb_idle += folded * (1.0 - sb_push) * p.ff[BB];
+                    for (o, v) in value.iter_mut().zip(lerp(&v_f, &v_p, push)) {
+                        *o += w * v;
+                    }
+                }
+            }
+        }
+        v.bb_idle = bb_idle;
+        v.value = value;
+        v
+    }
+
+    /// The evaluation's sums, gathered row by row, equal the deal-by-deal walk of the
+    /// game tree: every decision's act, fold and reach, the BB's idle value and the seats'
+    /// values, in chip EV and ICM, at equal stacks and with side pots, for pure, mixed
+    /// and never-reached strategies.
+    #[test]
+    fn values_equal_a_walk_of_the_tree_deal_by_deal() {
+        let game = showdowns(&["AA", "KK", "QQ", "AKs", "72o"]);
+        let n = game.len();
+        let spots = [
+            Spot::equal(8.0, 0.0, None),
+            Spot::equal(12.0, 0.125, Some(vec![0.5, 0.3, 0.2])),
+            Spot {
+                stacks: [10.0, 15.0, 20.0],
+                ante: 0.0,
+                payouts: None,
+            },
+            Spot {
+                stacks: [20.0, 10.0, 15.0],
+                ante: 0.1,
+                payouts: Some(vec![0.65, 0.35]),
+            },
+        ];
+        let strategies: [Strategy; 3] = [
+            std::array::from_fn(|d| (0..n).map(|k| ((d * 7 + k * 3) % 5) as f64 / 4.0).collect()),
+            std::array::from_fn(|d| (0..n).map(|k| ((d + 2 * k) % 3) as f64 / 2.0).collect()),
+            std::array::from_fn(|d| vec![if d == 0 { 1.0 } else { 0.0 }; n]),
+        ];
+        for spot in spots {
+            let g = Game::new(&game, spot.clone()).unwrap();
+            for x in &strategies {
+                let (fast, slow) = (g.values(x), values_by_deal(&g, x));
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-13 * (1.0 + b.abs());
+                for d in 0..DECISIONS {
+                    for k in 0..n {
+                        for (what, a, b) in [
+                            ("act", fast.act[d][k], slow.act[d][k]),
+                            ("fold", fast.fold[d][k], slow.fold[d][k]),
+                            ("reach", fast.reach[d][k], slow.reach[d][k]),
+                        ] {
+                            assert!(
+                                close(a, b),
+                                "{spot:?} decision {d} class {k} {what}: {a} vs {b}"
+                            );
+                        }
+                    }
+                }
+                assert!(close(fast.bb_idle, slow.bb_idle), "{spot:?}");
+                for seat in 0..3 {
+                    assert!(
+                        close(fast.value[seat], slow.value[seat]),
+                        "{spot:?} seat {seat}"
+                    );
+                }
+            }
+        }
     }
 
     /// Side pots and busting order by hand: BTN 10, SB 15, BB 20 all in.
@@ -1811,5 +2186,75 @@ mod tests {
             assert!(Game::new(&game, Spot::equal(stack, ante, None)).is_err());
         }
         assert!(Game::new(&game, Spot::equal(5.0, 0.0, Some(vec![0.3, 0.5]))).is_err());
+    }
+
+    /// The Gauss-Newton step, normal equations formed and reduced in parallel, equals the
+    /// same arithmetic done in one thread, one entry at a time, bit for bit; on a regular
+    /// Jacobian it is the Newton step (J Δ = −f).
+    #[test]
+    fn the_least_squares_step_is_the_serial_one_and_solves_a_regular_system() {
+        let m = 70;
+        // A diagonally dominant Jacobian with entries of mixed signs and magnitudes.
+        let jac: Vec<Vec<f64>> = (0..m)
+            .map(|i| {
+                (0..m)
+                    .map(|j| {
+                        let v = (((i * 37 + j * 11) % 23) as f64 - 11.0) / 7.0;
+                        if i == j {
+                            40.0 + v
+                        } else {
+                            v / (1.0 + (i as f64 - j as f64).abs())
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let f: Vec<f64> = (0..m)
+            .map(|i| ((i * 13 % 17) as f64 - 8.0) * 1e-3)
+            .collect();
+        // The serial oracle: the same sums in the same order.
+        let mut a = vec![vec![0.0; m]; m];
+        let mut b = vec![0.0; m];
+        for (row, fi) in jac.iter().zip(&f) {
+            for i in 0..m {
+                b[i] -= row[i] * fi;
+                for j in 0..m {
+                    a[i][j] += row[i] * row[j];
+                }
+            }
+        }
+        let damping = 1e-12 * (0..m).map(|i| a[i][i]).sum::<f64>() / m as f64;
+        for (i, row) in a.iter_mut().enumerate() {
+            row[i] += damping;
+        }
+        for col in 0..m {
+            let p = (col..m)
+                .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+                .unwrap();
+            a.swap(col, p);
+            b.swap(col, p);
+            for row in col + 1..m {
+                let factor = a[row][col] / a[col][col];
+                if factor != 0.0 {
+                    for c in col..m {
+                        a[row][c] -= factor * a[col][c];
+                    }
+                    b[row] -= factor * b[col];
+                }
+            }
+        }
+        let mut want = vec![0.0; m];
+        for row in (0..m).rev() {
+            let s: f64 = (row + 1..m).map(|c| a[row][c] * want[c]).sum();
+            want[row] = (b[row] - s) / a[row][row];
+        }
+        let got = least_squares_step(&jac, &f).expect("a regular system");
+        assert_eq!(got, want);
+        for (row, fi) in jac.iter().zip(&f) {
+            let r: f64 = row.iter().zip(&got).map(|(j, d)| j * d).sum::<f64>() + fi;
+            assert!(r.abs() < 1e-12, "residual {r}");
+        }
+        // A zero Jacobian pins nothing: no step.
+        assert!(least_squares_step(&vec![vec![0.0; 3]; 3], &[1.0, 2.0, 3.0]).is_none());
     }
 }

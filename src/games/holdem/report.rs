@@ -1870,56 +1870,60 @@ impl PushFold3Job {
             md.push_str(&markdown_table(&columns, &rows));
         }
         // The consistency check: with the button forced to fold, the blinds play heads-up.
-        let mut lines = vec![];
+        let stacks = by_model("chip_ev");
+        let mut fixed: [Option<Vec<f64>>; pushfold3::DECISIONS] = Default::default();
+        fixed[Decision::BtnPush as usize] = Some(vec![0.0; classes.len()]);
         let mut worst = 0.0f64;
-        for (stack, s) in by_model("chip_ev") {
-            let game = pushfold3::Game::new(showdowns, s.spot.clone())?;
-            let mut opts = SolveOptions::new(1e-12);
-            opts.fixed[Decision::BtnPush as usize] = Some(vec![0.0; classes.len()]);
-            let forced = game.solve(&opts);
-            worst = worst.max(forced.exploitability);
-            lines.push((stack, forced));
-        }
-        md.push_str(&format!(
-            "\n## Checks on this run\n\nThe run fails unless the first holds.\n\n\
-             - Every spot's exploitability is at most the target {:e} bb (ICM: that many \
-             big blinds' worth of prize).\n\
-             - With the BTN forced to fold, the blinds' solution (SB push, BB call) is an \
-             equilibrium of what is left: largest exploitability {} over {} stacks.\n",
-            self.settings.target_exploitability,
-            exploitability_text(worst),
-            lines.len()
-        ));
-        if classes.len() == CLASSES {
-            // The heads-up game of holdem.pushfold from the same pair counts, by LP.
+        let check = if classes.len() == CLASSES {
+            // All 169 classes: the heads-up game of holdem.pushfold from the same pair
+            // counts, solved by LP, certified in this game (one evaluation a stack, where
+            // solving the forced game again would cost as much as the run).
             let hu = super::pushfold::PushFoldGame::from_pairs(showdowns);
-            let mut diff = 0.0f64;
-            for (stack, forced) in &lines {
+            for (stack, s) in &stacks {
                 let e = hu
                     .solve(&super::pushfold::Stakes {
                         stack: *stack,
                         ante,
                     })
                     .map_err(|e| anyhow::anyhow!("the heads-up check at {stack} bb: {e}"))?;
-                for k in 0..CLASSES {
-                    diff = diff
-                        .max((forced.strategy[Decision::SbPush as usize][k] - e.push[k]).abs())
-                        .max((forced.strategy[Decision::BbCallSb as usize][k] - e.call[k]).abs());
-                }
+                let mut strategy: pushfold3::Strategy =
+                    std::array::from_fn(|_| vec![0.0; classes.len()]);
+                strategy[Decision::SbPush as usize] = e.push;
+                strategy[Decision::BbCallSb as usize] = e.call;
+                let game = pushfold3::Game::new(showdowns, s.spot.clone())?;
+                worst = worst.max(game.certify(strategy, &fixed, 0, 0).exploitability);
             }
-            md.push_str(&format!(
-                "- Those blind strategies against `holdem.pushfold`'s heads-up equilibrium \
-                 (the same pairs, solved by linear programming) at the same stacks: largest \
-                 difference in any class's frequency {diff:.1e}. The folded button's class \
-                 removes its cards from the deal only, so the two games are the same.\n"
-            ));
+            format!(
+                "- With the BTN forced to fold, `holdem.pushfold`'s heads-up equilibrium \
+                 (the same pairs, solved by linear programming) is an equilibrium of what is \
+                 left: largest exploitability {} over {} stacks. The folded button's class \
+                 removes its cards from the deal only, so the two games are the same.\n",
+                exploitability_text(worst),
+                stacks.len()
+            )
         } else {
-            md.push_str(
-                "- The comparison with `holdem.pushfold`'s heads-up equilibrium needs all 169 \
+            for (_, s) in &stacks {
+                let game = pushfold3::Game::new(showdowns, s.spot.clone())?;
+                let mut opts = SolveOptions::new(1e-12);
+                opts.fixed = fixed.clone();
+                worst = worst.max(game.solve(&opts).exploitability);
+            }
+            format!(
+                "- With the BTN forced to fold, the blinds' solution (SB push, BB call) is an \
+                 equilibrium of what is left: largest exploitability {} over {} stacks.\n\
+                 - The comparison with `holdem.pushfold`'s heads-up equilibrium needs all 169 \
                  classes (a restricted deal is a different heads-up game) and is made when the \
                  job covers them.\n",
-            );
-        }
+                exploitability_text(worst),
+                stacks.len()
+            )
+        };
+        md.push_str(&format!(
+            "\n## Checks on this run\n\nThe run fails unless the first holds.\n\n\
+             - Every spot's exploitability is at most the target {:e} bb (ICM: that many \
+             big blinds' worth of prize).\n{check}",
+            self.settings.target_exploitability,
+        ));
         let headline = models
             .iter()
             .filter_map(|&m| {
