@@ -1188,14 +1188,22 @@ impl Job for PushFold3Job {
         ]
     }
 
-    /// The triples (unless read from a table), then every spot's solve.
+    /// The triples (unless read from a table), then every spot's solve, and on fewer
+    /// than 169 classes the report's check (the forced-fold game solved at each equal
+    /// stack).
     fn cpu_seconds(&self) -> Option<f64> {
         let counts = match self.settings.threeway {
             Some(_) => 0.0,
             None => triples_cpu_seconds(&self.triples),
         };
-        let solves =
-            self.spots().len() as f64 * self.triples.len() as f64 * SOLVE_SECONDS_PER_TRIPLE;
+        let checks = if self.settings.classes.len() < CLASSES {
+            self.settings.grid.count
+        } else {
+            0
+        };
+        let solves = (self.spots().len() + checks) as f64
+            * self.triples.len() as f64
+            * SOLVE_SECONDS_PER_TRIPLE;
         Some(counts + solves)
     }
 

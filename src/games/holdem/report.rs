@@ -1902,15 +1902,20 @@ impl PushFold3Job {
                 stacks.len()
             )
         } else {
+            // A restricted deal has no LP equilibrium to certify: the forced game is solved,
+            // to the job's target like every spot (a tighter one is not reached on many
+            // classes in a bounded number of iterations).
+            let target = self.settings.target_exploitability;
             for (_, s) in &stacks {
                 let game = pushfold3::Game::new(showdowns, s.spot.clone())?;
-                let mut opts = SolveOptions::new(1e-12);
+                let mut opts = SolveOptions::new(target * s.spot.bb_value());
                 opts.fixed = fixed.clone();
-                worst = worst.max(game.solve(&opts).exploitability);
+                worst = worst.max(game.solve(&opts).exploitability / s.spot.bb_value());
             }
             format!(
-                "- With the BTN forced to fold, the blinds' solution (SB push, BB call) is an \
-                 equilibrium of what is left: largest exploitability {} over {} stacks.\n\
+                "- With the BTN forced to fold, the solver finds an equilibrium of what is \
+                 left (SB push, BB call) within the target {target:e} bb: largest \
+                 exploitability {} bb over {} stacks.\n\
                  - The comparison with `holdem.pushfold`'s heads-up equilibrium needs all 169 \
                  classes (a restricted deal is a different heads-up game) and is made when the \
                  job covers them.\n",
