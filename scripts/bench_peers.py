@@ -95,14 +95,20 @@ def main():
         f.write(text)
     farmer_input = "\n".join("6 n y y n y y n y n 1.5 out.txt 0 0".split()) + "\n"
     ours_all3 = ours_mc(pipeline, ["random"] * 3, 5e-5)
-    work = [
-        ("MC AsAh vs 2 random (trials/s)", "M/s",
-         ours_mc(pipeline, ["AsAh", "random", "random"], 5e-5),
-         omp, peer_mc(omp, ["AsAh", "random", "random"], 1), ours_all3),
-        ("MC AsAh vs 3 random (trials/s)", "M/s",
-         ours_mc(pipeline, ["AsAh", "random", "random", "random"], 5e-5),
-         omp, peer_mc(omp, ["AsAh", "random", "random", "random"], 1),
-         ours_mc(pipeline, ["random"] * 4, 5e-5)),
+    # Known hands against random ones (one fixed holding, then two), up to the six
+    # players both programs take; each beside our all-random rate for as many players.
+    # (Against one random hand the answer is exact, every deal: no Monte Carlo rate.)
+    work = []
+    for fixed in (["AsAh"], ["AsAh", "KdKc"]):
+        for k in range(2, 7 - len(fixed)):
+            ranges = fixed + ["random"] * k
+            players = len(ranges)
+            work.append((f"MC {' '.join(fixed)} vs {k} random (trials/s)", "M/s",
+                         ours_mc(pipeline, ranges, 5e-5),
+                         omp, peer_mc(omp, ranges, 1),
+                         ours_all3 if players == 3 else ours_mc(pipeline, ["random"] * players,
+                                                                5e-5)))
+    work += [
         ("MC random x3 (trials/s)", "M/s", ours_all3,
          omp, peer_mc(omp, ["random"] * 3, 1), None),
         ("exact QQ+,AK vs JJ-99 on Ks 7d 2c (1/s)", "/s",
