@@ -995,8 +995,7 @@ impl Game {
         let whole = len - len % LANES;
         for i in (0..whole).step_by(LANES) {
             // Each lane read on its own: `[slices].map(..)` here was compiled as a call
-            // per lane step that copied the eleven lanes through the stack (a third of
-            // a solve's time).
+            // per lane step that copied the eleven lanes through the stack.
             let (wi, fb, fps, pfb) = (
                 lane(w, i),
                 lane(fold_btn, i),
