@@ -2123,6 +2123,7 @@ mod tests {
             let x = mixed_strategy(n);
             let planes = g.planes(&x);
             let k = [0.3, 0.55, 0.2, -0.7];
+            let mut empty = 0;
             for (t, s, b) in
                 (0..n).flat_map(|t| (0..n).flat_map(move |s| (0..n).map(move |b| (t, s, b))))
             {
@@ -2132,15 +2133,12 @@ mod tests {
                 let z = g.add_row_lanes(&planes, t, s, &(b..b + 1), k, &mut r2_row, &mut row);
                 assert_eq!(sums_bits(&one, &a), sums_bits(&row, &z), "deal {t} {s} {b}");
                 assert_eq!(r2_one[0].to_bits(), r2_row[0].to_bits());
-                assert!(a.weight > 0.0 || game_has_no_deal(&g, t, s, b));
+                empty += usize::from(a.weight == 0.0);
             }
+            // Both kinds of deal were compared: some triples cannot be dealt (AA AA AA),
+            // where a product is -0 and the lanes' sums make it +0.
+            assert!(empty > 0 && empty < n * n * n, "{empty}");
         }
-    }
-
-    /// Whether no deal gives the seats classes `t`, `s` and `b` (too few cards).
-    fn game_has_no_deal(g: &Game, t: usize, s: usize, b: usize) -> bool {
-        let n = g.payoffs.n;
-        g.payoffs.weight[(t * n + s) * n + b] == 0.0
     }
 
     /// The planes patched where one frequency enters are the planes built afresh, bit
