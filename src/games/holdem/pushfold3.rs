@@ -715,10 +715,23 @@ struct Sums {
 
 impl Sums {
     fn new(n: usize) -> Sums {
+        Sums::of_seat(n, EVERY_SEAT)
+    }
+
+    /// Zero sums of the decisions of `seat` ([`EVERY_SEAT`]: all six); the other
+    /// decisions' vectors are empty, so that reading one is an error, not a zero.
+    fn of_seat(n: usize, seat: usize) -> Sums {
+        let len = |d: usize| {
+            if sums_seat(seat, Decision::ALL[d].seat()) {
+                n
+            } else {
+                0
+            }
+        };
         Sums {
-            act: std::array::from_fn(|_| vec![0.0; n]),
-            fold: std::array::from_fn(|_| vec![0.0; n]),
-            reach: std::array::from_fn(|_| vec![0.0; n]),
+            act: std::array::from_fn(|d| vec![0.0; len(d)]),
+            fold: std::array::from_fn(|d| vec![0.0; len(d)]),
+            reach: std::array::from_fn(|d| vec![0.0; len(d)]),
             bb_idle: 0.0,
         }
     }
@@ -779,6 +792,26 @@ fn lerp(f: &[f64; 3], a: &[f64; 3], q: f64) -> [f64; 3] {
 /// lanes are added at the end, in a fixed order (the compiler turns the lanes into
 /// vector registers; the result does not depend on the machine or the threads).
 const LANES: usize = 4;
+
+/// The `SEAT` of an evaluation that sums every seat's decisions (one for a single seat
+/// sums only that seat's: what a CFR+ update of that seat reads).
+const EVERY_SEAT: usize = SEATS;
+
+/// Whether an evaluation for `evaluated` ([`EVERY_SEAT`] or one seat) sums the
+/// decisions of `seat`.
+const fn sums_seat(evaluated: usize, seat: usize) -> bool {
+    evaluated == EVERY_SEAT || evaluated == seat
+}
+
+/// `v[range]` where `on`, else an empty slice (the vector of a decision not summed is
+/// empty).
+fn part<'a>(v: &'a mut [f64], range: &Range<usize>, on: bool) -> &'a mut [f64] {
+    if on {
+        &mut v[range.clone()]
+    } else {
+        &mut []
+    }
+}
 
 /// The lane of `a` from `i`.
 #[inline(always)]
@@ -893,10 +926,11 @@ impl Game {
     /// (`sb_push` the frequency of the deals that reach it), facing both pushes
     /// (`both`; `both_fold` that times the BTN-SB showdown's BB payoff), and to `r2` the
     /// weight times the SB's folding frequency `sb_fold` (the BB facing the BTN's push
-    /// alone, scaled by the BTN's push once per BTN class).
+    /// alone, scaled by the BTN's push once per BTN class). Only the sums `SEAT` needs
+    /// are made (see [`Game::add_deals`]); the row's weight always.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn add_row(
+    fn add_row<const SEAT: usize>(
         &self,
         planes: &Planes,
         t: usize,
@@ -906,11 +940,11 @@ impl Game {
         r2: &mut [f64],
         out: &mut Sums,
     ) -> RowSums {
-        if bs.len() == 1 {
+        if SEAT == EVERY_SEAT && bs.len() == 1 {
             // One BB class (a Jacobian column of the BB's): n² rows of one deal each.
             self.add_deal(planes, t, s, bs.start, k, r2, out)
         } else {
-            self.add_row_lanes(planes, t, s, bs, k, r2, out)
+            self.add_row_lanes::<SEAT>(planes, t, s, bs, k, r2, out)
         }
     }
 
@@ -954,10 +988,12 @@ impl Game {
         }
     }
 
-    /// [`Game::add_row`] in [`LANES`] lanes along the BB's classes.
+    /// [`Game::add_row`] in [`LANES`] lanes along the BB's classes. A sum `SEAT` does not
+    /// need is left at 0 and its arrays are not read: a single seat's evaluation streams
+    /// the weights and its own three-way payoffs, two of the four `n³` arrays.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn add_row_lanes(
+    fn add_row_lanes<const SEAT: usize>(
         &self,
         planes: &Planes,
         t: usize,
@@ -967,6 +1003,13 @@ impl Game {
         r2: &mut [f64],
         out: &mut Sums,
     ) -> RowSums {
+        let (btn, sb, bb) = (
+            sums_seat(SEAT, BTN),
+            sums_seat(SEAT, SB),
+            sums_seat(SEAT, BB),
+        );
+        // The BTN's and the SB's showdowns against the BB's call or fold.
+        let blinds = btn || sb;
         let p = &self.payoffs;
         let n = p.n;
         let len = bs.len();
@@ -985,63 +1028,85 @@ impl Game {
         let fold_both = &planes.fold_both[bs.clone()];
         let r2 = &mut r2[..len];
         let (bb1_act, rest) = out.act[3..].split_at_mut(2);
-        let bb1_act = &mut bb1_act[0][bs.clone()];
-        let bb3_act = &mut rest[0][bs.clone()];
+        let bb1_act = part(&mut bb1_act[0], bs, bb);
+        let bb3_act = part(&mut rest[0], bs, bb);
         let (bb1_reach, rest) = out.reach[3..].split_at_mut(2);
-        let bb1_reach = &mut bb1_reach[0][bs.clone()];
-        let bb3_reach = &mut rest[0][bs.clone()];
-        let bb3_fold = &mut out.fold[5][bs.clone()];
+        let bb1_reach = part(&mut bb1_reach[0], bs, bb);
+        let bb3_reach = part(&mut rest[0], bs, bb);
+        let bb3_fold = part(&mut out.fold[5], bs, bb);
         let mut acc = [[0.0f64; LANES]; 8];
         let whole = len - len % LANES;
+        // A lane not summed reads as zeros (the compiler drops its loads and sums).
+        let lane_if = |on: bool, a: &[f64], i: usize| if on { lane(a, i) } else { [0.0; LANES] };
         for i in (0..whole).step_by(LANES) {
             // Each lane read on its own: `[slices].map(..)` here was compiled as a call
             // per lane step that copied the eleven lanes through the stack.
             let (wi, fb, fps, pfb) = (
                 lane(w, i),
-                lane(fold_btn, i),
-                lane(fold_push_sb, i),
-                lane(push_fold_btn, i),
+                lane_if(btn, fold_btn, i),
+                lane_if(sb, fold_push_sb, i),
+                lane_if(btn, push_fold_btn, i),
             );
             let (pfs, fbo, cb, ub) = (
-                lane(push_fold_sb, i),
-                lane(fold_both, i),
-                lane(call_both, i),
-                lane(u_btn, i),
+                lane_if(sb, push_fold_sb, i),
+                lane_if(blinds, fold_both, i),
+                lane_if(blinds, call_both, i),
+                lane_if(btn, u_btn, i),
             );
-            let (us, ubb, sbb) = (lane(u_sb, i), lane(u_bb, i), lane(sb_bb, i));
+            let (us, ubb, sbb) = (
+                lane_if(sb, u_sb, i),
+                lane_if(bb, u_bb, i),
+                lane_if(bb, sb_bb, i),
+            );
             for l in 0..LANES {
                 acc[0][l] += wi[l];
-                acc[1][l] += wi[l] * fb[l];
-                acc[2][l] += wi[l] * fps[l];
-                acc[3][l] += wi[l] * pfb[l];
-                acc[4][l] += wi[l] * pfs[l];
-                acc[5][l] += wi[l] * fbo[l];
-                acc[6][l] += cb[l] * ub[l];
-                acc[7][l] += cb[l] * us[l];
+                if btn {
+                    acc[1][l] += wi[l] * fb[l];
+                    acc[3][l] += wi[l] * pfb[l];
+                    acc[6][l] += cb[l] * ub[l];
+                }
+                if sb {
+                    acc[2][l] += wi[l] * fps[l];
+                    acc[4][l] += wi[l] * pfs[l];
+                    acc[7][l] += cb[l] * us[l];
+                }
+                if blinds {
+                    acc[5][l] += wi[l] * fbo[l];
+                }
             }
-            add_lanes(bb1_act, i, |l| sb_push * (sbb[l] * wi[l]));
-            add_lanes(bb1_reach, i, |l| sb_push * wi[l]);
-            add_lanes(r2, i, |l| sb_fold * wi[l]);
-            add_lanes(bb3_act, i, |l| both * ubb[l]);
-            add_lanes(bb3_fold, i, |l| both_fold * wi[l]);
-            add_lanes(bb3_reach, i, |l| both * wi[l]);
+            if bb {
+                add_lanes(bb1_act, i, |l| sb_push * (sbb[l] * wi[l]));
+                add_lanes(bb1_reach, i, |l| sb_push * wi[l]);
+                add_lanes(r2, i, |l| sb_fold * wi[l]);
+                add_lanes(bb3_act, i, |l| both * ubb[l]);
+                add_lanes(bb3_fold, i, |l| both_fold * wi[l]);
+                add_lanes(bb3_reach, i, |l| both * wi[l]);
+            }
         }
         for i in whole..len {
             let wi = w[i];
             acc[0][0] += wi;
-            acc[1][0] += wi * fold_btn[i];
-            acc[2][0] += wi * fold_push_sb[i];
-            acc[3][0] += wi * push_fold_btn[i];
-            acc[4][0] += wi * push_fold_sb[i];
-            acc[5][0] += wi * fold_both[i];
-            acc[6][0] += call_both[i] * u_btn[i];
-            acc[7][0] += call_both[i] * u_sb[i];
-            bb1_act[i] += sb_push * (sb_bb[i] * wi);
-            bb1_reach[i] += sb_push * wi;
-            r2[i] += sb_fold * wi;
-            bb3_act[i] += both * u_bb[i];
-            bb3_fold[i] += both_fold * wi;
-            bb3_reach[i] += both * wi;
+            if btn {
+                acc[1][0] += wi * fold_btn[i];
+                acc[3][0] += wi * push_fold_btn[i];
+                acc[6][0] += call_both[i] * u_btn[i];
+            }
+            if sb {
+                acc[2][0] += wi * fold_push_sb[i];
+                acc[4][0] += wi * push_fold_sb[i];
+                acc[7][0] += call_both[i] * u_sb[i];
+            }
+            if blinds {
+                acc[5][0] += wi * fold_both[i];
+            }
+            if bb {
+                bb1_act[i] += sb_push * (sb_bb[i] * wi);
+                bb1_reach[i] += sb_push * wi;
+                r2[i] += sb_fold * wi;
+                bb3_act[i] += both * u_bb[i];
+                bb3_fold[i] += both_fold * wi;
+                bb3_reach[i] += both * wi;
+            }
         }
         let [weight, fold_btn, fold_push_sb, push_fold_btn, push_fold_sb, fold_both, three_btn, three_sb] =
             acc.map(|a| (a[0] + a[1]) + (a[2] + a[3]));
@@ -1058,9 +1123,12 @@ impl Game {
     }
 
     /// Adds to `out` the deals with a BTN class in `ts`, an SB class in `ss` and a BB
-    /// class in `bs`, under `x`: what each decision is worth and how often it is reached
-    /// (before [`Sums::finish`]).
-    fn add_deals(
+    /// class in `bs`, under `x`: what each decision of `SEAT` ([`EVERY_SEAT`]: every
+    /// decision) is worth and how often it is reached (before [`Sums::finish`]), and,
+    /// for the BB, its idle value. `out` holds those decisions (see [`Sums::of_seat`]).
+    /// Each sum is made by the same operations in the same order whatever `SEAT`, so a
+    /// seat's sums are the whole evaluation's bit for bit.
+    fn add_deals<const SEAT: usize>(
         &self,
         x: &Strategy,
         planes: &Planes,
@@ -1069,6 +1137,11 @@ impl Game {
         bs: Range<usize>,
         out: &mut Sums,
     ) {
+        let (btn_on, sb_on, bb_on) = (
+            sums_seat(SEAT, BTN),
+            sums_seat(SEAT, SB),
+            sums_seat(SEAT, BB),
+        );
         let p = &self.payoffs;
         let n = p.n;
         let mut r2 = vec![0.0; bs.len()];
@@ -1082,30 +1155,73 @@ impl Game {
                 let folded = 1.0 - push;
                 let both = push * sb_call;
                 let k = [folded * sb_push, 1.0 - sb_call, both, both * ts_payoff[BB]];
-                let row = self.add_row(planes, t, s, &bs, k, &mut r2, out);
-                // The BTN: pushing meets the SB's call or fold; folding, the blinds' play.
-                btn[0] += (1.0 - sb_call) * row.push_fold_btn
-                    + sb_call * (ts_payoff[BTN] * row.fold_both + row.three_btn);
-                btn[1] += row.fold_btn;
-                btn[2] += row.weight;
-                // The SB first in after the BTN folds (its fold is the blinds lost).
-                out.act[1][s] += folded * row.fold_push_sb;
-                out.reach[1][s] += folded * row.weight;
-                // The SB facing the BTN's push.
-                out.act[2][s] += push * (ts_payoff[SB] * row.fold_both + row.three_sb);
-                out.fold[2][s] += push * row.push_fold_sb;
-                out.reach[2][s] += push * row.weight;
-                out.bb_idle += folded * (1.0 - sb_push) * row.weight;
+                let row = self.add_row::<SEAT>(planes, t, s, &bs, k, &mut r2, out);
+                if btn_on {
+                    // The BTN: pushing meets the SB's call or fold; folding, the blinds'
+                    // play.
+                    btn[0] += (1.0 - sb_call) * row.push_fold_btn
+                        + sb_call * (ts_payoff[BTN] * row.fold_both + row.three_btn);
+                    btn[1] += row.fold_btn;
+                    btn[2] += row.weight;
+                }
+                if sb_on {
+                    // The SB first in after the BTN folds (its fold is the blinds lost).
+                    out.act[1][s] += folded * row.fold_push_sb;
+                    out.reach[1][s] += folded * row.weight;
+                    // The SB facing the BTN's push.
+                    out.act[2][s] += push * (ts_payoff[SB] * row.fold_both + row.three_sb);
+                    out.fold[2][s] += push * row.push_fold_sb;
+                    out.reach[2][s] += push * row.weight;
+                }
+                if bb_on {
+                    out.bb_idle += folded * (1.0 - sb_push) * row.weight;
+                }
             }
-            out.act[0][t] += btn[0];
-            out.fold[0][t] += btn[1];
-            out.reach[0][t] += btn[2];
-            // The BB facing the BTN's push alone.
-            let bb_row = &p.btn_bb_bb[t * n + bs.start..t * n + bs.end];
-            for ((i, r), pay) in bs.clone().zip(&r2).zip(bb_row) {
-                out.act[4][i] += push * (pay * r);
-                out.reach[4][i] += push * r;
+            if btn_on {
+                out.act[0][t] += btn[0];
+                out.fold[0][t] += btn[1];
+                out.reach[0][t] += btn[2];
             }
+            if bb_on {
+                // The BB facing the BTN's push alone.
+                let bb_row = &p.btn_bb_bb[t * n + bs.start..t * n + bs.end];
+                for ((i, r), pay) in bs.clone().zip(&r2).zip(bb_row) {
+                    out.act[4][i] += push * (pay * r);
+                    out.reach[4][i] += push * r;
+                }
+            }
+        }
+    }
+
+    /// The sums of `SEAT`'s decisions ([`EVERY_SEAT`]: all) under `x`, finished, summed
+    /// in a fixed order (the button's classes in parallel, then added in order), so the
+    /// result does not depend on the threads.
+    fn seat_sums<const SEAT: usize>(&self, x: &Strategy) -> Sums {
+        let n = self.classes();
+        let planes = self.planes(x);
+        let partials: Vec<Sums> = (0..n)
+            .into_par_iter()
+            .map(|t| {
+                let mut out = Sums::of_seat(n, SEAT);
+                self.add_deals::<SEAT>(x, &planes, t..t + 1, 0..n, 0..n, &mut out);
+                out
+            })
+            .collect();
+        let mut sums = Sums::of_seat(n, SEAT);
+        for part in &partials {
+            sums.add(part);
+        }
+        sums.finish(&self.payoffs)
+    }
+
+    /// What a CFR+ update of `seat` reads: the sums of its decisions under `x` (the
+    /// other decisions' vectors empty), bit for bit as [`Game::values`] gives them, at
+    /// about half the memory traffic.
+    fn values_of_seat(&self, x: &Strategy, seat: usize) -> Sums {
+        match seat {
+            BTN => self.seat_sums::<BTN>(x),
+            SB => self.seat_sums::<SB>(x),
+            _ => self.seat_sums::<BB>(x),
         }
     }
 
@@ -1114,25 +1230,12 @@ impl Game {
     /// on the threads.
     pub fn values(&self, x: &Strategy) -> Values {
         let n = self.classes();
-        let planes = self.planes(x);
-        let partials: Vec<Sums> = (0..n)
-            .into_par_iter()
-            .map(|t| {
-                let mut out = Sums::new(n);
-                self.add_deals(x, &planes, t..t + 1, 0..n, 0..n, &mut out);
-                out
-            })
-            .collect();
-        let mut sums = Sums::new(n);
-        for part in &partials {
-            sums.add(part);
-        }
         let Sums {
             act,
             fold,
             reach,
             bb_idle,
-        } = sums.finish(&self.payoffs);
+        } = self.seat_sums::<EVERY_SEAT>(x);
         // Each seat's value: its decisions played as `x` plays them, over the deals
         // that reach them (the BB's besides where both others fold).
         let mut value = [0.0, 0.0, bb_idle];
@@ -1168,9 +1271,9 @@ impl Game {
         let mut out = Sums::new(n);
         let one = k..k + 1;
         match Decision::ALL[d].seat() {
-            BTN => self.add_deals(x, planes, one, 0..n, 0..n, &mut out),
-            SB => self.add_deals(x, planes, 0..n, one, 0..n, &mut out),
-            _ => self.add_deals(x, planes, 0..n, 0..n, one, &mut out),
+            BTN => self.add_deals::<EVERY_SEAT>(x, planes, one, 0..n, 0..n, &mut out),
+            SB => self.add_deals::<EVERY_SEAT>(x, planes, 0..n, one, 0..n, &mut out),
+            _ => self.add_deals::<EVERY_SEAT>(x, planes, 0..n, 0..n, one, &mut out),
         }
         x[d][k] = keep;
         self.patch_planes(planes, x, d, k);
@@ -1312,7 +1415,8 @@ impl Game {
         while iterations < opts.max_iterations {
             iterations += 1;
             let w = iterations as f64;
-            // Alternating updates: each seat's regrets against the others' latest play.
+            // Alternating updates: each seat's regrets against the others' latest play,
+            // from an evaluation of that seat's decisions alone.
             for seat in 0..SEATS {
                 let x: Strategy = std::array::from_fn(|d| match &opts.fixed[d] {
                     Some(f) => f.clone(),
@@ -1327,7 +1431,7 @@ impl Game {
                         })
                         .collect(),
                 });
-                let v = self.values(&x);
+                let v = self.values_of_seat(&x, seat);
                 for d in Decision::ALL.into_iter().filter(|d| d.seat() == seat) {
                     let d = d as usize;
                     for k in 0..n {
@@ -2130,7 +2234,15 @@ mod tests {
                 let (mut one, mut row) = (Sums::new(n), Sums::new(n));
                 let (mut r2_one, mut r2_row) = ([0.25], [0.25]);
                 let a = g.add_deal(&planes, t, s, b, k, &mut r2_one, &mut one);
-                let z = g.add_row_lanes(&planes, t, s, &(b..b + 1), k, &mut r2_row, &mut row);
+                let z = g.add_row_lanes::<EVERY_SEAT>(
+                    &planes,
+                    t,
+                    s,
+                    &(b..b + 1),
+                    k,
+                    &mut r2_row,
+                    &mut row,
+                );
                 assert_eq!(sums_bits(&one, &a), sums_bits(&row, &z), "deal {t} {s} {b}");
                 assert_eq!(r2_one[0].to_bits(), r2_row[0].to_bits());
                 empty += usize::from(a.weight == 0.0);
@@ -2139,6 +2251,63 @@ mod tests {
             // where a product is -0 and the lanes' sums make it +0.
             assert!(empty > 0 && empty < n * n * n, "{empty}");
         }
+    }
+
+    /// A CFR+ update's evaluation of one seat gives that seat's sums bit for bit as the
+    /// whole evaluation does, and no other decision's: every seat, strategies mixed and
+    /// pure (zeros, ones), rows long enough for the lanes and their tail, chip EV and
+    /// ICM at equal and unequal stacks.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "35 exact triples: run with --release")]
+    fn a_seats_values_are_the_whole_evaluations_bit_for_bit() {
+        let game = showdowns(&["AA", "KK", "AKs", "T9s", "72o"]);
+        let n = game.len();
+        let pure: Strategy =
+            std::array::from_fn(|d| (0..n).map(|k| ((d + k) % 2) as f64).collect());
+        let spots = [
+            Spot::equal(9.0, 0.1, None),
+            Spot::equal(12.0, 0.0, Some(vec![0.5, 0.3, 0.2])),
+            Spot {
+                stacks: [10.0, 15.0, 20.0],
+                ante: 0.1,
+                payouts: None,
+            },
+            Spot {
+                stacks: [20.0, 8.0, 14.0],
+                ante: 0.0,
+                payouts: Some(vec![0.6, 0.4]),
+            },
+        ];
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let mut compared = 0;
+        for spot in spots {
+            let g = Game::new(&game, spot).unwrap();
+            for x in [mixed_strategy(n), pure.clone()] {
+                let whole = g.values(&x);
+                for seat in 0..SEATS {
+                    let one = g.values_of_seat(&x, seat);
+                    for d in 0..DECISIONS {
+                        let lists = [
+                            (&one.act[d], &whole.act[d]),
+                            (&one.fold[d], &whole.fold[d]),
+                            (&one.reach[d], &whole.reach[d]),
+                        ];
+                        for (mine, all) in lists {
+                            if Decision::ALL[d].seat() == seat {
+                                assert_eq!(bits(mine), bits(all), "seat {seat} decision {d}");
+                                compared += mine.len();
+                            } else {
+                                assert!(mine.is_empty(), "seat {seat} decision {d}");
+                            }
+                        }
+                    }
+                    if seat == BB {
+                        assert_eq!(one.bb_idle.to_bits(), whole.bb_idle.to_bits());
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 4 * 2 * DECISIONS * 3 * n);
     }
 
     /// The planes patched where one frequency enters are the planes built afresh, bit
