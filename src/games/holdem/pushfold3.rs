@@ -1504,6 +1504,18 @@ impl Game {
         newton_steps: usize,
     ) -> Solution {
         let values = self.values(&strategy);
+        self.certified(strategy, values, fixed, iterations, newton_steps)
+    }
+
+    /// [`Game::certify`] of `strategy` whose values are `values`.
+    fn certified(
+        &self,
+        strategy: Strategy,
+        values: Values,
+        fixed: &[Option<Vec<f64>>; DECISIONS],
+        iterations: usize,
+        newton_steps: usize,
+    ) -> Solution {
         let gains = values.gains(&strategy);
         let chooses = |seat: usize| {
             Decision::ALL
@@ -1558,6 +1570,10 @@ impl Game {
         }
         // The start with its clear margins played purely is the first candidate.
         let mut best = self.certify(x.clone(), &opts.fixed, 0, 0);
+        // The values at `x` where they are known: a round's certificate and the next
+        // round's first margins are at the same point, and so are a round's last margins
+        // and its certificate when the round stops without a step.
+        let mut at_x = Some(best.values.clone());
         for _round in 0..24 {
             // Chord steps: the Jacobian is formed at the round's start and again only
             // when a step fails to halve the residual (a column costs 2/n of a full
@@ -1571,7 +1587,9 @@ impl Game {
                 if mixed.is_empty() {
                     break;
                 }
-                let f = self.margins(&x, &mixed);
+                let v = at_x.take().unwrap_or_else(|| self.values(&x));
+                let f = margins(&v, &mixed);
+                at_x = Some(v);
                 let norm = f.iter().map(|m| m * m).sum::<f64>().sqrt();
                 if f.iter().all(|m| m.abs() < 1e-15) {
                     break;
@@ -1592,8 +1610,10 @@ impl Game {
                 for (&(d, k), dx) in mixed.iter().zip(step) {
                     x[d][k] = (x[d][k] + dx).clamp(0.0, 1.0);
                 }
+                at_x = None;
             }
-            let candidate = self.certify(x.clone(), &opts.fixed, 0, steps);
+            let values = at_x.take().unwrap_or_else(|| self.values(&x));
+            let candidate = self.certified(x.clone(), values, &opts.fixed, 0, steps);
             let v = candidate.values.clone();
             if candidate.exploitability < best.exploitability {
                 best = candidate;
@@ -1622,6 +1642,7 @@ impl Game {
                     }
                 }
             }
+            at_x = Some(v);
             if !changed {
                 break;
             }
@@ -1629,15 +1650,14 @@ impl Game {
         best.newton_steps = steps;
         best
     }
+}
 
-    /// The margins (act − fold, as counterfactual sums) of the listed decisions and classes.
-    fn margins(&self, x: &Strategy, which: &[(usize, usize)]) -> Vec<f64> {
-        let v = self.values(x);
-        which
-            .iter()
-            .map(|&(d, k)| v.act[d][k] - v.fold[d][k])
-            .collect()
-    }
+/// The margins (act − fold, as counterfactual sums) of the listed decisions and classes.
+fn margins(v: &Values, which: &[(usize, usize)]) -> Vec<f64> {
+    which
+        .iter()
+        .map(|&(d, k)| v.act[d][k] - v.fold[d][k])
+        .collect()
 }
 
 /// The damped Gauss-Newton step `(JᵀJ + λI) Δ = −Jᵀf`: the Newton step where the
@@ -2374,7 +2394,7 @@ mod tests {
                 let at = |q: f64| {
                     let mut y = x.clone();
                     y[d][k] = q;
-                    g.margins(&y, &which)
+                    margins(&g.values(&y), &which)
                 };
                 let (zero, half, one) = (at(0.0), at(0.5), at(1.0));
                 for row in 0..which.len() {
