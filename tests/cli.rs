@@ -2021,11 +2021,11 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
     ]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        said.contains("estimate: about 82 min of CPU, 41 min on 2 threads"),
+        said.contains("estimate: about 59 min of CPU, 29 min on 2 threads"),
         "{said}"
     );
     // With the counts read from a table, the solves alone: four spots (one equal stack and
-    // one seating, each in chip EV and ICM), 3 CPU-minutes by the model.
+    // one seating, each in chip EV and ICM), 2 CPU-minutes by the model.
     let counts = work.path().join("threeway.parquet");
     std::fs::write(&counts, "").unwrap();
     let said = check(&format!(
@@ -2033,12 +2033,12 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
         counts.to_str().unwrap()
     ));
     assert!(
-        said.contains("estimate: about 3 min of CPU, 2 min on 2 threads"),
+        said.contains("estimate: about 2 min of CPU, 56 s on 2 threads"),
         "{said}"
     );
-    // One equal stack in chip EV: one solve on all 169 classes (818,805 triples, 50 s by
+    // One equal stack in chip EV: one solve on all 169 classes (818,805 triples, 28 s by
     // the model); on 168 classes the report's check solves the forced-fold game too, two
-    // solves of the 804,440 triples left (98 s, said as 2 min).
+    // solves of the 804,440 triples left (55 s).
     let ranks = "AKQJT98765432".as_bytes();
     let mut names = Vec::new();
     for (i, &a) in ranks.iter().enumerate() {
@@ -2055,11 +2055,11 @@ fn check_estimates_the_run_and_warns_of_settings_that_are_probably_not_meant() {
     for (classes, estimate) in [
         (
             names.len(),
-            "estimate: about 50 s of CPU, 25 s on 2 threads",
+            "estimate: about 28 s of CPU, 14 s on 2 threads",
         ),
         (
             names.len() - 1,
-            "estimate: about 2 min of CPU, 49 s on 2 threads",
+            "estimate: about 55 s of CPU, 27 s on 2 threads",
         ),
     ] {
         let said = check(&format!(

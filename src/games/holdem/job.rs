@@ -936,10 +936,10 @@ const SECONDS_PER_COMBO_PRODUCT: f64 = 4.2e-7;
 /// One core's seconds to solve one spot of a `holdem.pushfold3` job, per triple of its
 /// classes (each evaluation visits every triple). Fitted to the full shipped job on the
 /// 2-core development VM (`jobs/holdem_pushfold3.toml`, counts read from a table, 2
-/// threads): 62 spots on the 818,805 triples of 169 classes in about 3,075 CPU-seconds
-/// besides the units and the report, 50 a spot (34.7 min wall in all).
+/// threads): 62 spots on the 818,805 triples of 169 classes in about 1,740 CPU-seconds
+/// besides the units and the report, 28 a spot (16.6 min wall in all).
 /// reports/BENCHMARKS.md has the runs.
-const SOLVE_SECONDS_PER_TRIPLE: f64 = 6.1e-5;
+const SOLVE_SECONDS_PER_TRIPLE: f64 = 3.4e-5;
 
 /// What the triples cost to compute on one core, by the fitted model: per triple, a fixed
 /// part and a part in proportion to the product of its classes' combos.
