@@ -1970,20 +1970,7 @@ mod tests {
     fn values_equal_a_walk_of_the_tree_deal_by_deal() {
         let game = showdowns(&["AA", "KK", "QQ", "AKs", "72o"]);
         let n = game.len();
-        let spots = [
-            Spot::equal(8.0, 0.0, None),
-            Spot::equal(12.0, 0.125, Some(vec![0.5, 0.3, 0.2])),
-            Spot {
-                stacks: [10.0, 15.0, 20.0],
-                ante: 0.0,
-                payouts: None,
-            },
-            Spot {
-                stacks: [20.0, 10.0, 15.0],
-                ante: 0.1,
-                payouts: Some(vec![0.65, 0.35]),
-            },
-        ];
+        let spots = varied_spots();
         let strategies: [Strategy; 3] = [
             std::array::from_fn(|d| (0..n).map(|k| ((d * 7 + k * 3) % 5) as f64 / 4.0).collect()),
             std::array::from_fn(|d| (0..n).map(|k| ((d + 2 * k) % 3) as f64 / 2.0).collect()),
@@ -2219,6 +2206,25 @@ mod tests {
             .collect()
     }
 
+    /// Spots of every kind: equal stacks in chip EV and in ICM, unequal stacks (side
+    /// pots) in chip EV and in ICM paying two places, with and without antes.
+    fn varied_spots() -> [Spot; 4] {
+        [
+            Spot::equal(8.0, 0.0, None),
+            Spot::equal(12.0, 0.125, Some(vec![0.5, 0.3, 0.2])),
+            Spot {
+                stacks: [10.0, 15.0, 20.0],
+                ante: 0.0,
+                payouts: None,
+            },
+            Spot {
+                stacks: [20.0, 10.0, 15.0],
+                ante: 0.1,
+                payouts: Some(vec![0.65, 0.35]),
+            },
+        ]
+    }
+
     /// A strategy with every frequency strictly mixed and most of them different.
     fn mixed_strategy(n: usize) -> Strategy {
         std::array::from_fn(|d| {
@@ -2284,20 +2290,7 @@ mod tests {
         let n = game.len();
         let pure: Strategy =
             std::array::from_fn(|d| (0..n).map(|k| ((d + k) % 2) as f64).collect());
-        let spots = [
-            Spot::equal(9.0, 0.1, None),
-            Spot::equal(12.0, 0.0, Some(vec![0.5, 0.3, 0.2])),
-            Spot {
-                stacks: [10.0, 15.0, 20.0],
-                ante: 0.1,
-                payouts: None,
-            },
-            Spot {
-                stacks: [20.0, 8.0, 14.0],
-                ante: 0.0,
-                payouts: Some(vec![0.6, 0.4]),
-            },
-        ];
+        let spots = varied_spots();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         let mut compared = 0;
         for spot in spots {
