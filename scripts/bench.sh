@@ -57,7 +57,7 @@ PY
       times=()
       for _ in 1 2 3 4 5 6 7; do
         start=$(date +%s.%N)
-        "$bin" run "$job" --out "$out" --quiet --threads "$threads"
+        "$bin" run "$job" --out "$out" --quiet --threads "$threads" > /dev/null
         end=$(date +%s.%N)
         times+=("$(echo "$end - $start" | bc -l)")
       done
@@ -120,10 +120,12 @@ side "equity random x6, Monte Carlo to s.e. 1e-4" "driver mc 1 (trials/s)" -- \
   "$bin" equity random random random random random random --threads 1 --std-error 1e-4 --json
 echo "calculation alone: cargo bench --bench holdem -- holdem_range_equity (RAYON_NUM_THREADS=1 for one thread);"
 echo "random-order evaluation: cargo bench --bench holdem -- 'holdem_eval/random_order_10m'"
-echo "  (one hand a call, and the batch API), paired with OMPEval's own benchmark: make"
-echo "  CXXFLAGS='-O3 -march=native -std=c++11 -pthread' && ./test, its line"
-echo "  'Random order evaluation (card arrays)' (10^7 hands, as ours)"
+echo "  (one hand a call, and the batch API), or target/release/examples/eval_random one|batch,"
+echo "  timed as OMPEval's own benchmark times its loop: make CXXFLAGS='-O3 -march=native"
+echo "  -std=c++11 -pthread' && ./test, its line 'Random order evaluation (card arrays)'"
+echo "  (10^7 hands x 50, as ours); --peers runs both"
 if [ -n "$peers" ]; then
+  cargo build --release --quiet --example eval_random
   echo "side by side with the peers in $peers (scripts/bench_peers.py):"
   python3 scripts/bench_peers.py "$bin" "$peers"
 fi

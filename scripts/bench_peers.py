@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Side-by-side timings against peer programs, run here, alternately, whole process.
 
-Usage: scripts/bench_peers.py PIPELINE PEERS_DIR [--runs N]
+Usage: scripts/bench_peers.py PIPELINE PEERS_DIR [--runs N] [--only TEXT]
+(--only: time only the workloads whose name holds TEXT, such as "eval" or "MC AsAh")
 
 PEERS_DIR holds the peers built from their public sources (scripts/peers/build.sh):
   omp_driver   OMPEval's EquityCalculator behind scripts/peers/omp_driver.cpp
+  omp_test     OMPEval's own test and benchmark program (its random-order evaluation)
   strategy     Eric Farmer's blackjack strategy calculator, as shipped
   strategy_trimmed (optional) the same with its second, unused analysis removed; timed
                only when its screen text and output file equal the shipped one's
@@ -13,7 +15,12 @@ A peer that is missing is skipped, and said so.
 Each workload runs ours and the peer's alternately N times (default 7), one thread each,
 and compares medians: for Monte Carlo, trials per second of wall time, the whole process
 (start-up included); for exact and blackjack work, the whole process's seconds. The
-ratio is ours over the peer's speed (above 1: we are faster).
+ratio is ours over the peer's speed (above 1: we are faster). Random-order 7-card
+evaluation is timed inside each program instead (evaluations per second of its timed loop
+over the same 10^7 hands, 50 passes): examples/eval_random.rs, found beside PIPELINE
+(target/release/examples/eval_random), against OMPEval's own benchmark program
+(PEERS_DIR/omp_test, its line "Random order evaluation (card arrays)"), once per batch
+path this CPU has (PIPELINE_EVAL_BATCH forces each).
 """
 import json
 import os
@@ -60,6 +67,43 @@ def peer_time(cmd, stdin=None, cwd=None):
     return run
 
 
+def ours_eval(example, mode, path=None):
+    """Our random-order evaluation rate (evaluations/s of its timed loop), from
+    examples/eval_random.rs; `path` forces the batch path (PIPELINE_EVAL_BATCH)."""
+    env = dict(os.environ)
+    env.pop("PIPELINE_EVAL_BATCH", None)
+    if path:
+        env["PIPELINE_EVAL_BATCH"] = path
+
+    def run():
+        out = subprocess.run([example, mode], capture_output=True, text=True, check=True,
+                             env=env).stdout
+        return float(re.search(r"([0-9.]+) M/s", out).group(1)) * 1e6
+    return run
+
+
+def peer_eval(omp_test):
+    """OMPEval's random-order evaluation rate: the line after "Random order evaluation
+    (card arrays):" of its own test program (the same 10^7 hands x 50 passes)."""
+    def run():
+        out = subprocess.run([omp_test], capture_output=True, text=True, check=True).stdout
+        line = re.search(r"Random order evaluation \(card arrays\):\s*\n\s*\d+ evals\s+([0-9.]+)M/s",
+                         out)
+        return float(line.group(1)) * 1e6
+    return run
+
+
+def batch_path(example, path=None):
+    """The batch path examples/eval_random takes (with `path` forced, if given)."""
+    env = dict(os.environ)
+    env.pop("PIPELINE_EVAL_BATCH", None)
+    if path:
+        env["PIPELINE_EVAL_BATCH"] = path
+    out = subprocess.run([example, "batch"], capture_output=True, text=True, check=True,
+                         env=env).stdout
+    return out.split(":")[0]
+
+
 def same_output(programs, stdin, scratch):
     """Whether every program (those present) writes the same screen text and output
     file for the same input: the trimmed peer must do exactly the shipped one's work."""
@@ -79,6 +123,11 @@ def main():
     if "--runs" in args:
         i = args.index("--runs")
         runs = int(args[i + 1])
+        del args[i:i + 2]
+    only = ""
+    if "--only" in args:
+        i = args.index("--only")
+        only = args[i + 1]
         del args[i:i + 2]
     if len(args) != 2:
         sys.exit(__doc__)
@@ -121,6 +170,24 @@ def main():
          omp, peer_time([omp, "enum", "1", "0", "Ks7d2c", "TT+,AQs+,AQo+", "QQ+,AK", "TT"]),
          None),
     ]
+    # Random-order 7-card evaluation, each of our paths against OMPEval's own benchmark
+    # loop (both time only their loop over the same 10^7 hands x 50: evaluations/s).
+    example = os.path.join(os.path.dirname(pipeline), "examples", "eval_random")
+    omp_test = os.path.join(peers, "omp_test")
+    if os.access(example, os.X_OK):
+        rows = [("one hand a call", "one", None)]
+        fastest = batch_path(example)
+        rows.append((f"batch, {fastest} (fastest here)", "batch", None))
+        for forced in ("avx2",):
+            if forced != fastest and batch_path(example, forced) == forced:
+                rows.append((f"batch, {forced} forced", "batch", forced))
+        for label, mode, forced in rows:
+            work.append((f"eval random order, {label} (evals/s)", "M/s",
+                         ours_eval(example, mode, forced), omp_test, peer_eval(omp_test),
+                         None))
+    else:
+        print(f"skipped the evaluation rows: no {example} "
+              "(cargo build --release --example eval_random)")
     bj = ours_time([pipeline, "run", job, "--out", os.path.join(scratch, "bj"), "--quiet",
                     "--threads", "1"])
     peers_same = same_output([farmer, trimmed], farmer_input, scratch)
@@ -132,6 +199,8 @@ def main():
                      path, peer_time([os.path.abspath(path)], farmer_input, scratch), None))
     print(f"{'workload':<58} {'ours':>10} {'peer':>10} {'ratio':>7} {'vs all-random':>14}")
     for name, unit, ours, peer_path, peer, baseline in work:
+        if only not in name:
+            continue
         if not os.access(peer_path, os.X_OK):
             print(f"{name:<58} skipped: no {peer_path}")
             continue
@@ -145,7 +214,8 @@ def main():
         scale = 1e-6 if unit == "M/s" else 1.0
         base = f"{ma / statistics.median(c):>13.2f}x" if c else ""
         print(f"{name:<58} {ma * scale:>10.3f} {mb * scale:>10.3f} {ma / mb:>6.2f}x {base:>14}")
-    print(f"medians of {runs} alternating runs, one thread, whole process")
+    print(f"medians of {runs} alternating runs, one thread, whole process "
+          "(the evaluation rows: each program's timed loop)")
 
 
 if __name__ == "__main__":

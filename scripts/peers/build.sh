@@ -21,6 +21,9 @@ sed -i 's/static uint64_t min()/static constexpr uint64_t min()/; s/static uint6
 make -C "$work/omp" CXXFLAGS='-O3 -march=native -std=c++11 -pthread' lib/ompeval.a >/dev/null
 g++ -O3 -march=native -std=c++11 -pthread -I"$work/omp" "$here/omp_driver.cpp" \
   "$work/omp/lib/ompeval.a" -o "$out/omp_driver"
+# OMPEval's own test and benchmark program, for its random-order evaluation figure.
+make -C "$work/omp" CXXFLAGS='-O3 -march=native -std=c++11 -pthread' test >/dev/null
+cp "$work/omp/test" "$out/omp_test"
 cp -r "$farmer_src" "$work/farmer"
 (cd "$work/farmer/src" && g++ -O3 -march=native -I. -Ipdf strategy.cpp blackjack.cpp \
   pdf/blackjack_pdf.cpp indices.cpp -o "$out/strategy")
@@ -36,4 +39,4 @@ sed -i -e '/^    IndexStrategy no_insurance(rules, std::vector<double>(11), 26, 
   "$work/farmer/src/strategy.cpp"
 (cd "$work/farmer/src" && g++ -O3 -march=native -I. -Ipdf strategy.cpp blackjack.cpp \
   pdf/blackjack_pdf.cpp indices.cpp -o "$out/strategy_trimmed")
-echo "built $out/omp_driver, $out/strategy and $out/strategy_trimmed"
+echo "built $out/omp_driver, $out/omp_test, $out/strategy and $out/strategy_trimmed"
