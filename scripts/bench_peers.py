@@ -117,6 +117,25 @@ def same_output(programs, stdin, scratch):
     return len(seen) <= 1
 
 
+def cpu_model():
+    """The CPU's name and the features that pick the evaluation paths, as Linux gives
+    them (a table of ratios means little without the machine)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return "unknown CPU"
+    name = re.search(r"(?m)^model name\s*:\s*(.*)$", text)
+    family = re.search(r"(?m)^cpu family\s*:\s*(\d+)$", text)
+    model = re.search(r"(?m)^model\s*:\s*(\d+)$", text)
+    flags_line = re.search(r"(?m)^flags\s*:\s*(.*)$", text)
+    flags = set(flags_line.group(1).split()) if flags_line else set()
+    has = [f for f in ("avx2", "avx512bw", "avx512vbmi") if f in flags]
+    return (f"{name.group(1).strip() if name else 'unknown CPU'}"
+            f"{f' (family {family.group(1)} model {model.group(1)})' if family and model else ''}"
+            f", {' '.join(has) if has else 'no AVX2'}")
+
+
 def main():
     args = sys.argv[1:]
     runs = 7
@@ -197,6 +216,7 @@ def main():
             continue
         work.append((f"blackjack 6d S17 DAS, rounds = 0 vs Farmer {name} (1/s)", "/s", bj,
                      path, peer_time([os.path.abspath(path)], farmer_input, scratch), None))
+    print(f"machine: {os.cpu_count()} cores, {cpu_model()}")
     print(f"{'workload':<58} {'ours':>10} {'peer':>10} {'ratio':>7} {'vs all-random':>14}")
     for name, unit, ours, peer_path, peer, baseline in work:
         if only not in name:
