@@ -67,13 +67,19 @@ def peer_time(cmd, stdin=None, cwd=None):
     return run
 
 
-def ours_eval(example, mode, path=None):
-    """Our random-order evaluation rate (evaluations/s of its timed loop), from
-    examples/eval_random.rs; `path` forces the batch path (PIPELINE_EVAL_BATCH)."""
+def eval_env(path):
+    """The environment with PIPELINE_EVAL_BATCH forcing `path` (None: the CPU's fastest)."""
     env = dict(os.environ)
     env.pop("PIPELINE_EVAL_BATCH", None)
     if path:
         env["PIPELINE_EVAL_BATCH"] = path
+    return env
+
+
+def ours_eval(example, mode, path=None):
+    """Our random-order evaluation rate (evaluations/s of its timed loop), from
+    examples/eval_random.rs; `path` forces the batch path (PIPELINE_EVAL_BATCH)."""
+    env = eval_env(path)
 
     def run():
         out = subprocess.run([example, mode], capture_output=True, text=True, check=True,
@@ -95,12 +101,8 @@ def peer_eval(omp_test):
 
 def batch_path(example, path=None):
     """The batch path examples/eval_random takes (with `path` forced, if given)."""
-    env = dict(os.environ)
-    env.pop("PIPELINE_EVAL_BATCH", None)
-    if path:
-        env["PIPELINE_EVAL_BATCH"] = path
     out = subprocess.run([example, "batch"], capture_output=True, text=True, check=True,
-                         env=env).stdout
+                         env=eval_env(path)).stdout
     return out.split(":")[0]
 
 
@@ -138,16 +140,22 @@ def cpu_model():
 
 def main():
     args = sys.argv[1:]
-    runs = 7
-    if "--runs" in args:
-        i = args.index("--runs")
-        runs = int(args[i + 1])
+
+    def option(name, default):
+        """The value after `name` (removed from args), or `default` without it."""
+        if name not in args:
+            return default
+        i = args.index(name)
+        if i + 1 >= len(args):
+            sys.exit(f"{name} needs a value\n{__doc__}")
+        value = args[i + 1]
         del args[i:i + 2]
-    only = ""
-    if "--only" in args:
-        i = args.index("--only")
-        only = args[i + 1]
-        del args[i:i + 2]
+        return value
+    runs = option("--runs", "7")
+    if not runs.isdigit() or int(runs) < 1:
+        sys.exit(f"--runs takes a whole number of runs, 1 or more, not {runs!r}")
+    runs = int(runs)
+    only = option("--only", "")
     if len(args) != 2:
         sys.exit(__doc__)
     pipeline, peers = args
