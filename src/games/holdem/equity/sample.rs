@@ -913,27 +913,72 @@ fn random_trials<const N: usize, const COME: usize, const F: usize>(
             );
             strength(full + keys[a] + keys[b], suits[a] | suits[b])
         });
-        let mut held = [0u16; MAX_PLAYERS];
-        for (h, hand) in held.iter_mut().zip(&fixed).take(fixed_count) {
-            *h = strength(full + hand.key, hand.suits);
+        // Every strength in dealt order, the fixed holdings' after the dealt slots'.
+        let mut all = [0u16; MAX_PLAYERS];
+        all[..N].copy_from_slice(&dealt);
+        for (j, hand) in fixed.iter().enumerate().take(fixed_count) {
+            all[(N + j) % MAX_PLAYERS] = strength(full + hand.key, hand.suits);
         }
-        let top = dealt
-            .iter()
-            .chain(&held[..fixed_count])
-            .copied()
-            .max()
-            .unwrap_or(0);
-        let mut winners = 0;
-        for (p, &s) in dealt.iter().enumerate() {
-            winners |= usize::from(s == top) << p;
-        }
-        for (j, &h) in held.iter().enumerate().take(fixed_count) {
-            winners |= usize::from(h == top) << (N + j);
-        }
-        tally.by_winners[winners] += 1;
+        tally.by_winners[winners(&all, N + fixed_count)] += 1;
     }
     tally.draws = BATCH;
     tally
+}
+
+/// From this many players on, a trial's winners are found in a vector register
+/// ([`top_mask_sse2`]): measured on an Intel Xeon (Emerald Rapids), it pays with five or
+/// six strengths and costs with three or four (reports/BENCHMARKS.md).
+const VECTOR_TOP_FROM: usize = 5;
+
+/// The bit mask of the first `players` entries of `s` that hold its largest value: who
+/// wins the trial (several: a split).
+#[inline(always)]
+fn winners(s: &[u16; MAX_PLAYERS], players: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if players >= VECTOR_TOP_FROM {
+        return top_mask_sse2(s, players);
+    }
+    top_mask(s, players)
+}
+
+/// [`winners`] one player at a time.
+#[inline(always)]
+fn top_mask(s: &[u16; MAX_PLAYERS], players: usize) -> usize {
+    let top = s[..players].iter().copied().max().unwrap_or(0);
+    (0..players).fold(0, |m, p| m | usize::from(s[p] == top) << p)
+}
+
+/// [`winners`] in one SSE2 register (every x86-64 CPU has SSE2): the strengths go in
+/// lane by lane, the largest is spread to every lane by three maxima of shuffled
+/// copies, and one comparison gives the winners' lanes, so the strengths need no
+/// general registers between their reads and the count. Lanes past `players` hold 0,
+/// never above a player's strength, and are masked off.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn top_mask_sse2(s: &[u16; MAX_PLAYERS], players: usize) -> usize {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of x86-64; these intrinsics touch no memory.
+    unsafe {
+        let mut v = _mm_setzero_si128();
+        macro_rules! lane {
+            ($($i:literal)*) => {$(
+                if $i < players {
+                    v = _mm_insert_epi16::<$i>(v, i32::from(s[$i]));
+                }
+            )*};
+        }
+        lane!(0 1 2 3 4 5);
+        // Strengths are below 2¹⁵, so the signed 16-bit maximum orders them.
+        let m = _mm_max_epi16(v, _mm_shuffle_epi32::<0b01_00_11_10>(v));
+        let m = _mm_max_epi16(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
+        let m = _mm_max_epi16(
+            m,
+            _mm_or_si128(_mm_slli_epi32::<16>(m), _mm_srli_epi32::<16>(m)),
+        );
+        let top = _mm_cmpeq_epi16(v, m);
+        let bits = _mm_movemask_epi8(_mm_packs_epi16(top, top)) as usize;
+        bits & ((1 << players) - 1)
+    }
 }
 
 /// One batch of trials when some seat draws by weight. The random seats' cards and the
@@ -996,6 +1041,34 @@ fn weighted_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Who wins, for every list of two to six strengths drawn from the weakest, two
+    /// middling and the strongest (ties of every shape), against a direct count;
+    /// on x86-64 the vector path too.
+    #[test]
+    fn winners_are_the_players_at_the_top() {
+        let values = [0u16, 1, 5000, 7461];
+        for players in 2..=MAX_PLAYERS {
+            for code in 0..values.len().pow(players as u32) {
+                let mut s = [0u16; MAX_PLAYERS];
+                for (p, v) in s.iter_mut().enumerate().take(players) {
+                    *v = values[code / values.len().pow(p as u32) % values.len()];
+                }
+                let top = *s[..players].iter().max().expect("two or more");
+                let expected = (0..players)
+                    .filter(|&p| s[p] == top)
+                    .fold(0, |m, p| m | 1 << p);
+                assert_eq!(top_mask(&s, players), expected, "{s:?}, {players} players");
+                assert_eq!(winners(&s, players), expected, "{s:?}, {players} players");
+                #[cfg(target_arch = "x86_64")]
+                assert_eq!(
+                    top_mask_sse2(&s, players),
+                    expected,
+                    "{s:?}, {players} players"
+                );
+            }
+        }
+    }
     use rand::SeedableRng;
 
     /// Each shape's largest draw is redone with chance at most 1/16 from the most cards
