@@ -11,16 +11,22 @@
 //!   card key is loaded;
 //! - the three table reads are three gathers of sixteen lanes.
 //!
-//! With AVX2 (eight hands a vector) the keys are built the same way in more instructions:
-//! four 16-byte loads hold two hands each, two in-lane byte shuffles per card position
-//! bring card `k` of the eight hands into eight lanes (in the order 0 1 4 5 2 3 6 7, put
-//! right when stored), and the rank digit is read from two 8-entry permutations. The three
-//! table reads are then the core's own loads, lane by lane: an 8-lane gather costs more
-//! than eight loads on AMD Zen 2 and 3, so the saving is the fourteen card loads a hand.
+//! With AVX2 (four hands a vector) a hand keeps its seven card ids as the bytes of one
+//! 64-bit lane, and sums over them replace the per-card keys:
+//! - two 16-byte loads and one in-lane byte shuffle bring four hands, two a half;
+//! - a card's rank digit comes from 16-entry byte tables (an in-lane byte shuffle indexed
+//!   by the rank), in four parts that each fit a byte (ranks 2–5, 6–8, 9–J, Q–A); the sum
+//!   of absolute differences adds a lane's seven bytes, so each part's sum over the hand
+//!   is one instruction, and two multiplies join the parts into the rank fields;
+//! - the suit counts are two more such sums (suits 0 and 1, then 2 and 3, a nibble each);
+//! - the three table reads are the core's own loads, lane by lane (an 8-lane gather costs
+//!   more than eight loads on AMD Zen 2 and 3).
 //!
-//! A hand with five cards of a suit (3 % of random hands) gets its flush mask from the
-//! kept card ids and its strength from one masked gather, only when its vector holds a
-//! flush. The last hands that fill no vector go through [`Tables::evaluate`]. Every path
+//! A hand with five cards of a suit (3 % of random hands) is marked in a 64-bit word per
+//! block of vectors and evaluated by [`Tables::evaluate`] after its block: a branch per
+//! vector on whether it holds a flush would be taken, and mispredicted, for one vector in
+//! eight (AVX2) or two in five (AVX-512), each time discarding the table reads in flight.
+//! The last hands that fill no vector go through [`Tables::evaluate`] too. Every path
 //! gives the same strengths (tested hand by hand); `PIPELINE_EVAL_BATCH` forces one
 //! ([`BatchPath`]), for tests and benchmarks.
 
@@ -35,7 +41,7 @@ use super::Tables;
 pub enum BatchPath {
     /// Sixteen hands a vector (AVX-512 F, BW and VBMI).
     Avx512,
-    /// Eight hands a vector (AVX2).
+    /// Four hands a vector (AVX2).
     Avx2,
     /// One hand at a time ([`Tables::evaluate`]), on any CPU.
     OneAtATime,
@@ -92,7 +98,7 @@ impl BatchPath {
 impl Tables {
     /// The strength of every hand, into `out` (as [`Tables::evaluate`] gives it), for
     /// callers holding many hands: sixteen at a time where the CPU has AVX-512 (with its
-    /// byte-permutation extension), eight where it has AVX2, one at a time elsewhere (or
+    /// byte-permutation extension), four where it has AVX2, one at a time elsewhere (or
     /// as `PIPELINE_EVAL_BATCH` forces, see [`BatchPath`]).
     ///
     /// # Panics
@@ -150,22 +156,36 @@ mod avx2 {
 
     use cardtables::Card;
 
-    use super::super::{Tables, FLUSH_BITS, FLUSH_PROBE, LOW_BITS};
+    use super::super::{Tables, FLUSH_BITS, FLUSH_PROBE, LOW_RANKS};
 
-    /// Hands to a vector.
-    const LANES: usize = 8;
+    /// Hands to a vector: one 64-bit lane a hand, its seven card ids in the low bytes.
+    const LANES: usize = 4;
     /// Bytes of one vector's hands.
     const SPAN: usize = 7 * LANES;
-    /// The hand each lane holds: the in-lane shuffles leave hands 0 1 4 5 2 3 6 7.
-    const HAND_OF_LANE: [usize; LANES] = [0, 1, 4, 5, 2, 3, 6, 7];
+    /// Bytes the two 16-byte loads of a vector reach from its first hand.
+    const READ: usize = 14 + 16;
+    /// Vectors whose flushes are marked in one 64-bit word.
+    const BLOCK: usize = 64 / LANES;
 
     /// Whether this CPU runs [`evaluate`].
     pub(super) fn available() -> bool {
         is_x86_feature_detected!("avx2")
     }
 
+    /// A 16-entry byte table in both 128-bit halves, for `_mm256_shuffle_epi8`.
+    fn table(f: impl Fn(usize) -> u8) -> [u8; 32] {
+        std::array::from_fn(|i| f(i % 16))
+    }
+
+    /// 64-bit lanes whose top byte is `pad` and other bytes zero: the sum of absolute
+    /// differences against it drops the eighth byte of a hand's lane (its id is 0 there,
+    /// so its table byte is that of id or rank 0).
+    fn pad(pad: u8) -> [u8; 32] {
+        std::array::from_fn(|i| if i % 8 == 7 { pad } else { 0 })
+    }
+
     /// Evaluates the whole vectors of `hands` into `out` and returns how many hands that
-    /// was (a multiple of eight); the caller evaluates the rest.
+    /// was (a multiple of four); the caller evaluates the rest.
     ///
     /// # Safety
     /// The CPU must have AVX2 ([`available`]); `out` is as long as `hands`.
@@ -174,103 +194,97 @@ mod avx2 {
         debug_assert_eq!(hands.len(), out.len());
         let vectors = hands.len() / LANES;
         let bytes = hands.as_ptr().cast::<u8>();
-        let rank_keys = t.rank_keys();
-        let rank_low = _mm256_loadu_si256(rank_keys.as_ptr().cast());
-        let rank_high = _mm256_loadu_si256(rank_keys[8..].as_ptr().cast());
-        let seven = _mm256_set1_epi32(7);
-        let suit_count = _mm256_setr_epi32(1, 16, 256, 4096, 1, 16, 256, 4096);
-        // For card position k: the in-lane byte shuffle that puts byte k of each 16-byte
-        // half (the first hand of the pair) into dword `first` and byte 7 + k (the second)
-        // into dword `first + 1`, zeroing every other byte.
-        let pick = |k: usize, first: usize| {
-            let mut index = [0x80u8; 32];
-            for half in 0..2 {
-                index[16 * half + 4 * first] = k as u8;
-                index[16 * half + 4 * (first + 1)] = (7 + k) as u8;
-            }
-            _mm256_loadu_si256(index.as_ptr().cast())
+        let load = |bytes: &[u8; 32]| _mm256_loadu_si256(bytes.as_ptr().cast());
+        // Each 16-byte half holds two hands (14 bytes): hand 2j in lane 2j, hand 2j + 1 in
+        // lane 2j + 1, the eighth byte of each lane zero.
+        let spread = load(&table(|i| match i {
+            0..=6 => i as u8,
+            8..=14 => (i - 1) as u8,
+            _ => 0x80,
+        }));
+        // A rank's base-5 digit in four parts, each sum of seven below 2^16: the low field
+        // (ranks 2–8) is `low_a + 625·low_b`, the high one (9–A) `high_a + 125·high_b`.
+        let digit = |first: usize, count: usize| {
+            table(move |r| {
+                if (first..first + count).contains(&r) {
+                    5u8.pow((r - first) as u32)
+                } else {
+                    0
+                }
+            })
         };
-        let pick_a: [__m256i; 7] = std::array::from_fn(|k| pick(k, 0));
-        let pick_b: [__m256i; 7] = std::array::from_fn(|k| pick(k, 2));
-        let low_field = _mm256_set1_epi32((1 << LOW_BITS) - 1);
-        let probe = _mm256_set1_epi32(FLUSH_PROBE as i32);
-        let flush_bits = _mm256_set1_epi32(FLUSH_BITS as i32);
-        let one = _mm256_set1_epi32(1);
+        let low_a = load(&digit(0, 4));
+        let low_b = load(&digit(4, LOW_RANKS - 4));
+        let high_a = load(&digit(LOW_RANKS, 3));
+        let high_b = load(&digit(LOW_RANKS + 3, 3));
+        // Suit counts of suits 0 and 1 (one a nibble), then of suits 2 and 3, by the id's
+        // low four bits (the suit is id % 4).
+        let suits_01 = load(&table(|i| [1, 16, 0, 0][i % 4]));
+        let suits_23 = load(&table(|i| [0, 0, 1, 16][i % 4]));
+        let pad_low_a = load(&pad(1));
+        let pad_suits_01 = load(&pad(1));
         let zero = _mm256_setzero_si256();
-        // The last vector's 16-byte loads would read two bytes past the hands: it is
+        let rank_mask = _mm256_set1_epi8(0x3f);
+        let times_625 = _mm256_set1_epi64x(625);
+        let times_125 = _mm256_set1_epi64x(125);
+        let probe = _mm256_set1_epi64x(i64::from(FLUSH_PROBE));
+        let flush_bits = _mm256_set1_epi64x(i64::from(FLUSH_BITS));
+        // The last vector's second load would read two bytes past the hands: it is
         // copied into a padded buffer first.
-        let mut tail = [0u8; SPAN + 16];
-        for v in 0..vectors {
-            let mut p = bytes.add(SPAN * v);
-            if v + 1 == vectors {
-                // SAFETY: the vector's SPAN bytes lie inside `hands`.
-                std::ptr::copy_nonoverlapping(p, tail.as_mut_ptr(), SPAN);
-                p = tail.as_ptr();
-            }
-            // SAFETY: bytes p .. p + 58 are readable: inside `hands` (a vector before the
-            // last is followed by at least SPAN more bytes) or inside `tail`.
-            let load = |at: usize| _mm_loadu_si128(p.add(at).cast());
-            let pairs_a = _mm256_set_m128i(load(14), load(0));
-            let pairs_b = _mm256_set_m128i(load(42), load(28));
-            let mut ids = [zero; 7];
-            let mut suits = [zero; 7];
-            let mut ranks_key = zero;
-            let mut suits_key = zero;
-            for k in 0..7 {
-                let id = _mm256_or_si256(
-                    _mm256_shuffle_epi8(pairs_a, pick_a[k]),
-                    _mm256_shuffle_epi8(pairs_b, pick_b[k]),
-                );
-                let rank = _mm256_srli_epi32::<2>(id);
-                let rank_key = _mm256_blendv_epi8(
-                    _mm256_permutevar8x32_epi32(rank_low, rank),
-                    _mm256_permutevar8x32_epi32(rank_high, rank),
-                    _mm256_cmpgt_epi32(rank, seven),
-                );
-                let suit = _mm256_permutevar8x32_epi32(suit_count, id);
-                ranks_key = _mm256_add_epi32(ranks_key, rank_key);
-                suits_key = _mm256_add_epi32(suits_key, suit);
-                ids[k] = id;
-                suits[k] = suit;
-            }
-            // The table reads are the core's own loads, not gathers: an 8-lane gather
-            // costs more than eight loads on AMD's Zen 2 and 3.
-            let mut low = [0u32; LANES];
-            let mut high = [0u32; LANES];
-            _mm256_storeu_si256(
-                low.as_mut_ptr().cast(),
-                _mm256_and_si256(ranks_key, low_field),
-            );
-            _mm256_storeu_si256(
-                high.as_mut_ptr().cast(),
-                _mm256_srli_epi32::<{ LOW_BITS as i32 }>(ranks_key),
-            );
-            let mut strength = [0u16; LANES];
-            for lane in 0..LANES {
-                strength[lane] = t.by_ranks(t.rank_index_of(low[lane], high[lane]));
-            }
-            let flush = _mm256_and_si256(_mm256_add_epi32(suits_key, probe), flush_bits);
-            if _mm256_testz_si256(flush, flush) == 0 {
-                let flush_suit = _mm256_srli_epi32::<3>(flush);
-                let mut mask = zero;
-                for k in 0..7 {
-                    let in_suit = _mm256_cmpgt_epi32(_mm256_and_si256(suits[k], flush_suit), zero);
-                    let rank_bit = _mm256_sllv_epi32(one, _mm256_srli_epi32::<2>(ids[k]));
-                    mask = _mm256_or_si256(mask, _mm256_and_si256(in_suit, rank_bit));
+        let mut tail = [0u8; READ];
+        // The vectors in blocks of sixteen: a block's hands with five cards of a suit (3 %
+        // of random hands) are marked in one word and evaluated after it, so that the
+        // block's table reads never wait behind a branch on whether a vector holds a
+        // flush (taken by one vector in eight, and mispredicted about as often).
+        for first in (0..vectors).step_by(BLOCK) {
+            let mut flushes = 0u64;
+            for v in first..vectors.min(first + BLOCK) {
+                let mut p = bytes.add(SPAN * v);
+                if v + 1 == vectors {
+                    // SAFETY: the vector's SPAN bytes lie inside `hands`.
+                    std::ptr::copy_nonoverlapping(p, tail.as_mut_ptr(), SPAN);
+                    p = tail.as_ptr();
                 }
-                let mut masks = [0u32; LANES];
-                _mm256_storeu_si256(masks.as_mut_ptr().cast(), mask);
-                let mut flushes =
-                    _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(flush, zero))) as u32;
-                while flushes != 0 {
-                    let lane = flushes.trailing_zeros() as usize;
-                    strength[lane] = t.flush(masks[lane] as u16);
-                    flushes &= flushes - 1;
+                // SAFETY: bytes p .. p + READ are readable: inside `hands` (a vector
+                // before the last is followed by SPAN more bytes) or inside `tail`.
+                let ids = _mm256_shuffle_epi8(
+                    _mm256_set_m128i(_mm_loadu_si128(p.add(14).cast()), _mm_loadu_si128(p.cast())),
+                    spread,
+                );
+                let ranks = _mm256_and_si256(_mm256_srli_epi16::<2>(ids), rank_mask);
+                let sum = |table: __m256i, of: __m256i, pad: __m256i| {
+                    _mm256_sad_epu8(_mm256_shuffle_epi8(table, of), pad)
+                };
+                let low = _mm256_add_epi64(
+                    sum(low_a, ranks, pad_low_a),
+                    _mm256_mul_epu32(sum(low_b, ranks, zero), times_625),
+                );
+                let high = _mm256_add_epi64(
+                    sum(high_a, ranks, zero),
+                    _mm256_mul_epu32(sum(high_b, ranks, zero), times_125),
+                );
+                let mut fields = [0u64; LANES];
+                _mm256_storeu_si256(
+                    fields.as_mut_ptr().cast(),
+                    _mm256_or_si256(low, _mm256_slli_epi64::<32>(high)),
+                );
+                let out = &mut out[LANES * v..LANES * (v + 1)];
+                for (strength, &f) in out.iter_mut().zip(&fields) {
+                    *strength = t.by_ranks(t.rank_index_of(f as u32, (f >> 32) as u32));
                 }
+                let counts = _mm256_add_epi64(
+                    sum(suits_01, ids, pad_suits_01),
+                    _mm256_slli_epi64::<8>(sum(suits_23, ids, zero)),
+                );
+                let flush = _mm256_and_si256(_mm256_add_epi64(counts, probe), flush_bits);
+                let lanes =
+                    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(flush, zero)));
+                flushes |= (lanes as u64) << (LANES * (v - first));
             }
-            let out = &mut out[LANES * v..LANES * (v + 1)];
-            for (lane, &hand) in HAND_OF_LANE.iter().enumerate() {
-                out[hand] = strength[lane];
+            while flushes != 0 {
+                let hand = LANES * first + flushes.trailing_zeros() as usize;
+                out[hand] = t.evaluate(&hands[hand]);
+                flushes &= flushes - 1;
             }
         }
         vectors * LANES
@@ -284,12 +298,13 @@ mod avx512 {
     use cardtables::Card;
 
     use super::super::{
-        Tables, BY_FLUSH_AT, FLUSH_BITS, FLUSH_PROBE, HIGH_TERMS_AT, INDEX_SPAN, LOW_BITS,
-        LOW_TERMS_AT,
+        Tables, FLUSH_BITS, FLUSH_PROBE, HIGH_TERMS_AT, INDEX_SPAN, LOW_BITS, LOW_TERMS_AT,
     };
 
     /// Hands to a vector.
     const LANES: usize = 16;
+    /// Vectors whose flushes are marked in one 64-bit word.
+    const BLOCK: usize = 64 / LANES;
     /// Bytes of one vector's hands.
     const SPAN: usize = 7 * LANES;
     /// How far ahead of the hands being read the next ones are prefetched, in bytes: the
@@ -340,54 +355,48 @@ mod avx512 {
         let word = _mm512_set1_epi32(0xffff);
         let probe = _mm512_set1_epi32(FLUSH_PROBE as i32);
         let flush_bits = _mm512_set1_epi32(FLUSH_BITS as i32);
-        let one = _mm512_set1_epi32(1);
-        for v in 0..vectors {
-            // SAFETY (all pointer arithmetic and loads below): vector v's bytes
-            // 7·16·v .. 7·16·(v + 1) lie inside `hands`; the second load reads only the
-            // 48 bytes its mask names (masked-off bytes are never touched); prefetches
-            // never fault.
-            let p = bytes.add(SPAN * v);
-            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD).cast());
-            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD + 64).cast());
-            let first = _mm512_loadu_si512(p.cast());
-            let second = _mm512_maskz_loadu_epi8((1 << (SPAN - 64)) - 1, p.add(64).cast());
-            let mut ids = [_mm512_setzero_si512(); 7];
-            let mut suits = [_mm512_setzero_si512(); 7];
-            let mut ranks_key = _mm512_setzero_si512();
-            let mut suits_key = _mm512_setzero_si512();
-            for k in 0..7 {
-                let id = _mm512_maskz_permutex2var_epi8(low_bytes, first, pick[k], second);
-                let suit = _mm512_permutexvar_epi32(id, suit_count);
-                let rank = _mm512_srli_epi32::<2>(id);
-                ranks_key = _mm512_add_epi32(ranks_key, _mm512_permutexvar_epi32(rank, rank_key));
-                suits_key = _mm512_add_epi32(suits_key, suit);
-                ids[k] = id;
-                suits[k] = suit;
-            }
-            // The rank fields are read as in `Tables::rank_index`: one gather per field
-            // (32-bit lanes at 16-bit steps, so each keeps its low half), then the strength.
-            let low = _mm512_add_epi32(_mm512_and_si512(ranks_key, low_field), low_terms_at);
-            let high = _mm512_add_epi32(_mm512_srli_epi32::<LOW_BITS>(ranks_key), high_terms_at);
-            let low_term = _mm512_and_si512(_mm512_i32gather_epi32::<2>(low, words), word);
-            let high_term = _mm512_and_si512(_mm512_i32gather_epi32::<2>(high, words), word);
-            let index = _mm512_and_si512(_mm512_add_epi32(low_term, high_term), index_mask);
-            let mut strength = _mm512_i32gather_epi32::<2>(index, words);
-            let flush = _mm512_and_si512(_mm512_add_epi32(suits_key, probe), flush_bits);
-            let flushes = _mm512_test_epi32_mask(flush, flush);
-            if flushes != 0 {
-                // The flush suit's count bit, moved down to its suit's increment bit: a card
-                // of that suit shares a bit with it.
-                let flush_suit = _mm512_srli_epi32::<3>(flush);
-                let mut mask = _mm512_set1_epi32(BY_FLUSH_AT as i32);
-                for k in 0..7 {
-                    let in_suit = _mm512_test_epi32_mask(suits[k], flush_suit);
-                    let rank_bit = _mm512_sllv_epi32(one, _mm512_srli_epi32::<2>(ids[k]));
-                    mask = _mm512_mask_or_epi32(mask, in_suit, mask, rank_bit);
+        for start in (0..vectors).step_by(BLOCK) {
+            let mut flush_lanes = 0u64;
+            for v in start..vectors.min(start + BLOCK) {
+                // SAFETY (all pointer arithmetic and loads below): vector v's bytes
+                // 7·16·v .. 7·16·(v + 1) lie inside `hands`; the second load reads only the
+                // 48 bytes its mask names (masked-off bytes are never touched); prefetches
+                // never fault.
+                let p = bytes.add(SPAN * v);
+                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD).cast());
+                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD + 64).cast());
+                let first = _mm512_loadu_si512(p.cast());
+                let second = _mm512_maskz_loadu_epi8((1 << (SPAN - 64)) - 1, p.add(64).cast());
+                let mut ranks_key = _mm512_setzero_si512();
+                let mut suits_key = _mm512_setzero_si512();
+                for &pick in &pick {
+                    let id = _mm512_maskz_permutex2var_epi8(low_bytes, first, pick, second);
+                    let suit = _mm512_permutexvar_epi32(id, suit_count);
+                    let rank = _mm512_srli_epi32::<2>(id);
+                    ranks_key =
+                        _mm512_add_epi32(ranks_key, _mm512_permutexvar_epi32(rank, rank_key));
+                    suits_key = _mm512_add_epi32(suits_key, suit);
                 }
-                strength = _mm512_mask_i32gather_epi32::<2>(strength, flushes, mask, words);
+                // The rank fields are read as in `Tables::rank_index`: one gather per field
+                // (32-bit lanes at 16-bit steps, so each keeps its low half), then the strength.
+                let low = _mm512_add_epi32(_mm512_and_si512(ranks_key, low_field), low_terms_at);
+                let high =
+                    _mm512_add_epi32(_mm512_srli_epi32::<LOW_BITS>(ranks_key), high_terms_at);
+                let low_term = _mm512_and_si512(_mm512_i32gather_epi32::<2>(low, words), word);
+                let high_term = _mm512_and_si512(_mm512_i32gather_epi32::<2>(high, words), word);
+                let index = _mm512_and_si512(_mm512_add_epi32(low_term, high_term), index_mask);
+                let strength = _mm512_i32gather_epi32::<2>(index, words);
+                let flush = _mm512_and_si512(_mm512_add_epi32(suits_key, probe), flush_bits);
+                flush_lanes |=
+                    u64::from(_mm512_test_epi32_mask(flush, flush)) << (LANES * (v - start));
+                let strength = _mm512_cvtepi32_epi16(_mm512_and_si512(strength, word));
+                _mm256_storeu_si256(out.as_mut_ptr().add(LANES * v).cast(), strength);
             }
-            let strength = _mm512_cvtepi32_epi16(_mm512_and_si512(strength, word));
-            _mm256_storeu_si256(out.as_mut_ptr().add(LANES * v).cast(), strength);
+            while flush_lanes != 0 {
+                let hand = LANES * start + flush_lanes.trailing_zeros() as usize;
+                out[hand] = t.evaluate(&hands[hand]);
+                flush_lanes &= flush_lanes - 1;
+            }
         }
         vectors * LANES
     }

@@ -22,7 +22,7 @@
 //! evaluator of [`crate::games::stud::eval`] and compare every word.
 //!
 //! Many hands at once ([`Tables::evaluate_many`], in `batch`) take the any-order path
-//! sixteen hands to a vector where the CPU has AVX-512 and eight where it has AVX2
+//! sixteen hands to a vector where the CPU has AVX-512 and four where it has AVX2
 //! ([`BatchPath`], which `PIPELINE_EVAL_BATCH` can force).
 
 mod batch;
