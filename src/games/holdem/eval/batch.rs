@@ -129,6 +129,16 @@ impl Tables {
         self.evaluate_each(hands, out);
     }
 
+    /// Evaluates the hands of a block whose bits are set in `marks` (bit i: hand i), one
+    /// at a time: the vector paths mark the hands they left without their flush strength.
+    fn evaluate_marked(&self, hands: &[[Card; 7]], out: &mut [u16], mut marks: u64) {
+        while marks != 0 {
+            let i = marks.trailing_zeros() as usize;
+            out[i] = self.evaluate(&hands[i]);
+            marks &= marks - 1;
+        }
+    }
+
     /// One hand at a time.
     fn evaluate_each(&self, hands: &[[Card; 7]], out: &mut [u16]) {
         for (hand, strength) in hands.iter().zip(out) {
@@ -221,8 +231,9 @@ mod avx2 {
         // low four bits (the suit is id % 4).
         let suits_01 = load(&table(|i| [1, 16, 0, 0][i % 4]));
         let suits_23 = load(&table(|i| [0, 0, 1, 16][i % 4]));
-        let pad_low_a = load(&pad(1));
-        let pad_suits_01 = load(&pad(1));
+        // Both parts that give id 0 a nonzero byte give it 1 (rank 2's first digit, suit
+        // 0's count).
+        let pad_one = load(&pad(1));
         let zero = _mm256_setzero_si256();
         let rank_mask = _mm256_set1_epi8(0x3f);
         let times_625 = _mm256_set1_epi64x(625);
@@ -256,7 +267,7 @@ mod avx2 {
                     _mm256_sad_epu8(_mm256_shuffle_epi8(table, of), pad)
                 };
                 let low = _mm256_add_epi64(
-                    sum(low_a, ranks, pad_low_a),
+                    sum(low_a, ranks, pad_one),
                     _mm256_mul_epu32(sum(low_b, ranks, zero), times_625),
                 );
                 let high = _mm256_add_epi64(
@@ -273,7 +284,7 @@ mod avx2 {
                     *strength = t.by_ranks(t.rank_index_of(f as u32, (f >> 32) as u32));
                 }
                 let counts = _mm256_add_epi64(
-                    sum(suits_01, ids, pad_suits_01),
+                    sum(suits_01, ids, pad_one),
                     _mm256_slli_epi64::<8>(sum(suits_23, ids, zero)),
                 );
                 let flush = _mm256_and_si256(_mm256_add_epi64(counts, probe), flush_bits);
@@ -281,11 +292,7 @@ mod avx2 {
                     _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(flush, zero)));
                 flushes |= (lanes as u64) << (LANES * (v - first));
             }
-            while flushes != 0 {
-                let hand = LANES * first + flushes.trailing_zeros() as usize;
-                out[hand] = t.evaluate(&hands[hand]);
-                flushes &= flushes - 1;
-            }
+            t.evaluate_marked(&hands[LANES * first..], &mut out[LANES * first..], flushes);
         }
         vectors * LANES
     }
@@ -392,11 +399,11 @@ mod avx512 {
                 let strength = _mm512_cvtepi32_epi16(_mm512_and_si512(strength, word));
                 _mm256_storeu_si256(out.as_mut_ptr().add(LANES * v).cast(), strength);
             }
-            while flush_lanes != 0 {
-                let hand = LANES * start + flush_lanes.trailing_zeros() as usize;
-                out[hand] = t.evaluate(&hands[hand]);
-                flush_lanes &= flush_lanes - 1;
-            }
+            t.evaluate_marked(
+                &hands[LANES * start..],
+                &mut out[LANES * start..],
+                flush_lanes,
+            );
         }
         vectors * LANES
     }
