@@ -1041,6 +1041,7 @@ fn weighted_batch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     /// Who wins, for every list of two to six strengths drawn from the weakest, two
     /// middling and the strongest (ties of every shape), against a direct count;
@@ -1069,7 +1070,6 @@ mod tests {
             }
         }
     }
-    use rand::SeedableRng;
 
     /// Each shape's largest draw is redone with chance at most 1/16 from the most cards
     /// it can have live (52, or 50 beside a fixed holding), and one more card would pass
